@@ -1,0 +1,23 @@
+// Error bodies of the File Scanning Service. The spec leaves the shape open
+// (section 7); our decision, recorded in ARCHITECTURE.md, is
+// `{"code": "...", "message": "..."}` plus `file_scan_id` on 408.
+import { z } from 'zod';
+
+export const ERROR_CODES = {
+  invalid_request: 400,
+  unauthorized: 401,
+  not_found: 404,
+  sync_scan_timeout: 408,
+  duplicate_external_reference_id: 409,
+  file_too_large: 413,
+  rate_limited: 429,
+  internal_error: 500,
+} as const;
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export const errorBodySchema = z.looseObject({
+  code: z.string(),
+  message: z.string(),
+  file_scan_id: z.string().optional(),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;
