@@ -1,0 +1,31 @@
+// The core's public face: what the Electron shell, the CLI and the e2e test
+// bridge use. Implemented by createCore() in ./create-core.ts. Plain Node.
+import type { CoreApi } from '../../shared/bridge/api.ts';
+import type { Result } from '../../shared/result.ts';
+import type { ModeChoice, ScanEvent, ScanOrigin } from '../../shared/scans/record.ts';
+
+export interface CoreOptions {
+  /** Where history.sqlite, settings.json, the local service's data and logs live. */
+  dataDir: string;
+  /** Keychain service name (tests use their own so they never touch the user's key). */
+  keychainService?: string;
+  /**
+   * Overrides for CLI and tests: a remote service URL and key (e.g. from VERDICT_API_KEY),
+   * instead of what the settings say.
+   */
+  serviceOverride?: { baseUrl: string; apiKey: string };
+  /** Options passed to the embedded local service when it is the backend. */
+  localService?: { engine?: 'auto' | 'clamd' | 'builtin'; clamdSocket?: string; scanDelayMs?: number; syncWindowMs?: number };
+  /** Whether to keep the process alive with timers (false in a one-shot CLI run is fine too). */
+  logFile?: string;
+}
+
+export interface Core extends CoreApi {
+  /** Queue paths from any source (drop, dialog, CLI, watcher, second instance). */
+  submit(paths: string[], options: { origin: ScanOrigin; mode?: ModeChoice; force?: boolean }): Promise<Result<{ queued: number; ids: string[] }>>;
+  /** Subscribe to every scan event (UI, tray, notifications, CLI). */
+  onEvent(listener: (event: ScanEvent) => void): () => void;
+  /** Resolves when every queued and in-flight scan has reached a terminal state (CLI, tests). */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
