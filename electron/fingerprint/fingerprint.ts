@@ -1,0 +1,114 @@
+// md5, sha1 and sha256 of a file in one read pass. The next chunk is read
+// (thread pool) while the current one is hashed (this thread), so the disk
+// and the CPU work at the same time. Opens without blocking and refuses
+// anything but a regular file, so a path swapped for a FIFO cannot hang it.
+import { createHash } from 'node:crypto';
+import { constants } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+
+export interface Fingerprint {
+  md5: string;
+  sha1: string;
+  sha256: string;
+  /** Bytes actually hashed: differs from the size at intake when the file changed meanwhile. */
+  bytesRead: number;
+}
+
+export interface FingerprintOptions {
+  /** Stops the read; the promise rejects with the signal's reason (an AbortError by default). */
+  signal?: AbortSignal;
+  /** Called after each chunk with the bytes hashed so far. */
+  onProgress?: (bytesRead: number) => void;
+  /** The file's identity at intake: a different file at the path is `file_changed`. */
+  expect?: { dev: number; ino: number };
+  /** Bytes per read (default 1 MiB). */
+  chunkSize?: number;
+}
+
+export type FingerprintErrorCode = 'not_found' | 'unreadable' | 'not_regular_file' | 'file_changed' | 'read_failed';
+
+export class FingerprintError extends Error {
+  readonly code: FingerprintErrorCode;
+  constructor(code: FingerprintErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'FingerprintError';
+    this.code = code;
+  }
+}
+
+export const DEFAULT_CHUNK_SIZE = 1024 * 1024;
+
+// O_NONBLOCK: opening a FIFO or device returns at once instead of waiting for a writer.
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
+
+export async function fingerprintFile(filePath: string, options: FingerprintOptions = {}): Promise<Fingerprint> {
+  const { signal, onProgress } = options;
+  signal?.throwIfAborted();
+  let handle: FileHandle;
+  try {
+    handle = await open(filePath, OPEN_FLAGS);
+  } catch (error) {
+    throw openError(filePath, error);
+  }
+  let inFlight: Promise<unknown> | null = null;
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) throw new FingerprintError('not_regular_file', `${filePath} is not a regular file any more; it was not read.`);
+    if (options.expect && (info.dev !== options.expect.dev || info.ino !== options.expect.ino)) {
+      throw new FingerprintError('file_changed', `${filePath} was replaced by another file after it was queued.`);
+    }
+
+    const size = options.chunkSize ?? DEFAULT_CHUNK_SIZE;
+    let current = Buffer.allocUnsafe(size);
+    let spare = Buffer.allocUnsafe(size);
+    const md5 = createHash('md5');
+    const sha1 = createHash('sha1');
+    const sha256 = createHash('sha256');
+    let position = 0;
+
+    const readAt = (buffer: Buffer, at: number) => {
+      const read = handle.read(buffer, 0, buffer.length, at);
+      inFlight = read.catch(() => {});
+      return read;
+    };
+    let pending = readAt(current, 0);
+    for (;;) {
+      const { bytesRead } = await pending;
+      if (bytesRead === 0) break;
+      position += bytesRead;
+      pending = readAt(spare, position);
+      const chunk = current.subarray(0, bytesRead);
+      md5.update(chunk);
+      sha1.update(chunk);
+      sha256.update(chunk);
+      [current, spare] = [spare, current];
+      onProgress?.(position);
+      signal?.throwIfAborted();
+    }
+    inFlight = null;
+    return { md5: md5.digest('hex'), sha1: sha1.digest('hex'), sha256: sha256.digest('hex'), bytesRead: position };
+  } catch (error) {
+    if (error instanceof FingerprintError || signal?.aborted) throw error;
+    throw new FingerprintError('read_failed', `${filePath} could not be read: ${(error as Error).message}`, { cause: error });
+  } finally {
+    // Never close the descriptor under a read still running in the thread pool.
+    await inFlight;
+    await handle.close().catch(() => {});
+  }
+}
+
+function openError(filePath: string, error: unknown): FingerprintError {
+  const code = (error as NodeJS.ErrnoException).code;
+  switch (code) {
+    case 'ENOENT':
+    case 'ENOTDIR':
+      return new FingerprintError('not_found', `${filePath} no longer exists.`, { cause: error });
+    case 'EACCES':
+    case 'EPERM':
+      return new FingerprintError('unreadable', `${filePath} cannot be read: permission denied.`, { cause: error });
+    case 'ELOOP':
+      return new FingerprintError('not_found', `${filePath} is a symbolic link loop.`, { cause: error });
+    default:
+      return new FingerprintError('read_failed', `${filePath} could not be opened: ${(error as Error).message}`, { cause: error });
+  }
+}

@@ -1,0 +1,111 @@
+// CSV and JSON renderings of scan records for export, produced as a stream of
+// text chunks so an export of any size holds only one chunk in memory.
+import type { Writable } from 'node:stream';
+import { verdictOf, type ScanRecord } from '../../shared/scans/record.ts';
+import { writeFileAtomic } from '../settings/atomic-write.ts';
+
+/** Where an export goes: a file path (written atomically) or an open stream (left open). */
+export type ExportTarget = string | Writable;
+
+const CSV_COLUMNS: ReadonlyArray<readonly [string, (record: ScanRecord) => string | number | boolean | null]> = [
+  ['id', (r) => r.id],
+  ['queued_at', (r) => r.queuedAt],
+  ['submitted_at', (r) => r.submittedAt],
+  ['completed_at', (r) => r.completedAt],
+  ['verdict', (r) => verdictOf(r)],
+  ['status', (r) => r.status],
+  ['safe', (r) => r.safe],
+  ['detailed', (r) => r.detailed],
+  ['findings', (r) => r.findings.map((f) => (f.engine ? `${f.name} (${f.engine})` : f.name)).join('; ')],
+  ['path', (r) => r.path],
+  ['file_name', (r) => r.fileName],
+  ['size', (r) => r.size],
+  ['md5', (r) => r.md5],
+  ['sha1', (r) => r.sha1],
+  ['sha256', (r) => r.sha256],
+  ['file_type', (r) => r.fileType],
+  ['mode', (r) => r.mode],
+  ['origin', (r) => r.origin],
+  ['backend', (r) => r.backend],
+  ['external_reference_id', (r) => r.externalReferenceId],
+  ['service_scan_id', (r) => r.serviceScanId],
+  ['duration_ms', (r) => r.durationMs],
+  ['pending_reason', (r) => r.pendingReason],
+  ['error_code', (r) => r.error?.code ?? null],
+  ['error_message', (r) => r.error?.message ?? null],
+  ['reused_from_id', (r) => r.reusedFromId],
+];
+
+export const CSV_HEADER = CSV_COLUMNS.map(([name]) => name);
+
+/**
+ * One CSV field (RFC 4180): quoted when it holds a comma, quote, CR or LF, with
+ * quotes doubled. Text starting with = + - @ TAB or CR gets a leading `'` so a
+ * spreadsheet shows a hostile file name instead of running it as a formula.
+ */
+export function csvField(value: string | number | boolean | null): string {
+  if (value === null) return '';
+  let text = String(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+export function csvLine(values: ReadonlyArray<string | number | boolean | null>): string {
+  return `${values.map(csvField).join(',')}\r\n`;
+}
+
+const CHUNK_CHARS = 64 * 1024;
+
+/** The CSV text (header first, CRLF line ends), in chunks of about 64 KiB. */
+export function* csvChunks(records: Iterable<ScanRecord>): Generator<string> {
+  let chunk = csvLine(CSV_HEADER);
+  for (const record of records) {
+    chunk += csvLine(CSV_COLUMNS.map(([, get]) => get(record)));
+    if (chunk.length >= CHUNK_CHARS) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  yield chunk;
+}
+
+/** A JSON array of ScanRecords (one per line), in chunks of about 64 KiB. */
+export function* jsonChunks(records: Iterable<ScanRecord>): Generator<string> {
+  let chunk = '[';
+  let first = true;
+  for (const record of records) {
+    chunk += `${first ? '\n' : ',\n'}${JSON.stringify(record)}`;
+    first = false;
+    if (chunk.length >= CHUNK_CHARS) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  yield `${chunk}\n]\n`;
+}
+
+/** Sends chunks to the target, waiting for the stream to drain so memory stays flat. */
+export async function writeChunks(target: ExportTarget, chunks: Iterable<string>): Promise<void> {
+  if (typeof target === 'string') {
+    await writeFileAtomic(target, chunks);
+    return;
+  }
+  for (const chunk of chunks) {
+    if (target.destroyed) throw new Error('The export stream was closed before the export finished.');
+    if (!target.write(chunk)) await drained(target);
+  }
+}
+
+function drained(stream: Writable): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const settle = (error?: Error) => {
+      stream.off('drain', onDrain).off('error', onError).off('close', onClose);
+      if (error) reject(error);
+      else resolve();
+    };
+    const onDrain = () => settle();
+    const onError = (error: Error) => settle(error);
+    const onClose = () => settle(new Error('The export stream was closed before the export finished.'));
+    stream.on('drain', onDrain).on('error', onError).on('close', onClose);
+  });
+}

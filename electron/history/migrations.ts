@@ -1,0 +1,124 @@
+// The history database's schema, as an ordered list of migrations. The applied
+// version lives in PRAGMA user_version; each migration runs in its own
+// transaction together with the version bump, so a crash leaves either the old
+// or the new schema, never half of one.
+import type { DatabaseSync } from 'node:sqlite';
+
+export interface Migration {
+  /** 1, 2, 3… in order; the database's user_version after this migration ran. */
+  version: number;
+  description: string;
+  up(db: DatabaseSync): void;
+}
+
+/**
+ * How a row reads, in SQL: must agree with verdictOf() in shared/scans/record.ts
+ * (a test checks every status × safe combination). "could not scan" is never "safe".
+ */
+export const VERDICT_SQL = `CASE
+  WHEN status = 'skipped' THEN 'skipped'
+  WHEN status = 'failed' THEN 'could-not-scan'
+  WHEN status <> 'completed' THEN 'pending'
+  WHEN safe = 0 THEN 'unsafe'
+  WHEN safe = 1 THEN 'safe'
+  ELSE 'could-not-scan'
+END`;
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'scans table with one row per scan, and the indexes its queries use',
+    up(db) {
+      // `seq` is an explicit INTEGER PRIMARY KEY (the rowid) so VACUUM never
+      // renumbers it: it breaks ties between equal queued_at values stably.
+      db.exec(`
+        CREATE TABLE scans (
+          seq INTEGER PRIMARY KEY,
+          id TEXT NOT NULL UNIQUE,
+          path TEXT NOT NULL,
+          file_name TEXT NOT NULL,
+          size INTEGER,
+          md5 TEXT,
+          sha1 TEXT,
+          sha256 TEXT,
+          mode TEXT,
+          origin TEXT NOT NULL,
+          backend TEXT NOT NULL,
+          external_reference_id TEXT NOT NULL UNIQUE,
+          service_scan_id TEXT,
+          status TEXT NOT NULL,
+          pending_reason TEXT,
+          safe INTEGER,
+          detailed TEXT,
+          findings_json TEXT NOT NULL DEFAULT '[]',
+          file_type TEXT,
+          queued_at TEXT NOT NULL,
+          submitted_at TEXT,
+          completed_at TEXT,
+          duration_ms INTEGER,
+          error_code TEXT,
+          error_message TEXT,
+          reused_from_id TEXT,
+          verdict TEXT GENERATED ALWAYS AS (${VERDICT_SQL}) VIRTUAL
+        );
+        -- Page order is (queued_at, seq). file_name rides along in the three
+        -- page-order indexes, so a name search that matches many rows is checked
+        -- from the index without reading the wide row.
+        CREATE INDEX scans_by_time ON scans (queued_at, seq, file_name);
+        CREATE INDEX scans_by_status ON scans (status, queued_at, seq, file_name);
+        CREATE INDEX scans_by_verdict ON scans (verdict, queued_at, seq, file_name);
+        CREATE INDEX scans_by_sha256 ON scans (sha256, completed_at);
+        CREATE INDEX scans_by_sha1 ON scans (sha1);
+        CREATE INDEX scans_by_md5 ON scans (md5);
+
+        -- Small facts about the database itself (e.g. whether the optional name
+        -- index is in step: see name-index.ts).
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      `);
+    },
+  },
+];
+
+export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);
+
+export class NewerSchemaError extends Error {
+  readonly code = 'history_newer_schema';
+  constructor(found: number) {
+    super(
+      `The history database was written by a newer version of Verdict (schema ${found}, this version knows up to ${LATEST_VERSION}). ` +
+        'Update Verdict, or move history.sqlite aside to start a new history.',
+    );
+    this.name = 'NewerSchemaError';
+  }
+}
+
+/** Brings the database up to LATEST_VERSION; returns the versions it applied. */
+export function migrate(db: DatabaseSync, migrations: readonly Migration[] = MIGRATIONS): number[] {
+  const current = userVersion(db);
+  const latest = migrations.reduce((max, m) => Math.max(max, m.version), 0);
+  if (current > latest) throw new NewerSchemaError(current);
+  const applied: number[] = [];
+  for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
+    if (migration.version <= current) continue;
+    // IMMEDIATE takes the write lock first, so two processes opening the same
+    // database at once cannot both run a migration.
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      if (userVersion(db) < migration.version) {
+        migration.up(db);
+        db.exec(`PRAGMA user_version = ${migration.version}`);
+        applied.push(migration.version);
+      }
+      db.exec('COMMIT');
+    } catch (error) {
+      db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+  return applied;
+}
+
+export function userVersion(db: DatabaseSync): number {
+  const row = db.prepare('PRAGMA user_version').get() as { user_version: number } | undefined;
+  return row?.user_version ?? 0;
+}

@@ -1,0 +1,110 @@
+// Turns a HistoryQuery into SQL: the WHERE clause (statuses, verdicts, search)
+// and the ORDER BY, with parameters. Verdicts filter on the generated `verdict`
+// column, which is defined with the same rules as verdictOf().
+import type { SQLInputValue } from 'node:sqlite';
+import { historyQuerySchema, type HistoryQuery } from '../../shared/scans/record.ts';
+import type { z } from 'zod';
+
+export type ParsedHistoryQuery = z.infer<typeof historyQuerySchema>;
+
+export interface SqlFilter {
+  /** The conditions, to be joined with AND (empty: every row). */
+  conditions: string[];
+  /** `WHERE …` or the empty string. */
+  where: string;
+  params: SQLInputValue[];
+  /** `ORDER BY …` matching the query's order. */
+  orderBy: string;
+}
+
+const HEX = /^[0-9a-f]{1,64}$/;
+/** Characters the trigram index needs to answer a substring search. */
+const TRIGRAM = 3;
+
+/** Parses (applies defaults to) a query; throws a ZodError on a malformed one. */
+export function parseHistoryQuery(query: HistoryQuery): ParsedHistoryQuery {
+  return historyQuerySchema.parse(query);
+}
+
+export interface FilterOptions {
+  /**
+   * Start from the name index's candidates (few matches). Otherwise (no index,
+   * a short search, or many matches) the query walks a page-order index and
+   * tests each name, which beats fetching and sorting many matches.
+   * history.ts decides from a cheap count on the name index.
+   */
+  useNameIndex?: boolean;
+}
+
+/** Whether a search is long enough for the trigram index (else a LIKE scan). */
+export function usesNameIndex(search: string | undefined): boolean {
+  return [...(search?.trim() ?? '')].length >= TRIGRAM;
+}
+
+/** The FTS5 query for a literal substring: one quoted phrase, so FTS5 syntax characters match literally. */
+export function nameMatchQuery(search: string): string {
+  return `"${search.trim().replaceAll('"', '""')}"`;
+}
+
+export function buildFilter(query: Pick<ParsedHistoryQuery, 'statuses' | 'verdicts' | 'search' | 'order'>, options: FilterOptions = {}): SqlFilter {
+  const clauses: string[] = [];
+  const params: SQLInputValue[] = [];
+
+  // An empty list means "no filter", like an absent one: the UI sends [] when nothing is ticked.
+  const statuses = [...new Set(query.statuses ?? [])].sort();
+  if (statuses.length > 0) {
+    clauses.push(`status IN (${statuses.map(() => '?').join(', ')})`);
+    params.push(...statuses);
+  }
+  const verdicts = [...new Set(query.verdicts ?? [])].sort();
+  if (verdicts.length > 0) {
+    clauses.push(`verdict IN (${verdicts.map(() => '?').join(', ')})`);
+    params.push(...verdicts);
+  }
+
+  const search = query.search?.trim() ?? '';
+  if (search !== '') {
+    // What matches is defined by LIKE alone (substring, ASCII case-insensitive) so
+    // results never depend on which plan ran. The trigram index only narrows the
+    // candidates: its matches (Unicode case folding) are a superset of LIKE's.
+    const hex = search.toLowerCase();
+    const digestRanges: string[] = [];
+    const digestParams: SQLInputValue[] = [];
+    if (HEX.test(hex)) {
+      // Digests are stored lowercase hex, so every digest with this prefix sorts in
+      // [prefix, prefix + 'g'): an index range per digest column.
+      for (const column of ['sha256', 'sha1', 'md5']) {
+        digestRanges.push(`SELECT seq FROM scans WHERE ${column} >= ? AND ${column} < ?`);
+        digestParams.push(hex, `${hex}g`);
+      }
+    }
+    const like = `%${escapeLike(search)}%`;
+    if (options.useNameIndex && usesNameIndex(search)) {
+      // Few name matches: start from the index's candidates (and digest matches), then confirm.
+      clauses.push(`seq IN (${['SELECT rowid FROM scans_name_search WHERE scans_name_search MATCH ?', ...digestRanges].join(' UNION ')})`);
+      params.push(nameMatchQuery(search), ...digestParams);
+    }
+    // Otherwise: walk the time/status/verdict index in page order; each holds
+    // file_name, so LIKE is checked without reading the row.
+    const confirm = [`file_name LIKE ? ESCAPE '\\'`];
+    params.push(like);
+    if (digestRanges.length > 0) {
+      confirm.push(`seq IN (${digestRanges.join(' UNION ')})`);
+      params.push(...digestParams);
+    }
+    clauses.push(confirm.length > 1 ? `(${confirm.join(' OR ')})` : confirm[0]!);
+  }
+
+  const direction = query.order === 'oldest' ? 'ASC' : 'DESC';
+  return {
+    conditions: clauses,
+    where: clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '',
+    params,
+    orderBy: `ORDER BY queued_at ${direction}, seq ${direction}`,
+  };
+}
+
+/** `%`, `_` and the escape character itself match literally in a file name search. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
+}

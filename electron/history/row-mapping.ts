@@ -1,0 +1,150 @@
+// The one place that maps a ScanRecord to a `scans` row and back.
+import type { SQLInputValue } from 'node:sqlite';
+import { scanRecordSchema, type ScanRecord } from '../../shared/scans/record.ts';
+import { findingSchema } from '../../shared/service-contract/scan.ts';
+import { z } from 'zod';
+
+/** Columns written on insert, in a fixed order (everything but `seq` and the generated `verdict`). */
+export const RECORD_COLUMNS = [
+  'id',
+  'path',
+  'file_name',
+  'size',
+  'md5',
+  'sha1',
+  'sha256',
+  'mode',
+  'origin',
+  'backend',
+  'external_reference_id',
+  'service_scan_id',
+  'status',
+  'pending_reason',
+  'safe',
+  'detailed',
+  'findings_json',
+  'file_type',
+  'queued_at',
+  'submitted_at',
+  'completed_at',
+  'duration_ms',
+  'error_code',
+  'error_message',
+  'reused_from_id',
+] as const;
+export type RecordColumn = (typeof RECORD_COLUMNS)[number];
+
+/** What SELECT returns for a record (the RECORD_COLUMNS). */
+export type ScanRow = Record<RecordColumn, SQLInputValue>;
+
+type Field = keyof ScanRecord;
+
+/** Which columns each record field is stored in (`error` takes two). */
+const FIELD_COLUMNS: Record<Field, readonly RecordColumn[]> = {
+  id: ['id'],
+  path: ['path'],
+  fileName: ['file_name'],
+  size: ['size'],
+  md5: ['md5'],
+  sha1: ['sha1'],
+  sha256: ['sha256'],
+  mode: ['mode'],
+  origin: ['origin'],
+  backend: ['backend'],
+  externalReferenceId: ['external_reference_id'],
+  serviceScanId: ['service_scan_id'],
+  status: ['status'],
+  pendingReason: ['pending_reason'],
+  safe: ['safe'],
+  detailed: ['detailed'],
+  findings: ['findings_json'],
+  fileType: ['file_type'],
+  queuedAt: ['queued_at'],
+  submittedAt: ['submitted_at'],
+  completedAt: ['completed_at'],
+  durationMs: ['duration_ms'],
+  error: ['error_code', 'error_message'],
+  reusedFromId: ['reused_from_id'],
+};
+
+/** Column values for the given fields of a (partial) record. */
+export function fieldsToColumns(record: Partial<ScanRecord>): Partial<ScanRow> {
+  const out: Partial<ScanRow> = {};
+  for (const key of Object.keys(record) as Field[]) {
+    if (!(key in FIELD_COLUMNS) || record[key] === undefined) continue;
+    switch (key) {
+      case 'safe':
+        out.safe = record.safe === null || record.safe === undefined ? null : record.safe ? 1 : 0;
+        break;
+      case 'findings':
+        out.findings_json = JSON.stringify(record.findings ?? []);
+        break;
+      case 'error':
+        out.error_code = record.error?.code ?? null;
+        out.error_message = record.error?.message ?? null;
+        break;
+      default: {
+        const [column] = FIELD_COLUMNS[key];
+        out[column as RecordColumn] = record[key] as SQLInputValue;
+      }
+    }
+  }
+  return out;
+}
+
+export function recordToRow(record: ScanRecord): ScanRow {
+  return fieldsToColumns(record) as ScanRow;
+}
+
+const findingsSchema = z.array(findingSchema);
+
+export function rowToRecord(row: Record<string, unknown>): ScanRecord {
+  const str = (column: RecordColumn) => row[column] as string;
+  const strOrNull = (column: RecordColumn) => (row[column] ?? null) as string | null;
+  const numOrNull = (column: RecordColumn) => (row[column] === null || row[column] === undefined ? null : Number(row[column]));
+  const errorCode = strOrNull('error_code');
+  return {
+    id: str('id'),
+    path: str('path'),
+    fileName: str('file_name'),
+    size: numOrNull('size'),
+    md5: strOrNull('md5'),
+    sha1: strOrNull('sha1'),
+    sha256: strOrNull('sha256'),
+    mode: strOrNull('mode') as ScanRecord['mode'],
+    origin: str('origin') as ScanRecord['origin'],
+    backend: str('backend'),
+    externalReferenceId: str('external_reference_id'),
+    serviceScanId: strOrNull('service_scan_id'),
+    status: str('status') as ScanRecord['status'],
+    pendingReason: strOrNull('pending_reason'),
+    safe: row.safe === null || row.safe === undefined ? null : Number(row.safe) === 1,
+    detailed: strOrNull('detailed'),
+    findings: parseFindings(strOrNull('findings_json')),
+    fileType: strOrNull('file_type'),
+    queuedAt: str('queued_at'),
+    submittedAt: strOrNull('submitted_at'),
+    completedAt: strOrNull('completed_at'),
+    durationMs: numOrNull('duration_ms'),
+    error: errorCode === null ? null : { code: errorCode, message: strOrNull('error_message') ?? '' },
+    reusedFromId: strOrNull('reused_from_id'),
+  };
+}
+
+/** A damaged findings cell must not make the whole history unreadable. */
+function parseFindings(json: string | null): ScanRecord['findings'] {
+  if (!json) return [];
+  try {
+    const parsed = findingsSchema.safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Validates a whole record before it is stored. */
+export const insertSchema = scanRecordSchema;
+
+/** Validates a patch: any subset of fields except `id`. */
+export const patchSchema = scanRecordSchema.omit({ id: true }).partial().strict();
+export type ScanRecordPatch = z.infer<typeof patchSchema>;

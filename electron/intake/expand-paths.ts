@@ -1,0 +1,144 @@
+// Intake: turns the paths handed to Verdict (drop, dialog, CLI, watcher, a
+// second launch) into a stream of checked files. Folders are expanded
+// recursively, one folder listing open at a time; every entry is checked and
+// either accepted (a readable regular file within the size limit) or reported
+// with a code and a plain-English message. Nothing but a regular file is ever opened.
+import type { Dir } from 'node:fs';
+import { opendir } from 'node:fs/promises';
+import path from 'node:path';
+import { MAX_ASYNC_FILE_SIZE } from '../../shared/service-contract/limits.ts';
+import { checkEntry, fileKey, type EntryCheck } from './check-entry.ts';
+import type { IntakeItem } from './intake-item.ts';
+
+export type { IntakeItem, IntakeAccepted, IntakeRejected, IntakeErrorCode, FileKind } from './intake-item.ts';
+
+export interface ExpandOptions {
+  /** Stops the expansion: the generator throws the signal's reason (an AbortError by default). */
+  signal?: AbortSignal;
+  /** Largest file accepted, in bytes (default MAX_ASYNC_FILE_SIZE, 100 MB). */
+  maxFileSize?: number;
+}
+
+/** Entry checks running at once within one folder (the thread pool has 4 threads by default). */
+const CHECKS_IN_FLIGHT = 8;
+
+/** A folder waiting to be listed, with the chain of folders that led to it (for loop detection). */
+interface PendingDir {
+  path: string;
+  key: string;
+  parent: PendingDir | null;
+}
+
+/**
+ * Yields one item per file found (or per path that could not be used), as it goes:
+ * 10,000 files are never collected into one array first; a few checks run at once. Symbolic links are
+ * followed (a link to a file is scanned as its target; a link to a folder is
+ * expanded unless it leads back into a folder being expanded). The same file or
+ * folder reached twice (two links, a file and its folder) is yielded once.
+ */
+export async function* expandPaths(paths: Iterable<string> | AsyncIterable<string>, options: ExpandOptions = {}): AsyncGenerator<IntakeItem> {
+  const { signal } = options;
+  const maxFileSize = options.maxFileSize ?? MAX_ASYNC_FILE_SIZE;
+  const seenFiles = new Set<string>();
+  const seenDirs = new Set<string>();
+
+  /** Turns one check into what to yield: the item, or nothing for a repeat. Queues folders. */
+  const consider = (check: EntryCheck, parent: PendingDir | null, queue: PendingDir[]): IntakeItem | null => {
+    if (check.kind === 'item') {
+      if (!check.item.ok) return check.item;
+      const key = fileKey(check.item);
+      if (seenFiles.has(key)) return null;
+      seenFiles.add(key);
+      return check.item;
+    }
+    const key = fileKey(check.stats);
+    for (let up: PendingDir | null = parent; up; up = up.parent) {
+      if (up.key === key) {
+        return {
+          ok: false,
+          path: check.path,
+          code: 'symlink_loop',
+          message: `${check.path} links back to a folder that contains it (${up.path}); it was not expanded again.`,
+        };
+      }
+    }
+    if (seenDirs.has(key)) return null;
+    seenDirs.add(key);
+    queue.push({ path: check.path, key, parent });
+    return null;
+  };
+
+  for await (const check of checkInOrder(paths, maxFileSize, signal)) {
+    const stack: PendingDir[] = [];
+    const top = consider(check, null, stack);
+    if (top) yield top;
+
+    while (stack.length > 0) {
+      const dir = stack.pop()!;
+      const subdirs: PendingDir[] = [];
+      let listing;
+      try {
+        listing = await opendir(dir.path, { bufferSize: 128 });
+      } catch (error) {
+        yield listError(dir.path, error);
+        continue;
+      }
+      try {
+        for await (const entry of checkInOrder(entryPaths(listing, dir.path), maxFileSize, signal)) {
+          const item = consider(entry, dir, subdirs);
+          if (item) yield item;
+        }
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason;
+        yield listError(dir.path, error);
+      }
+      // Depth first, in listing order.
+      for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]!);
+    }
+  }
+}
+
+/** Full paths of a folder's entries; the iterator closes the folder when the loop ends, throws or is abandoned. */
+async function* entryPaths(listing: Dir, dirPath: string): AsyncGenerator<string> {
+  for await (const entry of listing) yield path.join(dirPath, entry.name);
+}
+
+/**
+ * Checks paths a few at a time (each check is several file system calls in the
+ * thread pool) and yields the results in source order. If the source fails
+ * (a listing error), the checks already started are still yielded before the error.
+ */
+async function* checkInOrder(
+  source: Iterable<string> | AsyncIterable<string>,
+  maxFileSize: number,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<EntryCheck> {
+  const running: Array<Promise<EntryCheck>> = [];
+  let failure: { error: unknown } | null = null;
+  try {
+    for await (const entryPath of source) {
+      signal?.throwIfAborted();
+      running.push(checkEntry(entryPath, maxFileSize));
+      if (running.length >= CHECKS_IN_FLIGHT) yield await running.shift()!;
+    }
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason;
+    failure = { error };
+  }
+  while (running.length > 0) {
+    signal?.throwIfAborted();
+    yield await running.shift()!;
+  }
+  if (failure) throw failure.error;
+}
+
+function listError(dirPath: string, error: unknown): IntakeItem {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EACCES' || code === 'EPERM') {
+    return { ok: false, path: dirPath, code: 'unreadable', message: `The folder ${dirPath} cannot be opened: permission denied.` };
+  }
+  if (code === 'ENOENT' || code === 'ENOTDIR') {
+    return { ok: false, path: dirPath, code: 'not_found', message: `The folder ${dirPath} disappeared while it was being read.` };
+  }
+  return { ok: false, path: dirPath, code: 'unreadable', message: `The folder ${dirPath} could not be read: ${(error as Error).message}` };
+}

@@ -1,0 +1,41 @@
+// What intake yields for each path: an accepted file with its identity at
+// intake, or a rejection with a stable code (the UI maps codes to localized
+// text) and a plain-English message (logs, CLI).
+
+export type IntakeErrorCode =
+  | 'not_found'
+  | 'not_regular_file'
+  | 'unreadable'
+  | 'too_large'
+  | 'broken_link'
+  | 'symlink_loop'
+  | 'invalid_path';
+
+/** What a non-regular path is, for `not_regular_file`. */
+export type FileKind = 'directory' | 'fifo' | 'socket' | 'character_device' | 'block_device' | 'other';
+
+export interface IntakeAccepted {
+  ok: true;
+  /** Absolute path as found (for a symbolic link: the link; it is read through to its target). */
+  path: string;
+  /** Where the content lives: `path` itself, or a link's resolved target. */
+  realPath: string;
+  size: number;
+  mtimeMs: number;
+  /** Identity of the file at intake: fingerprinting checks it still reads this file. */
+  dev: number;
+  ino: number;
+}
+
+export interface IntakeRejected {
+  ok: false;
+  path: string;
+  code: IntakeErrorCode;
+  message: string;
+  /** For `not_regular_file`: what it is instead. */
+  kind?: FileKind;
+  /** For `too_large`: the size found. */
+  size?: number;
+}
+
+export type IntakeItem = IntakeAccepted | IntakeRejected;

@@ -1,0 +1,326 @@
+// Intake against real files, folders, links, FIFOs, sockets and devices in a temp folder.
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expandPaths, type IntakeItem } from '../../../electron/intake/expand-paths.ts';
+import { MAX_ASYNC_FILE_SIZE } from '../../../shared/service-contract/limits.ts';
+
+let root: string;
+const sockets: net.Server[] = [];
+
+async function collect(paths: string[], options?: Parameters<typeof expandPaths>[1]): Promise<IntakeItem[]> {
+  const items: IntakeItem[] = [];
+  for await (const item of expandPaths(paths, options)) items.push(item);
+  return items;
+}
+
+async function one(p: string): Promise<IntakeItem> {
+  const items = await collect([p]);
+  expect(items).toHaveLength(1);
+  return items[0]!;
+}
+
+function file(relative: string, content: string | Buffer = 'x'): string {
+  const full = path.join(root, relative);
+  mkdirSync(path.dirname(full), { recursive: true });
+  writeFileSync(full, content);
+  return full;
+}
+
+beforeAll(() => {
+  root = mkdtempSync(path.join(os.tmpdir(), 'verdict-intake-'));
+});
+
+afterAll(async () => {
+  await Promise.all(sockets.map((server) => new Promise((resolve) => server.close(resolve))));
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('expandPaths: single entries', () => {
+  it('accepts a regular file with its size, mtime and identity', async () => {
+    const p = file('regular.txt', 'hello');
+    const item = await one(p);
+    const info = statSync(p);
+    expect(item).toEqual({ ok: true, path: p, realPath: p, size: 5, mtimeMs: info.mtimeMs, dev: info.dev, ino: info.ino });
+  });
+
+  it('accepts an empty file', async () => {
+    const item = await one(file('empty.bin', ''));
+    expect(item).toMatchObject({ ok: true, size: 0 });
+  });
+
+  it('resolves a relative path against the working directory', async () => {
+    const p = file('relative.txt');
+    const item = await one(path.relative(process.cwd(), p));
+    expect(item).toMatchObject({ ok: true, path: p });
+  });
+
+  it('reports a missing path as not_found', async () => {
+    const p = path.join(root, 'does-not-exist.txt');
+    const item = await one(p);
+    expect(item).toMatchObject({ ok: false, path: p, code: 'not_found' });
+    if (!item.ok) expect(item.message).toContain(p);
+  });
+
+  it('reports a path through a file as not_found', async () => {
+    const item = await one(path.join(file('plain-file'), 'child'));
+    expect(item).toMatchObject({ ok: false, code: 'not_found' });
+  });
+
+  it('rejects an empty path instead of scanning the working directory', async () => {
+    expect(await one('')).toMatchObject({ ok: false, code: 'invalid_path' });
+    expect(await one('a\0b')).toMatchObject({ ok: false, code: 'invalid_path' });
+  });
+
+  it('rejects a FIFO without opening it (does not hang)', { timeout: 10_000 }, async () => {
+    const fifo = path.join(root, 'pipe');
+    const made = spawnSync('mkfifo', [fifo]);
+    expect(made.status).toBe(0);
+    const item = await one(fifo);
+    expect(item).toMatchObject({ ok: false, code: 'not_regular_file', kind: 'fifo' });
+    if (!item.ok) expect(item.message).toMatch(/named pipe/);
+  });
+
+  it('rejects a unix socket', async () => {
+    const socketPath = path.join(root, 'sock');
+    const server = net.createServer();
+    sockets.push(server);
+    await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+    expect(await one(socketPath)).toMatchObject({ ok: false, code: 'not_regular_file', kind: 'socket' });
+  });
+
+  it('rejects a character device', async () => {
+    expect(await one('/dev/null')).toMatchObject({ ok: false, path: '/dev/null', code: 'not_regular_file', kind: 'character_device' });
+  });
+
+  it('rejects a file over the 100 MB limit, naming the limit; accepts exactly 100 MB', async () => {
+    // Sparse files: intake only stats and opens, it never reads.
+    const exact = file('exact-100MB.bin', '');
+    truncateSync(exact, MAX_ASYNC_FILE_SIZE);
+    const over = file('over-100MB.bin', '');
+    truncateSync(over, MAX_ASYNC_FILE_SIZE + 1);
+
+    expect(await one(exact)).toMatchObject({ ok: true, size: MAX_ASYNC_FILE_SIZE });
+    const item = await one(over);
+    expect(item).toMatchObject({ ok: false, code: 'too_large', size: MAX_ASYNC_FILE_SIZE + 1 });
+    if (!item.ok) {
+      expect(item.message).toContain('100 MB limit');
+      expect(item.message).toContain('104,857,600 bytes');
+      expect(item.message).toContain('not sent');
+    }
+  });
+
+  it('honours a smaller limit', async () => {
+    const p = file('eleven-bytes.txt', '01234567890');
+    expect(await one(p)).toMatchObject({ ok: true });
+    expect((await collect([p], { maxFileSize: 10 }))[0]).toMatchObject({ ok: false, code: 'too_large' });
+  });
+});
+
+describe('expandPaths: unreadable files', () => {
+  it('reports a file without read permission as unreadable', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'verdict-intake-noread-'));
+    try {
+      chmodSync(dir, 0o755);
+      const p = path.join(dir, 'no-read.txt');
+      writeFileSync(p, 'secret');
+      chmodSync(p, 0o000);
+      const readable = path.join(dir, 'readable.txt');
+      writeFileSync(readable, 'fine');
+      chmodSync(readable, 0o644);
+      const items = await expandAsUnprivileged([p, readable]);
+      expect(items).toEqual([
+        expect.objectContaining({ ok: false, path: p, code: 'unreadable', message: `${p} cannot be read: permission denied.` }),
+        expect.objectContaining({ ok: true, path: readable }),
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reports a file that even root may not read as unreadable (/proc/sys write-only entry)', async (context) => {
+    const writeOnly = '/proc/sys/vm/drop_caches';
+    let mode = 0;
+    try {
+      mode = statSync(writeOnly).mode;
+    } catch {
+      context.skip(`${writeOnly} does not exist here`);
+    }
+    if ((mode & 0o444) !== 0) context.skip(`${writeOnly} is readable here`);
+    expect(await one(writeOnly)).toMatchObject({ ok: false, code: 'unreadable' });
+  });
+});
+
+describe('expandPaths: symbolic links', () => {
+  it('scans a link to a file as its target', async () => {
+    const target = file('links/target.txt', 'content');
+    const link = path.join(root, 'links/to-target');
+    symlinkSync(target, link);
+    const item = await one(link);
+    expect(item).toMatchObject({ ok: true, path: link, realPath: target, size: 7, ino: statSync(target).ino });
+  });
+
+  it('reports a broken link with its target', async () => {
+    const link = path.join(root, 'links/broken');
+    symlinkSync(path.join(root, 'links/nowhere.txt'), link);
+    const item = await one(link);
+    expect(item).toMatchObject({ ok: false, code: 'broken_link' });
+    if (!item.ok) expect(item.message).toContain('nowhere.txt');
+  });
+
+  it('reports a link loop', async () => {
+    const a = path.join(root, 'links/loop-a');
+    const b = path.join(root, 'links/loop-b');
+    symlinkSync(b, a);
+    symlinkSync(a, b);
+    expect(await one(a)).toMatchObject({ ok: false, code: 'symlink_loop' });
+    const self = path.join(root, 'links/self');
+    symlinkSync(self, self);
+    expect(await one(self)).toMatchObject({ ok: false, code: 'symlink_loop' });
+  });
+
+  it('follows a link to a folder but not back into a folder it is already inside', async () => {
+    const tree = path.join(root, 'looping-tree');
+    file('looping-tree/a/one.txt');
+    file('looping-tree/b/two.txt');
+    symlinkSync(tree, path.join(tree, 'a', 'up')); // leads back to an ancestor
+    symlinkSync(path.join(tree, 'b'), path.join(tree, 'a', 'to-b')); // a second way to b
+    const items = await collect([tree]);
+    const accepted = items.filter((item) => item.ok).map((item) => path.basename(item.path));
+    expect(accepted.sort()).toEqual(['one.txt', 'two.txt']);
+    const loops = items.filter((item) => !item.ok);
+    expect(loops).toEqual([expect.objectContaining({ code: 'symlink_loop', path: path.join(tree, 'a', 'up') })]);
+  });
+
+  it('yields a file reached through a link and directly only once', async () => {
+    const real = file('twice/real.txt', 'same');
+    symlinkSync(real, path.join(root, 'twice/link.txt'));
+    const items = await collect([path.join(root, 'twice'), real]);
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({ ok: true, ino: statSync(real).ino });
+  });
+});
+
+describe('expandPaths: folders', () => {
+  it('expands nested folders depth first and reports what it cannot use', async () => {
+    const tree = path.join(root, 'tree');
+    const expected = ['tree/a.txt', 'tree/sub/b.txt', 'tree/sub/deeper/c.txt', 'tree/sub/deeper/deepest/d.txt', 'tree/other/e.txt'].map((p) => file(p));
+    mkdirSync(path.join(tree, 'empty-folder'));
+    spawnSync('mkfifo', [path.join(tree, 'sub', 'fifo')]);
+    symlinkSync('/dev/null', path.join(tree, 'null-link'));
+    const items = await collect([tree]);
+    expect(items.filter((item) => item.ok).map((item) => item.path).sort()).toEqual(expected.sort());
+    expect(items.filter((item) => !item.ok).map((item) => [path.relative(tree, item.path), !item.ok && item.code]).sort()).toEqual([
+      ['null-link', 'not_regular_file'],
+      ['sub/fifo', 'not_regular_file'],
+    ]);
+  });
+
+  it('handles hostile and unusual file names', async () => {
+    const names = [
+      'with space.txt',
+      `it's "quoted".txt`,
+      'new\nline.txt',
+      'tab\tand,comma.txt',
+      'emoji 😀🦠.txt',
+      'مرحبا\u202Etxt.exe', // right-to-left text with an override character
+      'a'.repeat(251) + '.txt', // 255 bytes
+      '😀'.repeat(63) + 'abc', // 255 bytes of UTF-8
+      '-starts-with-dash',
+      '=formula()',
+    ];
+    for (const name of names) expect(Buffer.byteLength(name)).toBeLessThanOrEqual(255);
+    const dir = path.join(root, 'names');
+    const paths = names.map((name) => file(path.join('names', name), name));
+    const items = await collect([dir]);
+    expect(items.every((item) => item.ok)).toBe(true);
+    expect(items.map((item) => item.path).sort()).toEqual(paths.sort());
+    // Each also works when handed over directly.
+    for (const p of paths) expect(await one(p)).toMatchObject({ ok: true, path: p, size: Buffer.byteLength(path.basename(p)) });
+  });
+
+  it('follows a deep path', async () => {
+    const segments = Array.from({ length: 30 }, (_, i) => `level-${i}-${'d'.repeat(90)}`);
+    const deep = file(path.join('deep', ...segments, 'bottom.txt'));
+    expect(deep.length).toBeGreaterThan(2800);
+    const items = await collect([path.join(root, 'deep')]);
+    expect(items).toEqual([expect.objectContaining({ ok: true, path: deep })]);
+  });
+
+  it('streams 10,000 files from one folder', async () => {
+    const dir = path.join(root, 'many');
+    mkdirSync(dir);
+    for (let i = 0; i < 10_000; i++) writeFileSync(path.join(dir, `f${i}.txt`), '');
+    let count = 0;
+    for await (const item of expandPaths([dir])) {
+      expect(item.ok).toBe(true);
+      count += 1;
+    }
+    expect(count).toBe(10_000);
+  });
+
+  it('stops with an AbortError when aborted, and closes the listing', async () => {
+    const controller = new AbortController();
+    const seen: IntakeItem[] = [];
+    const run = async () => {
+      for await (const item of expandPaths([path.join(root, 'many')], { signal: controller.signal })) {
+        seen.push(item);
+        if (seen.length === 3) controller.abort();
+      }
+    };
+    await expect(run()).rejects.toMatchObject({ name: 'AbortError' });
+    expect(seen).toHaveLength(3);
+  });
+
+  it('reports a folder it cannot list and goes on with the rest', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'verdict-intake-locked-'));
+    try {
+      chmodSync(dir, 0o755);
+      const locked = path.join(dir, 'locked');
+      mkdirSync(locked);
+      writeFileSync(path.join(locked, 'x.txt'), 'x');
+      chmodSync(locked, 0o700);
+      const after = path.join(dir, 'after.txt');
+      writeFileSync(after, 'y');
+      chmodSync(after, 0o644);
+      const items = await expandAsUnprivileged([locked, after]);
+      expect(items).toEqual([
+        expect.objectContaining({ ok: false, path: locked, code: 'unreadable' }),
+        expect.objectContaining({ ok: true, path: after }),
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/**
+ * Runs expandPaths as a user without special rights. Root may read anything, so
+ * as root the check runs in a child process as `nobody` (uid 65534); the files
+ * must then be reachable by others (the test makes them so).
+ */
+async function expandAsUnprivileged(paths: string[]): Promise<IntakeItem[]> {
+  if (process.getuid?.() !== 0) return collect(paths);
+  const script = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'expand-to-json.ts');
+  const output = await runAs(65534, script, paths);
+  return output
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as IntakeItem);
+}
+
+function runAs(uid: number, script: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, ...args], { uid, gid: uid, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`child exited ${code}: ${err}`))));
+  });
+}
