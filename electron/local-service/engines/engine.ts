@@ -30,3 +30,26 @@ export class EngineError extends Error {
     this.code = code;
   }
 }
+
+/**
+ * Codes an EngineError carries, so the service can word them (en/de) without
+ * parsing messages. `engine_aborted` means the caller cancelled the scan;
+ * `file_unreadable` means the file to scan could not be read from disk.
+ */
+export const ENGINE_ERROR_CODES = [
+  'engine_unavailable',
+  'engine_timeout',
+  'engine_size_limit',
+  'engine_error',
+  'engine_aborted',
+  'file_unreadable',
+] as const;
+export type EngineErrorCode = (typeof ENGINE_ERROR_CODES)[number];
+
+/** The result.detailed labels the engines produce; stable, so clients may match on them. */
+export const DETAILED_LABELS = {
+  clean: 'clean',
+  infected: 'infected',
+  /** The built-in engine found nothing, but it only recognises the EICAR test file. */
+  basicChecksClean: 'clean (basic checks only; ClamAV not available)',
+} as const;

@@ -1,0 +1,71 @@
+// Reads a file from disk chunk by chunk for INSTREAM, knowing which chunk is
+// the last, so the final chunk and the end-of-stream marker leave in one write.
+import { open, type FileHandle } from 'node:fs/promises';
+import { EngineError } from './engine.ts';
+
+export interface FileChunk {
+  data: Buffer;
+  /** No more data follows. */
+  last: boolean;
+}
+
+export class FileChunks {
+  readonly #handle: FileHandle;
+  /** The size when opened: the bytes a scan covers (the service scans files it no longer writes). */
+  readonly size: number;
+  readonly #chunkSize: number;
+  #position = 0;
+  #closed = false;
+
+  private constructor(handle: FileHandle, size: number, chunkSize: number) {
+    this.#handle = handle;
+    this.size = size;
+    this.#chunkSize = chunkSize;
+  }
+
+  /** Opens the file; a file that cannot be read is `file_unreadable` before clamd is contacted. */
+  static async open(filePath: string, chunkSize: number): Promise<FileChunks> {
+    let handle: FileHandle | undefined;
+    try {
+      handle = await open(filePath, 'r');
+      const stats = await handle.stat();
+      if (!stats.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'ENOTFILE' });
+      return new FileChunks(handle, stats.size, chunkSize);
+    } catch (error) {
+      await handle?.close().catch(() => undefined);
+      throw unreadable(error);
+    }
+  }
+
+  /** The next chunk; an empty file yields one empty, last chunk. */
+  async next(): Promise<FileChunk> {
+    const wanted = Math.min(this.#chunkSize, this.size - this.#position);
+    if (wanted <= 0) return { data: Buffer.alloc(0), last: true };
+    // A fresh buffer per chunk: the socket may still hold the previous one.
+    const data = Buffer.allocUnsafe(wanted);
+    let filled = 0;
+    try {
+      while (filled < wanted) {
+        const { bytesRead } = await this.#handle.read(data, filled, wanted - filled, this.#position + filled);
+        if (bytesRead === 0) break; // the file shrank since it was opened
+        filled += bytesRead;
+      }
+    } catch (error) {
+      throw unreadable(error);
+    }
+    this.#position += filled;
+    return { data: data.subarray(0, filled), last: filled < wanted || this.#position >= this.size };
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#handle.close().catch(() => undefined);
+  }
+}
+
+function unreadable(error: unknown): EngineError {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code ?? 'unknown error';
+  // The message names the error code, not the path: paths are the service's business.
+  return new EngineError('file_unreadable', `the file to scan could not be read (${code})`, { cause: error });
+}

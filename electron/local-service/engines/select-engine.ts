@@ -1,0 +1,108 @@
+// Picks the service's engine at start: clamd where one answers PING (the
+// configured socket or TCP address, else the usual socket paths), otherwise
+// the built-in engine when the caller allows it (`auto`).
+import { BuiltinEngine } from './builtin-engine.ts';
+import { ClamdEngine, type ClamdEngineOptions } from './clamd-engine.ts';
+import { CLAMD_DEFAULT_PORT, type ClamdEndpoint } from './clamd-protocol.ts';
+import { EngineError, type ScanEngine } from './engine.ts';
+
+export type EngineKind = 'auto' | 'clamd' | 'builtin';
+
+export interface SelectEngineOptions {
+  kind: EngineKind;
+  clamdSocket?: string;
+  clamdHost?: string;
+  clamdPort?: number;
+  /** Where to look when no socket or TCP address is configured (default DEFAULT_CLAMD_SOCKETS). */
+  socketCandidates?: readonly string[];
+  /** How long each PING may take (default 2 s). */
+  probeTimeoutMs?: number;
+  /** Passed on to the ClamdEngine (timeouts, chunk size). */
+  clamd?: Omit<ClamdEngineOptions, 'endpoint'>;
+}
+
+/** Where clamd's LocalSocket usually is, by platform and package. */
+export const DEFAULT_CLAMD_SOCKETS: readonly string[] = [
+  '/run/clamav/clamd.ctl', // Debian, Ubuntu, Arch
+  '/var/run/clamav/clamd.ctl',
+  '/run/clamd.scan/clamd.sock', // Fedora, RHEL (clamd@scan)
+  '/var/run/clamd.scan/clamd.sock',
+  '/var/run/clamav/clamd.sock',
+  '/tmp/clamd.socket', // clamd.conf's sample value, used by many hand-made setups
+  '/opt/homebrew/var/run/clamav/clamd.sock', // Homebrew on Apple silicon
+  '/usr/local/var/run/clamav/clamd.sock', // Homebrew on Intel
+  '/opt/homebrew/var/run/clamd.sock',
+  '/usr/local/var/run/clamd.sock',
+];
+
+const DEFAULT_PROBE_TIMEOUT_MS = 2_000;
+
+export async function selectEngine(options: SelectEngineOptions): Promise<ScanEngine> {
+  if (options.kind === 'builtin') return new BuiltinEngine({ reason: 'the built-in engine was requested' });
+
+  const candidates = clamdCandidates(options);
+  const engines = candidates.map((endpoint) => new ClamdEngine({ ...options.clamd, endpoint }));
+  const timeoutMs = options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
+  // Probe all at once (a dead TCP host must not delay the others), then take
+  // the first that answered in the order of preference.
+  const probes = await Promise.allSettled(engines.map((engine) => engine.ping({ timeoutMs })));
+  const chosen = engines.find((_, index) => probes[index]?.status === 'fulfilled');
+  if (chosen) return chosen;
+
+  const tried = engines
+    .map((engine, index) => {
+      const probe = probes[index];
+      const why = probe?.status === 'rejected' ? describeFailure(probe.reason) : 'no answer';
+      return `${engine.where} (${why})`;
+    })
+    .join(', ');
+  const reason = `no clamd answered PING at ${tried}`;
+  if (options.kind === 'clamd') throw new EngineError('engine_unavailable', reason);
+  return new BuiltinEngine({ reason });
+}
+
+/** The configured endpoints if any, else the usual socket paths. */
+export function clamdCandidates(options: SelectEngineOptions): ClamdEndpoint[] {
+  const configured: ClamdEndpoint[] = [];
+  if (options.clamdSocket) configured.push({ socketPath: options.clamdSocket });
+  if (options.clamdHost !== undefined || options.clamdPort !== undefined) {
+    configured.push({ host: options.clamdHost ?? '127.0.0.1', port: options.clamdPort ?? CLAMD_DEFAULT_PORT });
+  }
+  if (configured.length > 0) return configured;
+  return (options.socketCandidates ?? DEFAULT_CLAMD_SOCKETS).map((socketPath) => ({ socketPath }));
+}
+
+export interface EngineDescription {
+  /** `clamd` or `builtin`. */
+  name: string;
+  /** `unix:/path`, `tcp:host:port` or `in-process`. */
+  where: string;
+  /** Why the built-in engine is in use, when it is. */
+  reason?: string;
+}
+
+/** What the service logs at start: which engine, where, and why. */
+export function describeEngine(engine: ScanEngine): EngineDescription {
+  if (engine instanceof ClamdEngine) return { name: engine.name, where: engine.where };
+  if (engine instanceof BuiltinEngine) {
+    return engine.reason === undefined
+      ? { name: engine.name, where: 'in-process' }
+      : { name: engine.name, where: 'in-process', reason: engine.reason };
+  }
+  return { name: engine.name, where: 'unknown' };
+}
+
+/** The description as one line, e.g. `clamd at unix:/run/clamav/clamd.ctl`. */
+export function engineSummary(engine: ScanEngine): string {
+  const { name, where, reason } = describeEngine(engine);
+  return reason === undefined ? `${name} at ${where}` : `${name} at ${where}: ${reason}`;
+}
+
+function describeFailure(reason: unknown): string {
+  if (reason instanceof EngineError) {
+    // "clamd at unix:/x is not reachable (ENOENT)" → "ENOENT": the endpoint is already named.
+    const code = /\(([^)]+)\)$/.exec(reason.message)?.[1];
+    return code ?? reason.code;
+  }
+  return String(reason);
+}

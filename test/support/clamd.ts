@@ -1,0 +1,204 @@
+// Starts a real clamd for tests and benchmarks: its own config, socket and
+// signature database in a temp dir, in the foreground as our child process.
+// Without clamd installed it returns null (skip) outside CI and throws in CI.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { accessSync, constants, readFileSync, rmSync } from 'node:fs';
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { EICAR_TEST_STRING } from '../../electron/local-service/engines/builtin-engine.ts';
+
+export const CLAMAV_TESTFILES_DIR = '/usr/share/clamav-testfiles';
+
+/** Names clamd reports for the harness's signatures (custom databases get `.UNOFFICIAL`). */
+export const TEST_SIGNATURES = {
+  eicar: 'Eicar-Test-Signature.UNOFFICIAL',
+  clamTestFile: 'ClamAV-Test-File.UNOFFICIAL',
+} as const;
+
+export interface StartClamdOptions {
+  /** clamd's StreamMaxLength (default 200M: above the service's 100 MB limit). */
+  streamMaxLength?: string;
+  /** Also listen on TCP 127.0.0.1 at this port. */
+  tcpPort?: number;
+  /** Bounded wait for the first PONG (default 30 s). */
+  startTimeoutMs?: number;
+}
+
+export interface RunningClamd {
+  socketPath: string;
+  dbDir: string;
+  configPath: string;
+  /** TCP port, when started with tcpPort. */
+  tcpPort?: number;
+  /** What clamd printed and logged so far (for diagnosing a failing test). */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+const CLAMD_LOCATIONS = ['/usr/sbin/clamd', '/usr/local/sbin/clamd', '/opt/homebrew/sbin/clamd'];
+
+/** The clamd binary: the usual locations, then PATH. */
+export function findClamdBinary(): string | null {
+  const onPath = (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, 'clamd'));
+  for (const candidate of [...CLAMD_LOCATIONS, ...onPath]) {
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here; try the next
+    }
+  }
+  return null;
+}
+
+export async function startClamd(options: StartClamdOptions = {}): Promise<RunningClamd | null> {
+  const binary = findClamdBinary();
+  if (binary === null) {
+    const notice = 'clamd is not installed (apt-get install clamav-daemon clamav-testfiles): the real-clamd tests are SKIPPED';
+    if (process.env.CI) throw new Error(`${notice.split(':')[0]}, and CI must run the clamd tests`);
+    console.warn(`\n${'!'.repeat(100)}\n!!! ${notice}\n${'!'.repeat(100)}\n`);
+    return null;
+  }
+
+  const root = await mkdtemp(join(tmpdir(), 'verdict-clamd-'));
+  const dbDir = join(root, 'db');
+  const socketPath = join(root, 'clamd.sock');
+  const configPath = join(root, 'clamd.conf');
+  await mkdir(dbDir);
+  await mkdir(join(root, 'tmp'));
+  await writeSignatureDatabase(dbDir);
+  await writeFile(configPath, clamdConfig({ root, dbDir, socketPath, ...options }));
+
+  const child = spawn(binary, [`--config-file=${configPath}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (data: Buffer) => {
+    output = (output + data.toString('utf8')).slice(-20_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const logPath = join(root, 'clamd.log');
+  const fullOutput = () => {
+    let log = '';
+    try {
+      log = readFileSync(logPath, 'utf8');
+    } catch {
+      // not written yet, or already cleaned up
+    }
+    return `${output}${log.slice(-20_000)}`;
+  };
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const watchdog = startWatchdog(child);
+  const killOnExit = () => {
+    child.kill('SIGKILL');
+    rmSync(root, { recursive: true, force: true });
+  };
+  process.once('exit', killOnExit);
+
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    process.off('exit', killOnExit);
+    watchdog.kill('SIGKILL');
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const forced = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(forced);
+    }
+    await rm(root, { recursive: true, force: true });
+  };
+
+  try {
+    await waitForPong(socketPath, child, options.startTimeoutMs ?? 30_000);
+  } catch (error) {
+    const diagnosis = fullOutput();
+    await stop();
+    throw new Error(`clamd did not start: ${(error as Error).message}\n--- clamd output ---\n${diagnosis}`, { cause: error });
+  }
+  return { socketPath, dbDir, configPath, tcpPort: options.tcpPort, output: fullOutput, stop };
+}
+
+function clamdConfig(o: { root: string; dbDir: string; socketPath: string } & StartClamdOptions): string {
+  const streamMax = o.streamMaxLength ?? '200M';
+  const lines = [
+    'Foreground yes',
+    `LocalSocket ${o.socketPath}`,
+    'LocalSocketMode 600',
+    `DatabaseDirectory ${o.dbDir}`,
+    `TemporaryDirectory ${join(o.root, 'tmp')}`,
+    `LogFile ${join(o.root, 'clamd.log')}`,
+    'LogTime no',
+    // Raised above the service's 100 MB upload limit (clamd's defaults are 100M/100M/400M).
+    `StreamMaxLength ${streamMax}`,
+    'MaxFileSize 200M',
+    'MaxScanSize 400M',
+    // A test clamd never reloads its database mid-run.
+    'SelfCheck 0',
+  ];
+  // No User line: clamd keeps our identity. No TCPSocket unless asked for.
+  if (o.tcpPort !== undefined) lines.push('TCPAddr 127.0.0.1', `TCPSocket ${o.tcpPort}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The test signatures: EICAR as a body signature (matches anywhere, also inside
+ * archives) and clam.exe by MD5 (what `sigtool --md5 clam.exe` prints), which
+ * clamd also finds inside the packed and archived variants it unpacks.
+ */
+async function writeSignatureDatabase(dbDir: string): Promise<void> {
+  const eicarHex = Buffer.from(EICAR_TEST_STRING, 'latin1').toString('hex');
+  await writeFile(join(dbDir, 'verdict-test.ndb'), `Eicar-Test-Signature:0:*:${eicarHex}\n`);
+  const clamExe = await readFile(join(CLAMAV_TESTFILES_DIR, 'clam.exe')).catch(() => null);
+  if (clamExe) {
+    const md5 = createHash('md5').update(clamExe).digest('hex');
+    await writeFile(join(dbDir, 'verdict-test.hdb'), `${md5}:${clamExe.length}:ClamAV-Test-File\n`);
+  } else if (process.env.CI) {
+    throw new Error(`${CLAMAV_TESTFILES_DIR}/clam.exe is missing: install clamav-testfiles`);
+  } else {
+    console.warn(`!!! ${CLAMAV_TESTFILES_DIR}/clam.exe is missing (apt-get install clamav-testfiles): its tests are SKIPPED`);
+  }
+}
+
+/**
+ * Kills clamd if this process dies without calling stop(), even by SIGKILL:
+ * a shell blocked reading a pipe from us sees EOF when we are gone.
+ */
+function startWatchdog(child: ChildProcess): ChildProcess {
+  const watchdog = spawn('/bin/sh', ['-c', 'read -r _; kill -9 "$0" 2>/dev/null', String(child.pid)], {
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
+  // Neither the watchdog nor its pipe may keep a test process alive.
+  watchdog.unref();
+  (watchdog.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+  return watchdog;
+}
+
+/** Polls PING until PONG, clamd exits, or the bounded wait ends. */
+async function waitForPong(socketPath: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`clamd exited (${child.exitCode ?? child.signalCode})`);
+    }
+    if (await answersPing(socketPath)) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no PONG on ${socketPath} within ${timeoutMs} ms`);
+}
+
+/** A minimal PING, independent of the engine under test. */
+export function answersPing(socketPath: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ path: socketPath });
+    let reply = '';
+    socket.setTimeout(2_000, () => socket.destroy());
+    socket.on('connect', () => socket.write('zPING\0'));
+    socket.on('data', (data) => (reply += data.toString()));
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve(reply === 'PONG\0'));
+  });
+}
