@@ -1,0 +1,205 @@
+// Everything known about the selected scan, what the verdict means, and for a
+// failure what went wrong and what to do next.
+import { useEffect, useState, type ReactElement, type ReactNode } from 'react';
+import { verdictOf, type ScanRecord } from '../../shared/scans/record.ts';
+import { api, call } from '../bridge/api.ts';
+import { formatCount, formatDateTime, formatDuration, formatSize } from '../i18n/format.ts';
+import { useTranslator } from '../i18n/use-translator.ts';
+import { CloseIcon, CopyIcon, FolderIcon, ThreatIcon, WarningIcon } from '../icons/icons.tsx';
+import { VerdictBadge } from '../scans/VerdictBadge.tsx';
+import { verdictStore } from '../store/store.ts';
+import { useVerdict } from '../store/use-verdict.ts';
+import { failureHelp } from './failure-help.ts';
+import { showScan } from './show-scan.ts';
+
+export function DetailPanel(): ReactElement | null {
+  const { t } = useTranslator();
+  const selectedId = useVerdict((state) => state.selectedId);
+  const record = useVerdict((state) => (state.selectedId ? state.records.get(state.selectedId) : undefined));
+  const select = useVerdict((state) => state.select);
+  const [missing, setMissing] = useState<string | null>(null);
+
+  // A selection outside the loaded pages (e.g. from a notification) is fetched once.
+  useEffect(() => {
+    if (!selectedId || record) return;
+    let stale = false;
+    void api.scans.get(selectedId).then((result) => {
+      if (stale) return;
+      if (result.ok) verdictStore.getState().putRecord(result.value);
+      else setMissing(selectedId);
+    });
+    return () => {
+      stale = true;
+    };
+  }, [selectedId, record]);
+
+  if (!selectedId) return null;
+  return (
+    <aside className="detail" aria-labelledby="detail-title" data-testid="detail-panel">
+      <div className="detail__head">
+        <h2 id="detail-title" className="detail__title">
+          {record ? record.fileName : t('detail.label')}
+        </h2>
+        <button type="button" className="button button--icon" onClick={() => select(null)} aria-label={t('detail.close')} title={t('detail.close')}>
+          <CloseIcon />
+        </button>
+      </div>
+      {record ? <RecordDetails record={record} /> : <p className="muted">{missing === selectedId ? t('detail.notFound') : t('list.loading')}</p>}
+    </aside>
+  );
+}
+
+function RecordDetails({ record }: { record: ScanRecord }): ReactElement {
+  const { t, locale } = useTranslator();
+  const verdict = verdictOf(record);
+  const unknown = t('detail.unknown');
+  const time = (iso: string | null): string => (iso ? formatDateTime(locale, iso) : unknown);
+
+  const rescan = async (): Promise<void> => {
+    const result = await call(api.scans.rescan(record.id));
+    if (result) verdictStore.getState().notify('info', 'detail.rescanned');
+  };
+
+  return (
+    <div className="detail__body">
+      <div className="detail__verdict">
+        <VerdictBadge record={record} large />
+        {record.detailed ? <span className="detail__detailed">{record.detailed}</span> : null}
+      </div>
+      <VerdictExplanation record={record} />
+      {record.reusedFromId ? (
+        <p className="callout callout--info" data-testid="reused">
+          {t('detail.reused')}{' '}
+          <button type="button" className="link" onClick={() => void showScan(record.reusedFromId as string)}>
+            {t('detail.showOriginal')}
+          </button>
+        </p>
+      ) : null}
+      <div className="detail__actions">
+        <button type="button" className="button button--primary" onClick={() => void rescan()} disabled={verdict === 'pending'}>
+          {t('detail.rescan')}
+        </button>
+        <button type="button" className="button" onClick={() => void call(api.files.reveal(record.path))}>
+          <FolderIcon />
+          {t('detail.reveal')}
+        </button>
+      </div>
+      <dl className="facts">
+        <Fact label={t('detail.path')}>
+          <span className="mono break">{record.path}</span>
+        </Fact>
+        <Fact label={t('detail.size')}>
+          {record.size === null ? unknown : record.size < 1024 ? formatSize(locale, record.size) : `${formatSize(locale, record.size)} (${formatCount(locale, record.size)} B)`}
+        </Fact>
+        <Fact label={t('detail.type')}>{record.fileType ?? unknown}</Fact>
+        <Fact label={t('detail.detailed')}>{record.detailed ?? unknown}</Fact>
+        <Fact label={t('detail.findings')}>
+          {record.findings.length === 0 ? (
+            t('detail.noFindings')
+          ) : (
+            <ul className="findings">
+              {record.findings.map((finding, i) => (
+                <li key={i}>
+                  <span className="mono">{finding.name}</span>
+                  {finding.engine ? <span className="muted"> ({finding.engine})</span> : null}
+                </li>
+              ))}
+            </ul>
+          )}
+        </Fact>
+        <Fact label={t('detail.mode')}>{record.mode ? t(`mode.${record.mode}`) : unknown}</Fact>
+        <Fact label={t('detail.backend')}>{record.backend === 'local' ? t('detail.backendLocal') : record.backend}</Fact>
+        <Fact label={t('detail.origin')}>{t(`origin.${record.origin}`)}</Fact>
+        <Fact label={t('detail.externalReference')}>
+          <span className="mono break">{record.externalReferenceId}</span>
+        </Fact>
+        <Fact label={t('detail.serviceScanId')}>
+          <span className="mono break">{record.serviceScanId ?? unknown}</span>
+        </Fact>
+        <Fact label={t('detail.queued')}>{time(record.queuedAt)}</Fact>
+        <Fact label={t('detail.submitted')}>{time(record.submittedAt)}</Fact>
+        <Fact label={t('detail.completed')}>{time(record.completedAt)}</Fact>
+        <Fact label={t('detail.duration')}>{record.durationMs === null ? unknown : formatDuration(locale, record.durationMs)}</Fact>
+      </dl>
+      <h3 className="detail__subtitle">{t('detail.hashes')}</h3>
+      <dl className="facts facts--hashes">
+        <Hash name="MD5" value={record.md5} />
+        <Hash name="SHA-1" value={record.sha1} />
+        <Hash name="SHA-256" value={record.sha256} />
+      </dl>
+    </div>
+  );
+}
+
+function VerdictExplanation({ record }: { record: ScanRecord }): ReactElement | null {
+  const { t } = useTranslator();
+  switch (verdictOf(record)) {
+    case 'unsafe':
+      return (
+        <div className="callout callout--danger" role="note">
+          <ThreatIcon />
+          <div>
+            <strong>{t('detail.unsafeTitle')}</strong>
+            <p>{t('detail.unsafeHint')}</p>
+          </div>
+        </div>
+      );
+    case 'could-not-scan': {
+      const help = failureHelp(record.error?.code);
+      return (
+        <div className="callout callout--warning" role="note" data-testid="failure" data-failure-kind={help.kind}>
+          <WarningIcon />
+          <div>
+            <strong>{t('detail.failureTitle')}</strong>
+            <p data-testid="failure-reason">{t(help.reason)}</p>
+            {record.error ? (
+              <p className="muted small">
+                {record.error.message} · {t('detail.errorCode', { code: record.error.code })}
+              </p>
+            ) : null}
+            <strong>{t('detail.nextStep')}</strong>
+            <p data-testid="failure-next">{t(help.next)}</p>
+          </div>
+        </div>
+      );
+    }
+    case 'skipped':
+      return <p className="callout callout--neutral">{t('detail.skippedHint')}</p>;
+    case 'pending':
+      return <p className="callout callout--neutral">{t('detail.pendingHint')}</p>;
+    case 'safe':
+      return null;
+  }
+}
+
+function Fact({ label, children }: { label: string; children: ReactNode }): ReactElement {
+  return (
+    <div className="facts__row">
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+function Hash({ name, value }: { name: string; value: string | null }): ReactElement {
+  const { t } = useTranslator();
+  const [copied, setCopied] = useState(false);
+  const copy = async (): Promise<void> => {
+    if (!value) return;
+    if ((await call(api.files.copyText(value))) !== undefined) setCopied(true);
+  };
+  return (
+    <div className="facts__row facts__row--hash">
+      <dt>{name}</dt>
+      <dd>
+        <span className="mono break">{value ?? t('detail.unknown')}</span>
+        {value ? (
+          <button type="button" className="button button--small" onClick={() => void copy()} aria-label={t('detail.copyLabel', { name })} onBlur={() => setCopied(false)}>
+            <CopyIcon />
+            {copied ? t('detail.copied') : t('detail.copy')}
+          </button>
+        ) : null}
+      </dd>
+    </div>
+  );
+}

@@ -1,0 +1,75 @@
+// One row of the virtual list. Each field is selected on its own, so a change
+// to another scan (or to this scan's neighbours) does not re-render this row.
+import { memo, type ReactElement } from 'react';
+import { verdictOf } from '../../shared/scans/record.ts';
+import { formatRowTime, formatSize } from '../i18n/format.ts';
+import { useTranslator } from '../i18n/use-translator.ts';
+import { FileIcon } from '../icons/icons.tsx';
+import { useVerdict } from '../store/use-verdict.ts';
+import { StatusCell } from './StatusCell.tsx';
+import { VerdictBadge } from './VerdictBadge.tsx';
+
+export const ROW_HEIGHT = 44;
+
+export const rowDomId = (index: number): string => `scan-row-${index}`;
+
+interface ScanRowProps {
+  index: number;
+  start: number;
+  setSize: number;
+  onPick(index: number): void;
+}
+
+export const ScanRow = memo(function ScanRow({ index, start, setSize, onPick }: ScanRowProps): ReactElement {
+  const { t, locale } = useTranslator();
+  const id = useVerdict((state) => state.ids[index]);
+  const record = useVerdict((state) => (id === undefined ? undefined : state.records.get(id)));
+  const selected = useVerdict((state) => id !== undefined && state.selectedId === id);
+  const active = useVerdict((state) => state.activeIndex === index);
+  // Positioned through the CSSOM (React's style prop), which the CSP allows.
+  const position = { transform: `translateY(${start}px)` };
+  const common = {
+    id: rowDomId(index),
+    role: 'option',
+    'aria-posinset': index + 1,
+    'aria-setsize': setSize,
+    style: position,
+  } as const;
+
+  if (!record) {
+    return (
+      <div {...common} aria-selected={false} aria-busy="true" className="row row--placeholder" data-index={index}>
+        <span className="row__name muted">{t('list.loading')}</span>
+      </div>
+    );
+  }
+
+  const verdict = verdictOf(record);
+  return (
+    <div
+      {...common}
+      aria-selected={selected}
+      className={`row row--${verdict}${selected ? ' row--selected' : ''}${active ? ' row--active' : ''}`}
+      data-index={index}
+      data-scan-id={record.id}
+      data-status={record.status}
+      data-verdict={verdict}
+      onClick={() => onPick(index)}
+    >
+      <span className="row__name" title={record.path}>
+        <FileIcon />
+        <span className="row__filename">{record.fileName}</span>
+      </span>
+      <span className="row__size">{record.size === null ? t('detail.unknown') : formatSize(locale, record.size)}</span>
+      <span className="row__status">
+        <StatusCell record={record} />
+      </span>
+      <span className="row__verdict">
+        <VerdictBadge record={record} />
+      </span>
+      <span className="row__time">
+        <time dateTime={record.queuedAt}>{formatRowTime(locale, record.queuedAt)}</time>
+      </span>
+    </div>
+  );
+});

@@ -1,0 +1,26 @@
+// The verdict as a badge: icon + text + colour, never colour alone. The verdict
+// itself comes from verdictOf() in shared/, the one place that decides it.
+import type { ReactElement } from 'react';
+import { verdictOf, type ScanRecord, type Verdict } from '../../shared/scans/record.ts';
+import { useTranslator } from '../i18n/use-translator.ts';
+import { CleanIcon, ClockIcon, SkipIcon, ThreatIcon, WarningIcon } from '../icons/icons.tsx';
+
+const ICONS: Record<Verdict, (props: { className?: string }) => ReactElement> = {
+  unsafe: ThreatIcon,
+  safe: CleanIcon,
+  'could-not-scan': WarningIcon,
+  pending: ClockIcon,
+  skipped: SkipIcon,
+};
+
+export function VerdictBadge({ record, large = false }: { record: Pick<ScanRecord, 'status' | 'safe'>; large?: boolean }): ReactElement {
+  const { t } = useTranslator();
+  const verdict = verdictOf(record);
+  const Icon = ICONS[verdict];
+  return (
+    <span className={`badge badge--${verdict}${large ? ' badge--large' : ''}`} data-verdict={verdict}>
+      <Icon />
+      <span className="badge__text">{t(`verdict.${verdict}`)}</span>
+    </span>
+  );
+}

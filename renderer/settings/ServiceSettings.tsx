@@ -1,0 +1,175 @@
+// Which service scans: the built-in local one, or a remote one with its address,
+// API key and a connection test. The key lives only in the password field until
+// it is saved; the UI only ever shows the masked form the core reports.
+import { useId, useState, type FormEvent, type ReactElement } from 'react';
+import type { ConnectionReport } from '../../shared/bridge/api.ts';
+import { baseUrlSchema, type Settings } from '../../shared/settings/settings.ts';
+import { api, call } from '../bridge/api.ts';
+import { formatDuration } from '../i18n/format.ts';
+import { useTranslator } from '../i18n/use-translator.ts';
+import { verdictStore } from '../store/store.ts';
+import { useVerdict } from '../store/use-verdict.ts';
+import { updateSettings } from './settings-actions.ts';
+
+export function ServiceSettings({ settings }: { settings: Settings }): ReactElement {
+  const { t } = useTranslator();
+  const backend = settings.backend;
+  const [kind, setKind] = useState(backend.kind);
+  const [url, setUrl] = useState(backend.kind === 'remote' ? backend.baseUrl : '');
+  const [urlError, setUrlError] = useState(false);
+  const urlId = useId();
+  const urlErrorId = useId();
+
+  const chooseKind = (next: 'local' | 'remote'): void => {
+    setKind(next);
+    if (next === 'local' && backend.kind !== 'local') void updateSettings({ backend: { kind: 'local' } });
+  };
+  const applyUrl = (event: FormEvent): void => {
+    event.preventDefault();
+    const parsed = baseUrlSchema.safeParse(url.trim());
+    setUrlError(!parsed.success);
+    if (parsed.success) void updateSettings({ backend: { kind: 'remote', baseUrl: parsed.data } });
+  };
+
+  return (
+    <section className="card" aria-labelledby="service-title">
+      <h2 id="service-title">{t('settings.backend')}</h2>
+      <fieldset className="choices">
+        <legend className="visually-hidden">{t('settings.backend')}</legend>
+        <label className="choice">
+          <input type="radio" name="backend" value="local" checked={kind === 'local'} onChange={() => chooseKind('local')} />
+          {t('settings.backend.local')}
+        </label>
+        <label className="choice">
+          <input type="radio" name="backend" value="remote" checked={kind === 'remote'} onChange={() => chooseKind('remote')} />
+          {t('settings.backend.remote')}
+        </label>
+      </fieldset>
+      {kind === 'remote' ? (
+        <>
+          <form className="field-row" onSubmit={applyUrl}>
+            <label className="field field--grow" htmlFor={urlId}>
+              <span className="field__label">{t('settings.baseUrl')}</span>
+              <input
+                id={urlId}
+                type="url"
+                inputMode="url"
+                value={url}
+                placeholder="https://scan.example.com"
+                onChange={(event) => setUrl(event.target.value)}
+                aria-invalid={urlError}
+                aria-describedby={urlError ? urlErrorId : undefined}
+                spellCheck={false}
+              />
+            </label>
+            <button type="submit" className="button">
+              {t('settings.apply')}
+            </button>
+          </form>
+          {urlError ? (
+            <p id={urlErrorId} className="field-error" role="alert">
+              {t('settings.baseUrlInvalid')}
+            </p>
+          ) : null}
+          <ApiKeyField />
+        </>
+      ) : null}
+      <ConnectionTest />
+    </section>
+  );
+}
+
+function ApiKeyField(): ReactElement {
+  const { t } = useTranslator();
+  const keyStatus = useVerdict((state) => state.keyStatus);
+  // The key exists only here, and only until it is saved.
+  const [draft, setDraft] = useState('');
+  const fieldId = useId();
+  const hintId = useId();
+
+  const save = async (event: FormEvent): Promise<void> => {
+    event.preventDefault();
+    if (!draft) return;
+    const pending = api.settings.setApiKey(draft);
+    setDraft('');
+    const status = await call(pending);
+    if (status) {
+      verdictStore.getState().setKeyStatus(status);
+      if (!status.keychainError) verdictStore.getState().notify('info', 'settings.apiKeySaved');
+    }
+  };
+  const clear = async (): Promise<void> => {
+    const status = await call(api.settings.clearApiKey());
+    if (status) {
+      verdictStore.getState().setKeyStatus(status);
+      verdictStore.getState().notify('info', 'settings.apiKeyCleared');
+    }
+  };
+
+  return (
+    <form className="api-key" onSubmit={(event) => void save(event)} autoComplete="off">
+      <label className="field field--grow" htmlFor={fieldId}>
+        <span className="field__label">{t('settings.apiKey')}</span>
+        <input
+          id={fieldId}
+          type="password"
+          value={draft}
+          onChange={(event) => setDraft(event.target.value)}
+          autoComplete="new-password"
+          spellCheck={false}
+          aria-describedby={hintId}
+          data-testid="api-key-input"
+        />
+      </label>
+      <div className="field-row">
+        <button type="submit" className="button" disabled={!draft}>
+          {keyStatus?.isSet ? t('settings.apiKeyReplace') : t('settings.apiKeySave')}
+        </button>
+        {keyStatus?.isSet ? (
+          <button type="button" className="button button--quiet" onClick={() => void clear()}>
+            {t('settings.apiKeyClear')}
+          </button>
+        ) : null}
+      </div>
+      <p id={hintId} className="muted small" data-testid="api-key-status">
+        {keyStatus?.isSet && keyStatus.masked ? t('settings.apiKeyStored', { masked: keyStatus.masked }) : t('settings.apiKeyNone')} · {t('settings.apiKeyHint')}
+      </p>
+      {keyStatus?.keychainError ? (
+        <p className="field-error" role="alert">
+          {t('settings.keychainError', { error: keyStatus.keychainError })}
+        </p>
+      ) : null}
+    </form>
+  );
+}
+
+function ConnectionTest(): ReactElement {
+  const { t, locale } = useTranslator();
+  const [testing, setTesting] = useState(false);
+  const [report, setReport] = useState<ConnectionReport | null>(null);
+  const run = async (): Promise<void> => {
+    setTesting(true);
+    setReport(null);
+    const result = await call(api.settings.testConnection());
+    setTesting(false);
+    if (result) setReport(result);
+  };
+  const summary = (value: ConnectionReport): string => {
+    if (value.reachable && value.authorized) return t('settings.testOk', { latency: value.latencyMs === null ? t('detail.unknown') : formatDuration(locale, value.latencyMs) });
+    return value.reachable ? t('settings.testUnauthorized') : t('settings.testUnreachable');
+  };
+  return (
+    <div className="connection-test">
+      <button type="button" className="button" onClick={() => void run()} disabled={testing}>
+        {testing ? t('settings.testing') : t('settings.test')}
+      </button>
+      <div role="status" aria-live="polite" className="connection-test__report" data-testid="connection-report">
+        {report ? (
+          <p className={report.reachable && report.authorized ? 'ok' : 'field-error'}>
+            <strong>{summary(report)}</strong> <span className="muted">{report.message}</span>
+          </p>
+        ) : null}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,95 @@
+// Watched folders: their state and errors, per-folder options, add, remove,
+// and pause or resume all of them.
+import { useState, type ReactElement } from 'react';
+import type { WatchedFolderStatus } from '../../shared/bridge/api.ts';
+import { useTranslator } from '../i18n/use-translator.ts';
+import { FolderIcon, WarningIcon } from '../icons/icons.tsx';
+import { useVerdict } from '../store/use-verdict.ts';
+import { addWatchedFolder, removeWatchedFolder, setAllWatchingPaused, updateWatchedFolder } from './settings-actions.ts';
+
+export function WatchedFolders(): ReactElement {
+  const { t } = useTranslator();
+  const watched = useVerdict((state) => state.watched);
+  const allPaused = useVerdict((state) => state.settings?.watchingPaused ?? false);
+  return (
+    <section className="card" aria-labelledby="watch-title" data-testid="watched-folders">
+      <div className="card__head">
+        <h2 id="watch-title">{t('watch.title')}</h2>
+        <div className="field-row">
+          <button type="button" className="button button--primary" onClick={() => void addWatchedFolder()}>
+            <FolderIcon />
+            {t('watch.add')}
+          </button>
+          {watched.length > 0 ? (
+            <button type="button" className="button" onClick={() => void setAllWatchingPaused(!allPaused)}>
+              {allPaused ? t('watch.resumeAll') : t('watch.pauseAll')}
+            </button>
+          ) : null}
+        </div>
+      </div>
+      <p className="muted">{t('watch.hint')}</p>
+      {watched.length === 0 ? (
+        <p className="empty">{t('watch.empty')}</p>
+      ) : (
+        <ul className="watched">
+          {watched.map((status) => (
+            <WatchedFolderItem key={status.folder.id} status={status} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function WatchedFolderItem({ status }: { status: WatchedFolderStatus }): ReactElement {
+  const { t } = useTranslator();
+  const { folder } = status;
+  const patterns = folder.ignore.join('\n');
+  const [ignore, setIgnore] = useState(patterns);
+  const [seen, setSeen] = useState(patterns);
+  if (patterns !== seen) {
+    setSeen(patterns);
+    setIgnore(patterns);
+  }
+  const commitIgnore = (): void => {
+    const lines = ignore.split('\n').map((line) => line.trim()).filter(Boolean);
+    if (lines.join('\n') !== patterns) void updateWatchedFolder(folder.id, { ignore: lines });
+  };
+  const ignoreId = `ignore-${folder.id}`;
+
+  return (
+    <li className="watched__item" data-watch-state={status.state}>
+      <div className="watched__head">
+        <FolderIcon />
+        <span className="mono break watched__path">{folder.path}</span>
+        <span className={`pill pill--${status.state}`}>{t(`watch.state.${status.state}`)}</span>
+        <button type="button" className="button button--quiet button--small" onClick={() => void removeWatchedFolder(folder.id)} aria-label={t('watch.removeLabel', { path: folder.path })}>
+          {t('watch.remove')}
+        </button>
+      </div>
+      {status.error ? (
+        <p className="field-error" role="alert">
+          <WarningIcon /> {status.error}
+        </p>
+      ) : null}
+      <div className="watched__options">
+        <label className="choice">
+          <input type="checkbox" checked={folder.recursive} onChange={(event) => void updateWatchedFolder(folder.id, { recursive: event.target.checked })} />
+          {t('watch.recursive')}
+        </label>
+        <label className="choice">
+          <input type="checkbox" checked={folder.paused} onChange={(event) => void updateWatchedFolder(folder.id, { paused: event.target.checked })} />
+          {t('watch.paused')}
+        </label>
+        <label className="choice">
+          <input type="checkbox" checked={folder.scanExisting} onChange={(event) => void updateWatchedFolder(folder.id, { scanExisting: event.target.checked })} />
+          {t('watch.scanExisting')}
+        </label>
+      </div>
+      <label className="field" htmlFor={ignoreId}>
+        <span className="field__label">{t('watch.ignore')}</span>
+        <textarea id={ignoreId} rows={2} value={ignore} onChange={(event) => setIgnore(event.target.value)} onBlur={commitIgnore} spellCheck={false} placeholder="*.tmp" />
+      </label>
+    </li>
+  );
+}

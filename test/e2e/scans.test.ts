@@ -1,0 +1,366 @@
+// The renderer, built for production, in Debian's Chromium against the real
+// core (createCore with the embedded local service and a real clamd) through
+// the test bridge: scanning, a threat, failures, German, watched folders.
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { EICAR_TEST_STRING } from '../../electron/local-service/engines/builtin-engine.ts';
+import { verdictOf, type ScanRecord } from '../../shared/scans/record.ts';
+import { MB } from '../../shared/service-contract/limits.ts';
+import { en } from '../../renderer/i18n/en.ts';
+import { de } from '../../renderer/i18n/de.ts';
+import type { RunningClamd } from '../support/clamd.ts';
+import { buildRenderer, contrastOf, launchChromium, openApp, type AppHarness } from './support/app-harness.ts';
+import { startEngine, startRealCore, type RealCore } from './support/real-core.ts';
+
+let built: Awaited<ReturnType<typeof buildRenderer>>;
+let browser: Browser;
+let clamd: RunningClamd | null;
+let work: string;
+const open: Array<AppHarness | RealCore> = [];
+
+beforeAll(async () => {
+  [built, browser, clamd] = await Promise.all([buildRenderer(), launchChromium(), startEngine()]);
+  work = await mkdtemp(path.join(tmpdir(), 'verdict-e2e-files-'));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await clamd?.stop();
+  await built?.remove();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+afterEach(async () => {
+  for (const item of open.splice(0).reverse()) await item.close();
+});
+
+async function start(options: Omit<Parameters<typeof startRealCore>[0], 'clamd'> = {}, colorScheme: 'light' | 'dark' = 'light') {
+  const real = await startRealCore({ clamd, ...options });
+  open.push(real);
+  const app = await openApp(browser, { core: real.core, staticDir: built.dir, colorScheme });
+  open.push(app);
+  return { real, app, page: app.page };
+}
+
+async function writeFiles(files: Record<string, string>): Promise<Record<string, string>> {
+  const dir = await mkdtemp(path.join(work, 'set-'));
+  const paths: Record<string, string> = {};
+  for (const [name, content] of Object.entries(files)) {
+    paths[name] = path.join(dir, name);
+    await writeFile(paths[name], content, 'latin1');
+  }
+  return paths;
+}
+
+const rowFor = (app: AppHarness, fileName: string) => app.page.locator('.row[data-scan-id]', { has: app.page.locator('.row__filename', { hasText: fileName }) });
+
+/** The core's own record for a path (what the UI shows must agree with it). */
+async function recordFor(real: RealCore, filePath: string): Promise<ScanRecord | undefined> {
+  const page = await real.core.scans.list({ limit: 1000 });
+  if (!page.ok) throw new Error(page.error.message);
+  return page.value.items.find((record) => record.path === filePath);
+}
+
+function expectNoProblems(app: AppHarness): void {
+  expect(app.problems, 'page errors, console errors or CSP violations').toEqual([]);
+}
+
+describe('scanning from the main view', () => {
+  it('adds files with the dialog and shows them go from queued to a verdict; EICAR is an unmistakable threat', async () => {
+    // A scan delay keeps each scan in flight long enough to see it pending in the UI.
+    const { real, app, page } = await start({ localService: { scanDelayMs: 1500 } });
+    const files = await writeFiles({ 'report.txt': 'quarterly numbers, nothing to see', 'eicar.com': EICAR_TEST_STRING });
+
+    // Everything the UI shows comes from events; record the statuses each row passes through.
+    await page.evaluate(`(() => {
+      const seen = (window.__statuses = {});
+      new MutationObserver(() => {
+        for (const row of document.querySelectorAll('.row[data-scan-id]')) {
+          const name = row.querySelector('.row__filename')?.textContent ?? '';
+          const list = (seen[name] ??= []);
+          if (list.at(-1) !== row.dataset.status) list.push(row.dataset.status);
+        }
+      }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-status'] });
+    })()`);
+
+    await page.getByText(en['list.empty']).waitFor();
+    app.pickNext([files['report.txt']!, files['eicar.com']!]);
+    await page.getByRole('button', { name: en['drop.addFiles'] }).click();
+
+    const clean = rowFor(app, 'report.txt');
+    const threat = rowFor(app, 'eicar.com');
+    // While the engine works, the rows are pending: a neutral "Scanning" badge, never a verdict.
+    await threat.and(page.locator('[data-verdict=pending]')).waitFor();
+    expect(await threat.locator('.badge').textContent()).toBe(en['verdict.pending']);
+
+    await clean.and(page.locator('[data-verdict=safe]')).waitFor({ timeout: 60_000 });
+    await threat.and(page.locator('[data-verdict=unsafe]')).waitFor({ timeout: 60_000 });
+
+    const statuses = await page.evaluate<Record<string, string[]>>('window.__statuses');
+    for (const name of ['report.txt', 'eicar.com']) {
+      expect(statuses[name]?.at(-1)).toBe('completed');
+      expect(statuses[name]?.slice(0, -1).every((status) => ['queued', 'uploading', 'processing'].includes(status))).toBe(true);
+      expect(statuses[name]!.length).toBeGreaterThan(1);
+    }
+
+    // The clean file reads clean; the threat has colour, an icon and a word.
+    expect(await clean.locator('.badge').textContent()).toBe(en['verdict.safe']);
+    const badge = threat.locator('.badge');
+    expect(await badge.textContent()).toBe(en['verdict.unsafe']);
+    expect(await badge.locator('svg').count()).toBe(1);
+    expect(await threat.getAttribute('class')).toContain('row--unsafe');
+    const banner = page.getByTestId('threat-banner');
+    await banner.getByText('1 threat found').waitFor();
+    expect(await banner.getAttribute('role')).toBe('alert');
+
+    // The UI's reading agrees with the core's record, decided by the shared verdictOf().
+    const record = await recordFor(real, files['eicar.com']!);
+    expect(record && verdictOf(record)).toBe('unsafe');
+    expect(record?.findings.map((finding) => finding.name).join(' ')).toMatch(/Eicar/i);
+    expect(await threat.getAttribute('data-scan-id')).toBe(record?.id);
+    await app.screenshot('main-view');
+    // Badge text is readable: at least WCAG AA (4.5:1) against the badge's own colour.
+    for (const verdict of ['unsafe', 'safe']) expect(await contrastOf(page, `.row .badge--${verdict}`), verdict).toBeGreaterThanOrEqual(4.5);
+
+    // Queue counts return to zero when everything is done.
+    const counts = page.getByTestId('queue-counts');
+    await expect.poll(async () => (await counts.locator('dd').allTextContents()).join(','), { timeout: 10_000 }).toBe('0,0,0');
+
+    // The detail panel of the threat: what it is, what to do, its hashes (copyable).
+    await threat.click();
+    const detail = page.getByTestId('detail-panel');
+    await detail.getByText(en['detail.unsafeTitle']).waitFor();
+    await detail.getByText(/Eicar/i).first().waitFor();
+    const sha256 = createHash('sha256').update(await readFile(files['eicar.com']!)).digest('hex');
+    await detail.getByText(sha256).waitFor();
+    await detail.getByRole('button', { name: 'Copy SHA-256' }).click();
+    await expect.poll(() => app.copied).toEqual([sha256]);
+    await detail.getByRole('button', { name: en['detail.reveal'] }).click();
+    await expect.poll(() => app.revealed).toEqual([files['eicar.com']]);
+    await app.screenshot('threat-detail');
+
+    // Keyboard: the list is one Tab stop; arrows move, Enter opens, Escape closes.
+    await page.getByTestId('scan-list').focus();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Enter');
+    const first = await page.locator('.row[data-index="0"] .row__filename').textContent();
+    expect(await detail.locator('#detail-title').textContent()).toBe(first);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    const second = await page.locator('.row[data-index="1"] .row__filename').textContent();
+    expect(await detail.locator('#detail-title').textContent()).toBe(second);
+    await page.keyboard.press('Escape');
+    await detail.waitFor({ state: 'detached' });
+
+    // "Scan again" queues the same file once more: a new row appears with a fresh verdict.
+    await threat.click();
+    await detail.getByRole('button', { name: en['detail.rescan'] }).click();
+    await expect.poll(() => rowFor(app, 'eicar.com').count(), { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => page.locator('.row[data-verdict=unsafe]').count(), { timeout: 60_000 }).toBe(2);
+    await banner.getByText('2 threats found').waitFor();
+
+    // "Show threats" filters the list to the threats.
+    await banner.getByRole('button', { name: en['threats.show'] }).click();
+    await expect.poll(() => page.locator('.row[data-scan-id]').count()).toBe(2);
+    expect(await page.locator('.row[data-verdict=safe]').count()).toBe(0);
+    expectNoProblems(app);
+  });
+
+  it('scans files dropped on the drop zone (each File becomes a path through files.pathFor)', async () => {
+    const { app, page } = await start();
+    const files = await writeFiles({ 'dropped.txt': 'dragged from the file manager' });
+    // A browser File has no path: the bridge's pathFor answers from the test's map, as webUtils would.
+    await page.evaluate(`window.__verdictTestBridge.setPath('dropped.txt', ${JSON.stringify(files['dropped.txt'])})`);
+    const dataTransfer = await page.evaluateHandle(`(() => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File(['dragged from the file manager'], 'dropped.txt', { type: 'text/plain' }));
+      return transfer;
+    })()`);
+    const zone = page.getByTestId('dropzone');
+    await zone.dispatchEvent('dragenter', { dataTransfer });
+    await zone.getByText(en['drop.active']).waitFor();
+    await zone.dispatchEvent('drop', { dataTransfer });
+    await rowFor(app, 'dropped.txt').and(page.locator('[data-verdict=safe]')).waitFor({ timeout: 60_000 });
+    const submitted = app.bridge.calls.filter((call) => call.channel === 'scans:submit').map((call) => call.args[0]);
+    expect(submitted).toEqual([[files['dropped.txt']]]);
+    expectNoProblems(app);
+  });
+
+  it('shows why a scan failed and what to do next, and never as clean', async () => {
+    const { real, app, page } = await start();
+    const files = await writeFiles({ 'vanished.txt': 'soon gone', 'huge.iso': '' });
+    await rm(files['vanished.txt']!);
+    // A sparse file over the 100 MB limit: refused before anything is read or sent.
+    await truncate(files['huge.iso']!, 101 * MB);
+
+    app.pickNext([files['vanished.txt']!, files['huge.iso']!]);
+    await page.getByRole('button', { name: en['drop.addFiles'] }).click();
+    const vanished = rowFor(app, 'vanished.txt');
+    const huge = rowFor(app, 'huge.iso');
+    await vanished.and(page.locator('[data-verdict=could-not-scan]')).waitFor({ timeout: 30_000 });
+    await huge.and(page.locator('[data-verdict=could-not-scan]')).waitFor({ timeout: 30_000 });
+    for (const row of [vanished, huge]) {
+      expect(await row.locator('.badge').textContent()).toBe(en['verdict.could-not-scan']);
+      expect(await row.getAttribute('data-status')).toBe('failed');
+    }
+    expect(await page.locator('.row[data-verdict=safe]').count()).toBe(0);
+    expect(await page.getByTestId('threat-banner').count()).toBe(0);
+    expect((await recordFor(real, files['vanished.txt']!))?.error?.code).toBe('not_found');
+
+    await vanished.click();
+    const detail = page.getByTestId('detail-panel');
+    const failure = detail.getByTestId('failure');
+    expect(await failure.getAttribute('data-failure-kind')).toBe('vanished');
+    expect(await failure.getByTestId('failure-reason').textContent()).toBe(en['failure.vanished.reason']);
+    expect(await failure.getByTestId('failure-next').textContent()).toBe(en['failure.vanished.next']);
+    await app.screenshot('failed-detail');
+    expect(await contrastOf(page, '.row .badge--could-not-scan')).toBeGreaterThanOrEqual(4.5);
+
+    await huge.click();
+    await expect.poll(() => failure.getAttribute('data-failure-kind')).toBe('tooLarge');
+    expect(await failure.getByTestId('failure-next').textContent()).toBe(en['failure.tooLarge.next']);
+
+    // The status filter asks the core for failed scans only.
+    await page.getByLabel(en['filter.status']).selectOption('failed');
+    await expect.poll(() => page.locator('.row[data-scan-id]').count()).toBe(2);
+    await page.getByLabel(en['filter.status']).selectOption('completed');
+    await page.getByText(en['list.emptyFiltered']).waitFor();
+    expectNoProblems(app);
+  });
+});
+
+describe('settings', () => {
+  it('switches the UI to German, and the core keeps the choice', async () => {
+    const { real, app, page } = await start();
+    const files = await writeFiles({ 'rechnung.pdf': '%PDF-1.4 harmless', 'eicar.txt': EICAR_TEST_STRING });
+    app.pickNext(Object.values(files));
+    await page.getByRole('button', { name: en['drop.addFiles'] }).click();
+    await page.locator('.row[data-verdict=unsafe]').waitFor({ timeout: 60_000 });
+    await page.locator('.row[data-verdict=safe]').waitFor({ timeout: 60_000 });
+
+    await page.getByRole('button', { name: en['nav.settings'] }).click();
+    await page.getByTestId('settings-view').waitFor();
+    await page.getByTestId('language-select').selectOption('de');
+
+    await page.getByRole('button', { name: de['nav.scans'] }).waitFor();
+    expect(await page.locator('html').getAttribute('lang')).toBe('de');
+    await page.getByRole('heading', { name: de['settings.general'] }).waitFor();
+    const saved = await real.core.settings.get();
+    expect(saved.ok && saved.value.language).toBe('de');
+
+    await page.getByRole('button', { name: de['nav.scans'] }).click();
+    await page.getByRole('button', { name: de['drop.addFiles'] }).waitFor();
+    expect(await page.locator('.row[data-verdict=unsafe] .badge').textContent()).toBe(de['verdict.unsafe']);
+    expect(await page.locator('.row[data-verdict=safe] .badge').textContent()).toBe(de['verdict.safe']);
+    await page.getByTestId('threat-banner').getByText('1 Bedrohung gefunden').waitFor();
+    await page.locator('.row[data-verdict=unsafe]').click();
+    await page.getByTestId('detail-panel').getByText(de['detail.unsafeTitle']).waitFor();
+    await app.screenshot('german-ui');
+
+    // A reload starts from the core's settings: still German.
+    await page.reload();
+    await app.bridge.subscribed(2);
+    await page.getByRole('button', { name: de['drop.addFiles'] }).waitFor();
+    expectNoProblems(app);
+  });
+
+  it('configures a remote service; the API key leaves the page once saved and is never shown', async () => {
+    const { real, app, page } = await start();
+    await page.getByRole('button', { name: en['nav.settings'] }).click();
+    await page.getByLabel(en['settings.backend.remote']).check();
+    await page.getByLabel(en['settings.baseUrl']).fill('ftp://scan.example.invalid');
+    await page.getByRole('button', { name: en['settings.apply'] }).click();
+    await page.getByText(en['settings.baseUrlInvalid']).waitFor();
+    await page.getByLabel(en['settings.baseUrl']).fill('https://scan.example.invalid');
+    await page.getByRole('button', { name: en['settings.apply'] }).click();
+    await expect.poll(async () => {
+      const settings = await real.core.settings.get();
+      return settings.ok && settings.value.backend;
+    }).toEqual({ kind: 'remote', baseUrl: 'https://scan.example.invalid' });
+
+    const key = 'vk_e2e_5ecret_0123456789abcdef';
+    const field = page.getByTestId('api-key-input');
+    expect(await field.getAttribute('type')).toBe('password');
+    await field.fill(key);
+    await page.getByRole('button', { name: en['settings.apiKeySave'] }).click();
+    await expect.poll(() => field.inputValue()).toBe('');
+    // Stored in the keychain (masked status), or the keychain's error is shown; never the key.
+    const status = await real.core.settings.keyStatus();
+    if (!status.ok) throw new Error(status.error.message);
+    if (status.value.keychainError) await page.getByText(status.value.keychainError, { exact: false }).first().waitFor();
+    else await page.getByTestId('api-key-status').getByText(status.value.masked ?? '-').waitFor();
+    expect(await page.content()).not.toContain(key);
+    expect(await page.content()).not.toContain(key.slice(0, 12));
+
+    // An unreachable service is reported as such.
+    await page.getByRole('button', { name: en['settings.test'] }).click();
+    await page.getByTestId('connection-report').locator('strong').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('connection-report').locator('strong').textContent()).not.toMatch(/Connected and authorized/);
+
+    await page.getByLabel(en['settings.backend.local']).check();
+    await expect.poll(async () => {
+      const settings = await real.core.settings.get();
+      return settings.ok && settings.value.backend.kind;
+    }).toBe('local');
+    expectNoProblems(app);
+  });
+
+  it('follows the dark colour scheme', async () => {
+    const { app, page } = await start({}, 'dark');
+    const files = await writeFiles({ 'notes.md': '# notes', 'eicar.bin': EICAR_TEST_STRING });
+    app.pickNext(Object.values(files));
+    await page.getByRole('button', { name: en['drop.addFiles'] }).click();
+    await page.locator('.row[data-verdict=unsafe]').waitFor({ timeout: 60_000 });
+    await page.locator('.row[data-verdict=safe]').waitFor({ timeout: 60_000 });
+    await page.locator('.row[data-verdict=unsafe]').click();
+    // The page really is dark: the body background comes from the dark palette.
+    const background = await page.evaluate<string>('getComputedStyle(document.body).backgroundColor');
+    expect(background).toBe('rgb(15, 19, 24)');
+    await app.screenshot('main-view-dark');
+    for (const verdict of ['unsafe', 'safe']) expect(await contrastOf(page, `.row .badge--${verdict}`), verdict).toBeGreaterThanOrEqual(4.5);
+    expectNoProblems(app);
+  });
+
+  it('adds a watched folder, and a file written into it on disk appears as a new scan', async () => {
+    const { real, app, page } = await start();
+    const folder = path.join(await mkdtemp(path.join(work, 'watched-')), 'Downloads');
+    await mkdir(folder);
+
+    await page.getByRole('button', { name: en['nav.settings'] }).click();
+    app.pickNext([folder]);
+    const section = page.getByTestId('watched-folders');
+    await section.getByRole('button', { name: en['watch.add'] }).click();
+    const item = section.locator('.watched__item', { hasText: folder });
+    await item.and(page.locator('[data-watch-state=watching]')).waitFor({ timeout: 30_000 });
+    const list = await real.core.watch.list();
+    expect(list.ok && list.value.map((status) => status.folder.path)).toEqual([folder]);
+    // The built-in service answers the connection test.
+    await page.getByRole('button', { name: en['settings.test'] }).click();
+    await page.getByTestId('connection-report').getByText(/Connected and authorized/).waitFor({ timeout: 30_000 });
+    await app.screenshot('settings');
+
+    await page.getByRole('button', { name: en['nav.scans'] }).click();
+    await writeFile(path.join(folder, 'invoice.pdf'), '%PDF-1.4 from the web');
+    await writeFile(path.join(folder, 'dropper.exe'), EICAR_TEST_STRING);
+    const invoice = rowFor(app, 'invoice.pdf');
+    await invoice.and(page.locator('[data-verdict=safe]')).waitFor({ timeout: 60_000 });
+    await rowFor(app, 'dropper.exe').and(page.locator('[data-verdict=unsafe]')).waitFor({ timeout: 60_000 });
+    await invoice.click();
+    await page.getByTestId('detail-panel').getByText(en['origin.watch']).waitFor();
+
+    // Options change through the core; removing stops watching.
+    await page.getByRole('button', { name: en['nav.settings'] }).click();
+    await item.getByLabel(en['watch.recursive']).uncheck();
+    await expect.poll(async () => {
+      const statuses = await real.core.watch.list();
+      return statuses.ok && statuses.value[0]?.folder.recursive;
+    }).toBe(false);
+    await item.getByRole('button', { name: `Stop watching ${folder}` }).click();
+    await section.getByText(en['watch.empty']).waitFor();
+    expectNoProblems(app);
+  });
+});

@@ -1,0 +1,139 @@
+// The test bridge's server half: exposes a CoreApi (the real core in the e2e
+// tests) over HTTP the way the preload exposes it over IPC. Calls arrive as
+// POST /__bridge/invoke/<ns>/<method> with a JSON array of arguments, parsed
+// with the same shared schemas the IPC handlers use; events go out as
+// Server-Sent Events on GET /__bridge/events. `files` (dialogs, reveal, copy)
+// are the test's own handlers, since there is no OS shell here.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { INVOKE_CHANNELS, type CoreApi, type InvokeChannel } from '../../../shared/bridge/api.ts';
+import { err, type Result } from '../../../shared/result.ts';
+
+export const BRIDGE_PREFIX = '/__bridge';
+
+/** What the shell would do with the OS: the test decides. */
+export interface TestFiles {
+  pick(kind: 'files' | 'folder'): Promise<Result<string[]>>;
+  reveal(path: string): Promise<Result<null>>;
+  copyText(text: string): Promise<Result<null>>;
+}
+
+export interface TestBridge {
+  /** Serves bridge requests; returns false for any other URL. */
+  handle(request: IncomingMessage, response: ServerResponse): boolean;
+  /** What the main process does on a notification click. */
+  showScan(id: string): void;
+  /** Resolves once a page has subscribed to the event stream `count` times in all. */
+  subscribed(count?: number): Promise<void>;
+  /** Every call that came through, in order (arguments after parsing). */
+  readonly calls: ReadonlyArray<{ channel: InvokeChannel; args: unknown[] }>;
+  /** Ends the open event streams (so the HTTP server can close). */
+  close(): void;
+}
+
+type Handler = (...args: unknown[]) => Promise<Result<unknown>>;
+
+export function createTestBridge(core: CoreApi, files: TestFiles): TestBridge {
+  const calls: Array<{ channel: InvokeChannel; args: unknown[] }> = [];
+  const streams = new Set<ServerResponse>();
+  const showScanListeners = new Set<(id: string) => void>();
+  let subscriptions = 0;
+  const subscriptionWaiters: Array<{ count: number; resolve: () => void }> = [];
+
+  const namespaces: Record<string, object> = { scans: core.scans, settings: core.settings, watch: core.watch, files };
+
+  const handlerFor = (channel: InvokeChannel): Handler | undefined => {
+    const [ns, method] = channel.split(':') as [string, string];
+    const target = namespaces[ns] as Record<string, unknown> | undefined;
+    const fn = target?.[method];
+    return typeof fn === 'function' ? (fn.bind(target) as Handler) : undefined;
+  };
+
+  const invoke = async (channel: InvokeChannel, rawArgs: unknown): Promise<Result<unknown>> => {
+    const parsed = INVOKE_CHANNELS[channel].safeParse(rawArgs);
+    if (!parsed.success) return err('invalid_argument', `invalid arguments for ${channel}: ${parsed.error.message}`);
+    const args = parsed.data as unknown[];
+    calls.push({ channel, args });
+    const handler = handlerFor(channel);
+    if (!handler) return err('not_implemented', `${channel} is not implemented`);
+    try {
+      return await handler(...args);
+    } catch (error) {
+      // Like the IPC layer: a code and a message, never a raw exception.
+      return err('internal_error', error instanceof Error ? error.message : String(error));
+    }
+  };
+
+  const readJson = async (request: IncomingMessage): Promise<unknown> => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    return JSON.parse(Buffer.concat(chunks).toString('utf8') || '[]');
+  };
+
+  const send = (response: ServerResponse, status: number, body: unknown): void => {
+    response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+    response.end(JSON.stringify(body));
+  };
+
+  const openEventStream = (request: IncomingMessage, response: ServerResponse): void => {
+    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+    const write = (event: string, data: unknown): void => {
+      response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    };
+    const showScan = (id: string): void => write('showScan', id);
+    const unsubscribeScans = core.scans.onEvent((event) => write('scan', event));
+    const unsubscribeWatch = core.watch.onChange((folders) => write('watch', folders));
+    showScanListeners.add(showScan);
+    streams.add(response);
+    // A comment line flushes the headers so the page's EventSource opens now.
+    response.write(': connected\n\n');
+    const end = (): void => {
+      unsubscribeScans();
+      unsubscribeWatch();
+      showScanListeners.delete(showScan);
+      streams.delete(response);
+    };
+    request.on('close', end);
+    subscriptions++;
+    for (const waiter of subscriptionWaiters.splice(0)) {
+      if (subscriptions >= waiter.count) waiter.resolve();
+      else subscriptionWaiters.push(waiter);
+    }
+  };
+
+  return {
+    calls,
+    handle(request, response) {
+      const url = new URL(request.url ?? '/', 'http://bridge');
+      if (!url.pathname.startsWith(`${BRIDGE_PREFIX}/`)) return false;
+      const rest = url.pathname.slice(BRIDGE_PREFIX.length + 1);
+      if (rest === 'events' && request.method === 'GET') {
+        openEventStream(request, response);
+        return true;
+      }
+      const match = /^invoke\/(\w+)\/(\w+)$/.exec(rest);
+      const channel = match ? `${match[1]}:${match[2]}` : '';
+      if (request.method !== 'POST' || !(channel in INVOKE_CHANNELS)) {
+        send(response, 404, { code: 'not_found', message: `no bridge route ${request.method} ${url.pathname}` });
+        return true;
+      }
+      readJson(request)
+        .then((args) => invoke(channel as InvokeChannel, args))
+        .then(
+          (result) => send(response, 200, result),
+          (error: unknown) => send(response, 400, err('invalid_request', String(error))),
+        );
+      return true;
+    },
+    showScan(id) {
+      for (const listener of showScanListeners) listener(id);
+    },
+    subscribed(count = 1) {
+      if (subscriptions >= count) return Promise.resolve();
+      return new Promise((resolve) => subscriptionWaiters.push({ count, resolve }));
+    },
+    close() {
+      for (const stream of streams) stream.end();
+      streams.clear();
+    },
+  };
+}
