@@ -1,0 +1,122 @@
+// Maps what can go wrong on the wire to a ServiceError: an HTTP status with
+// the service's error body, or a thrown transport error from undici / the OS.
+import { errorBodySchema } from '../../shared/service-contract/errors.ts';
+import { MAX_ASYNC_FILE_SIZE, MAX_SYNC_FILE_SIZE, MB } from '../../shared/service-contract/limits.ts';
+import { parseRetryAfter } from './retry-policy.ts';
+import { ServiceError } from './service-error.ts';
+
+export interface ErrorContext {
+  /** `POST /file-scans`, `GET /file-scans/{id}`, ... (no ids, no secrets). */
+  operation: string;
+  origin: string;
+}
+
+/** A non-2xx answer → ServiceError, keeping the service's own (localized) message where it sent one. */
+export function errorFromStatus(
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+  json: unknown,
+  context: ErrorContext,
+): ServiceError {
+  const parsed = errorBodySchema.safeParse(json);
+  const body = parsed.success ? parsed.data : undefined;
+  const code = body?.code;
+  const serviceMessage = body?.message?.trim() || undefined;
+  const say = (fallback: string) => serviceMessage ?? fallback;
+  const retryAfterMs = parseRetryAfter(headers['retry-after']);
+  const details = { status, code, retryAfterMs };
+
+  switch (status) {
+    case 401:
+    case 403:
+      return new ServiceError('unauthorized', say('The service rejected the API key.'), details);
+    case 404:
+      return new ServiceError('not_found', say(`The service has no such resource (${context.operation}).`), details);
+    case 408: {
+      if (code === 'sync_scan_timeout' && body?.file_scan_id) {
+        return new ServiceError('sync_timeout', say('The sync scan did not finish within the service\'s window; it continues in the background.'), {
+          ...details,
+          scanId: body.file_scan_id,
+        });
+      }
+      // A 408 from a proxy (or one without the scan id): the request itself timed out.
+      return new ServiceError('timeout', say('The service timed out waiting for the request.'), details);
+    }
+    case 409:
+      return new ServiceError('duplicate_reference', say('The external reference was already used for another submission.'), details);
+    case 413:
+      return new ServiceError(
+        'file_too_large',
+        say(`The file is larger than the service accepts (limits: ${MAX_SYNC_FILE_SIZE / MB} MB for sync, ${MAX_ASYNC_FILE_SIZE / MB} MB for async scans).`),
+        details,
+      );
+    case 429:
+      return new ServiceError('rate_limited', say('The service is rate limiting requests.'), details);
+    default:
+      break;
+  }
+  if (status >= 500) return new ServiceError('server_error', say(`The service had an internal problem (HTTP ${status}).`), details);
+  if (status >= 400) return new ServiceError('invalid_request', say(`The service refused the request (HTTP ${status}).`), details);
+  if (status >= 300) {
+    return new ServiceError('malformed_response', `The service answered ${context.operation} with a redirect (HTTP ${status}); check the base URL.`, details);
+  }
+  return new ServiceError('malformed_response', `The service answered ${context.operation} with an unexpected HTTP ${status}.`, details);
+}
+
+const systemCode = (error: unknown): string | undefined => {
+  const value = error as { code?: unknown; errors?: unknown[] } | null;
+  if (typeof value?.code === 'string') return value.code;
+  // net's happy-eyeballs connect raises an AggregateError of per-address errors.
+  const first = Array.isArray(value?.errors) ? (value.errors[0] as { code?: unknown } | undefined) : undefined;
+  return typeof first?.code === 'string' ? first.code : undefined;
+};
+
+/** A thrown transport error → ServiceError. Our own messages only: raw ones may carry hosts, paths or headers. */
+export function errorFromThrown(error: unknown, context: ErrorContext & { headersTimeoutMs: number; connectTimeoutMs: number }): ServiceError {
+  if (error instanceof ServiceError) return error;
+  const code = systemCode(error);
+  const host = (() => {
+    try {
+      return new URL(context.origin).host;
+    } catch {
+      return context.origin;
+    }
+  })();
+  const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+  switch (code) {
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return new ServiceError('timeout', `Could not connect to the service at ${host} within ${seconds(context.connectTimeoutMs)}.`, { code });
+    case 'UND_ERR_HEADERS_TIMEOUT':
+      return new ServiceError('timeout', `The service did not answer ${context.operation} within ${seconds(context.headersTimeoutMs)}.`, { code });
+    case 'UND_ERR_BODY_TIMEOUT':
+      return new ServiceError('timeout', `The service stopped sending its answer to ${context.operation}.`, { code });
+    case 'ECONNREFUSED':
+      return new ServiceError('network', `Could not connect to the service at ${host} (connection refused).`, { code });
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+    case 'EAI_NONAME':
+      return new ServiceError('network', `Could not find the service's host ${host} (${code}).`, { code });
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+    case 'ENETDOWN':
+    case 'ETIMEDOUT':
+      return new ServiceError('network', `The service at ${host} is unreachable (${code}).`, { code });
+    case 'ECONNRESET':
+    case 'EPIPE':
+    case 'ECONNABORTED':
+    case 'UND_ERR_SOCKET':
+    case 'UND_ERR_CLOSED':
+    case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
+      return new ServiceError('network', `The connection to the service was closed during ${context.operation} (${code}).`, { code });
+    default:
+      break;
+  }
+  if (code?.startsWith('HPE_')) {
+    return new ServiceError('malformed_response', `The service's answer to ${context.operation} is not valid HTTP (${code}).`, { code });
+  }
+  if (code?.startsWith('ERR_TLS') || code?.startsWith('CERT_') || code === 'DEPTH_ZERO_SELF_SIGNED_CERT' || code === 'SELF_SIGNED_CERT_IN_CHAIN') {
+    return new ServiceError('network', `The TLS connection to ${host} failed (${code}).`, { code });
+  }
+  const name = (error as { name?: unknown } | null)?.name;
+  return new ServiceError('network', `${context.operation} failed (${code ?? (typeof name === 'string' ? name : 'unknown error')}).`, { code });
+}
