@@ -1,0 +1,90 @@
+// Parses the command line of `npm run service` (cli.ts) into service options.
+import { randomBytes } from 'node:crypto';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { defaultDataDir } from '../core/data-dir.ts';
+import type { EngineKind } from './engines/select-engine.ts';
+import type { LocalServiceOptions } from './server.ts';
+
+export interface CliOptions {
+  options: Omit<LocalServiceOptions, 'logger'>;
+  /** Set when no --api-key was given and one was made up for this run. */
+  generatedKey: string | null;
+  quiet: boolean;
+}
+
+/** Without --data-dir: a per-user directory of its own, apart from the app's embedded service. */
+export const defaultServiceDataDir = (): string => join(defaultDataDir(), 'standalone-service');
+
+export const USAGE = `Usage: npm run service -- [options]
+  --port N                 port to listen on (default 0: a free port)
+  --host H                 address to listen on (default 127.0.0.1)
+  --api-key KEY            accepted API key, one integration each; repeatable (default: one generated key, printed)
+  --engine KIND            auto (clamd if reachable, else built-in), clamd, or builtin (default auto)
+  --clamd-socket PATH      clamd's Unix socket
+  --clamd-host H, --clamd-port N   clamd over TCP
+  --data-dir DIR           database and uploads (default ${defaultServiceDataDir()})
+  --sync-window-ms N       how long sync submissions wait before 408 (default 90000; for tests)
+  --scan-delay-ms N        make every scan take at least N ms (default 0; for tests)
+  --webhook-url URL        POST signed events here on every status change
+  --webhook-secret S       whsec_<base64> or a raw string (required with --webhook-url)
+  --quiet                  no request logs on stderr
+  --help`;
+
+export function parseCliOptions(argv: string[]): CliOptions | 'help' {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'api-key': { type: 'string', multiple: true },
+      engine: { type: 'string' },
+      'clamd-socket': { type: 'string' },
+      'clamd-host': { type: 'string' },
+      'clamd-port': { type: 'string' },
+      'data-dir': { type: 'string' },
+      'sync-window-ms': { type: 'string' },
+      'scan-delay-ms': { type: 'string' },
+      'webhook-url': { type: 'string' },
+      'webhook-secret': { type: 'string' },
+      quiet: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return 'help';
+
+  const engine = values.engine ?? 'auto';
+  if (!['auto', 'clamd', 'builtin'].includes(engine)) throw new Error('--engine must be auto, clamd or builtin.');
+  if ((values['webhook-url'] === undefined) !== (values['webhook-secret'] === undefined)) {
+    throw new Error('--webhook-url and --webhook-secret go together.');
+  }
+  const given = values['api-key'] ?? [];
+  const generatedKey = given.length === 0 ? `vk_${randomBytes(24).toString('base64url')}` : null;
+
+  const options: Omit<LocalServiceOptions, 'logger'> = {
+    host: values.host ?? '127.0.0.1',
+    port: integer(values.port, '--port', 0),
+    apiKeys: generatedKey ? [generatedKey] : given,
+    dataDir: resolve(values['data-dir'] ?? defaultServiceDataDir()),
+    engine: {
+      kind: engine as EngineKind,
+      ...(values['clamd-socket'] !== undefined ? { clamdSocket: values['clamd-socket'] } : {}),
+      ...(values['clamd-host'] !== undefined ? { clamdHost: values['clamd-host'] } : {}),
+      ...(values['clamd-port'] !== undefined ? { clamdPort: integer(values['clamd-port'], '--clamd-port', 3310) } : {}),
+    },
+    ...(values['sync-window-ms'] !== undefined ? { syncWindowMs: integer(values['sync-window-ms'], '--sync-window-ms', 0) } : {}),
+    ...(values['scan-delay-ms'] !== undefined ? { scanDelayMs: integer(values['scan-delay-ms'], '--scan-delay-ms', 0) } : {}),
+    ...(values['webhook-url'] !== undefined && values['webhook-secret'] !== undefined
+      ? { webhook: { url: values['webhook-url'], secret: values['webhook-secret'] } }
+      : {}),
+  };
+  return { options, generatedKey, quiet: values.quiet === true };
+}
+
+function integer(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value)) throw new Error(`${name} must be a whole number.`);
+  return Number(value);
+}

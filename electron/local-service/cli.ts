@@ -1,0 +1,51 @@
+// Runs the local File Scanning Service on its own (options: see cli-options.ts):
+//   npm run service -- [--port N] [--api-key KEY]... [--engine auto|clamd|builtin] [--data-dir DIR] ...
+// Prints the URL as soon as it listens; stops cleanly on SIGINT/SIGTERM.
+import pino from 'pino';
+import { engineSummary } from './engines/select-engine.ts';
+import { parseCliOptions, USAGE, type CliOptions } from './cli-options.ts';
+import { startLocalService } from './server.ts';
+
+async function main(): Promise<void> {
+  let parsed: CliOptions | 'help';
+  try {
+    parsed = parseCliOptions(process.argv.slice(2));
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    process.exitCode = 2;
+    return;
+  }
+  if (parsed === 'help') {
+    console.log(USAGE);
+    return;
+  }
+  // Logs go to stderr as JSON lines; they never contain API keys or the webhook secret.
+  const logger = pino({ level: parsed.quiet ? 'silent' : 'info', base: null }, pino.destination(2));
+
+  const service = await startLocalService({ ...parsed.options, logger });
+  console.log(`Verdict local File Scanning Service listening on ${service.url}`);
+  console.log(`Engine: ${engineSummary(service.engine)}`);
+  console.log(`Data directory: ${parsed.options.dataDir}`);
+  if (parsed.generatedKey) console.log(`API key (generated for this run; pass --api-key to choose one): ${parsed.generatedKey}`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: stopping`);
+    service.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error('Stopping failed:', error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error(`The service could not start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

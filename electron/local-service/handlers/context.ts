@@ -1,0 +1,24 @@
+// What an endpoint handler gets: the exchange, the caller's language and the
+// integration its API key belongs to; and the service parts it works with.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Language } from '../../../shared/service-contract/limits.ts';
+import type { Scan } from '../../../shared/service-contract/scan.ts';
+import type { ScanRunner } from '../scanning/scan-runner.ts';
+import type { DataDirLayout } from '../store/data-dir.ts';
+import type { ScanStore } from '../store/scan-store.ts';
+
+export interface RequestContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+  language: Language;
+  integrationId: string;
+}
+
+export interface ServiceParts {
+  layout: DataDirLayout;
+  store: ScanStore;
+  runner: ScanRunner;
+  syncWindowMs: number;
+  /** Tells webhook subscribers that a scan entered `processing`. */
+  onSubmitted(scan: Scan): void;
+}

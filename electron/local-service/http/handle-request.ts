@@ -1,0 +1,78 @@
+// The request pipeline: language, rate limit, bearer authentication, routing,
+// then the endpoint. Every failure becomes a JSON error body; anything
+// unexpected is a 500 without internals, and the service keeps serving.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Language } from '../../../shared/service-contract/limits.ts';
+import type { ApiKeyring } from '../auth/api-keys.ts';
+import type { RateLimiter } from '../auth/rate-limiter.ts';
+import type { ServiceParts } from '../handlers/context.ts';
+import { getScanById, getScanByReference } from '../handlers/get-scan.ts';
+import { submitScan } from '../handlers/submit-scan.ts';
+import type { ServiceLogger } from '../logger.ts';
+import { languageOf } from '../messages/language.ts';
+import { ClientGoneError } from '../upload/receive-submission.ts';
+import { HttpError } from './http-error.ts';
+import { sendError } from './respond.ts';
+import { routeOf } from './router.ts';
+
+export interface RequestHandlerOptions {
+  keyring: ApiKeyring;
+  rateLimiter: RateLimiter | null;
+  parts: ServiceParts;
+  logger: ServiceLogger;
+}
+
+const REALM = 'Bearer realm="verdict-local-service"';
+
+export function createRequestHandler(options: RequestHandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const { keyring, rateLimiter, parts, logger } = options;
+
+  async function handle(req: IncomingMessage, res: ServerResponse, language: Language): Promise<void> {
+    const auth = keyring.authenticate(req);
+    // Callers without a valid key share one bucket, so guessing keys is throttled too.
+    const decision = rateLimiter?.take(auth.ok ? auth.integrationId : 'unauthenticated') ?? { ok: true };
+    if (!decision.ok) {
+      throw new HttpError(
+        'rate_limited',
+        { key: 'rateLimited', params: { seconds: decision.retryAfterSeconds } },
+        { headers: { 'retry-after': String(decision.retryAfterSeconds) } },
+      );
+    }
+    if (!auth.ok) {
+      throw auth.reason === 'missing'
+        ? new HttpError('unauthorized', { key: 'missingApiKey' }, { headers: { 'www-authenticate': REALM } })
+        : new HttpError('unauthorized', { key: 'unknownApiKey' }, { headers: { 'www-authenticate': `${REALM}, error="invalid_token"` } });
+    }
+
+    const ctx = { req, res, language, integrationId: auth.integrationId };
+    const route = routeOf(req.method, req.url);
+    switch (route.kind) {
+      case 'submit':
+        return submitScan(ctx, parts, route.mode);
+      case 'get-by-id':
+        return getScanById(ctx, parts, route.id);
+      case 'get-by-reference':
+        return getScanByReference(ctx, parts, route.reference);
+      case 'not-found':
+        throw new HttpError('not_found', { key: 'routeNotFound' });
+    }
+  }
+
+  return (req, res) => {
+    const started = performance.now();
+    // Path only: the query is unused, and the Authorization header is never logged.
+    res.once('finish', () =>
+      logger.info({ method: req.method, path: (req.url ?? '').split('?')[0], status: res.statusCode, ms: Math.round(performance.now() - started) }, 'request'),
+    );
+    const language = languageOf(req.headers['content-language']);
+    handle(req, res, language).catch((error: unknown) => {
+      if (error instanceof ClientGoneError) return;
+      if (error instanceof HttpError) {
+        sendError(req, res, error, language);
+        return;
+      }
+      logger.error({ err: error, method: req.method }, 'request failed');
+      sendError(req, res, new HttpError('internal_error', { key: 'internalError' }), language);
+    });
+  };
+}

@@ -1,0 +1,38 @@
+// On start: scans a previous run left `processing` are scanned again when
+// their upload survived, or failed as `interrupted` when it did not; partial
+// uploads from interrupted requests are removed.
+import { existsSync } from 'node:fs';
+import { readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isoNow } from '../clock.ts';
+import type { DataDirLayout } from '../store/data-dir.ts';
+import type { ScanStore, StoredScan } from '../store/scan-store.ts';
+import type { ScanRunner } from './scan-runner.ts';
+import { INTERRUPTED } from './scan-view.ts';
+
+export interface RecoveryReport {
+  resumed: string[];
+  failed: StoredScan[];
+}
+
+export async function recoverInterruptedScans(layout: DataDirLayout, store: ScanStore, runner: ScanRunner): Promise<RecoveryReport> {
+  for (const name of await readdir(layout.incomingDir)) await rm(join(layout.incomingDir, name), { force: true, recursive: true });
+
+  const report: RecoveryReport = { resumed: [], failed: [] };
+  const processing = store.listProcessing();
+  const known = new Set(processing.map((scan) => scan.id));
+  for (const scan of processing) {
+    if (existsSync(layout.uploadFileOf(scan.id))) {
+      runner.enqueue(scan.id);
+      report.resumed.push(scan.id);
+    } else {
+      const failed = store.fail(scan.id, { error: { code: INTERRUPTED, detail: null }, completedAt: isoNow(), scanDurationMs: null });
+      if (failed) report.failed.push(failed);
+    }
+  }
+  // Uploads whose scan is already terminal (the process stopped between recording and deleting) are garbage.
+  for (const name of await readdir(layout.uploadsDir)) {
+    if (!known.has(name)) await rm(join(layout.uploadsDir, name), { force: true, recursive: true });
+  }
+  return report;
+}

@@ -1,0 +1,176 @@
+// The local File Scanning Service: a real HTTP server on loopback implementing
+// every endpoint, state, error and limit of the spec. This module wires the
+// parts together (store, engine, scan runner, webhooks, request pipeline).
+import { createServer, type Server } from 'node:http';
+import { availableParallelism } from 'node:os';
+import type { AddressInfo } from 'node:net';
+import { SYNC_WINDOW_MS } from '../../shared/service-contract/limits.ts';
+import { createApiKeyring } from './auth/api-keys.ts';
+import { createRateLimiter, DEFAULT_RATE_LIMIT, type RateLimitOptions } from './auth/rate-limiter.ts';
+import type { ScanEngine } from './engines/engine.ts';
+import { selectEngine, type SelectEngineOptions } from './engines/select-engine.ts';
+import type { ServiceParts } from './handlers/context.ts';
+import { createRequestHandler } from './http/handle-request.ts';
+import { silentLogger, type ServiceLogger } from './logger.ts';
+import { recoverInterruptedScans } from './scanning/recovery.ts';
+import { createScanRunner } from './scanning/scan-runner.ts';
+import { toScan } from './scanning/scan-view.ts';
+import { prepareDataDir } from './store/data-dir.ts';
+import { openDatabase } from './store/database.ts';
+import { createScanStore } from './store/scan-store.ts';
+import { createWebhookSender, eventTypeOf, type WebhookOptions, type WebhookSender } from './webhooks/webhook-sender.ts';
+
+export interface LocalServiceOptions {
+  /** Default 127.0.0.1: the service is for this machine only. */
+  host?: string;
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** Each key is one integration (its own external_reference_id namespace and scans). */
+  apiKeys: readonly string[];
+  /** Database, uploads in flight and uploads awaiting scan (see store/data-dir.ts). */
+  dataDir: string;
+  /** An engine instance (the caller keeps ownership), or how to pick one (the service owns and closes it). */
+  engine: ScanEngine | SelectEngineOptions;
+  /** How long a sync submission waits before 408 (default 90 s; shorter only for tests). */
+  syncWindowMs?: number;
+  /** Each scan takes at least this long (default 0). */
+  scanDelayMs?: number;
+  webhook?: WebhookOptions;
+  /** Per integration; `false` turns it off. Default DEFAULT_RATE_LIMIT. */
+  rateLimit?: RateLimitOptions | false;
+  /** Scans running at once (default: cores, 1 to 4). */
+  scanConcurrency?: number;
+  logger?: ServiceLogger;
+}
+
+export interface LocalService {
+  /** e.g. http://127.0.0.1:41234 */
+  url: string;
+  port: number;
+  engine: ScanEngine;
+  close(): Promise<void>;
+}
+
+export async function startLocalService(options: LocalServiceOptions): Promise<LocalService> {
+  const logger = options.logger ?? silentLogger;
+  const keyring = createApiKeyring(options.apiKeys);
+  const rateLimiter = options.rateLimit === false ? null : createRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT);
+  const syncWindowMs = positive(options.syncWindowMs ?? SYNC_WINDOW_MS, 'syncWindowMs');
+  const scanDelayMs = nonNegative(options.scanDelayMs ?? 0, 'scanDelayMs');
+  const concurrency = positive(options.scanConcurrency ?? Math.min(4, availableParallelism()), 'scanConcurrency');
+  const layout = prepareDataDir(options.dataDir);
+
+  const ownsEngine = !isEngine(options.engine);
+  const engine = isEngine(options.engine) ? options.engine : await selectEngine(options.engine);
+  const cleanups: Array<() => Promise<void> | void> = [];
+  if (ownsEngine) cleanups.push(() => engine.close?.());
+
+  try {
+    const db = openDatabase(layout.databaseFile);
+    cleanups.unshift(() => db.close());
+    const store = createScanStore(db);
+
+    let webhooks: WebhookSender | null = null;
+    if (options.webhook) {
+      const sender = createWebhookSender(options.webhook, logger);
+      webhooks = sender;
+      cleanups.unshift(() => sender.close());
+    }
+
+    const runner = createScanRunner({
+      engine,
+      store,
+      uploadFileOf: layout.uploadFileOf,
+      concurrency,
+      scanDelayMs,
+      logger,
+      onTerminal: (scan) => {
+        const view = toScan(scan, 'en');
+        webhooks?.send(eventTypeOf(view), view);
+      },
+    });
+    cleanups.unshift(() => runner.close());
+
+    const parts: ServiceParts = {
+      layout,
+      store,
+      runner,
+      syncWindowMs,
+      onSubmitted: (scan) => webhooks?.send(eventTypeOf(scan), scan),
+    };
+    const handler = createRequestHandler({ keyring, rateLimiter, parts, logger });
+    const server = createServer({ headersTimeout: 30_000, requestTimeout: 10 * 60_000 }, handler);
+    // Answer `Expect: 100-continue` ourselves, so a refused upload is refused before its body is sent.
+    server.on('checkContinue', handler);
+
+    // Before listening: recovery empties incoming/, which must not hold a live upload yet.
+    const recovered = await recoverInterruptedScans(layout, store, runner);
+    for (const failed of recovered.failed) {
+      const view = toScan(failed, 'en');
+      webhooks?.send(eventTypeOf(view), view);
+    }
+    if (recovered.resumed.length > 0 || recovered.failed.length > 0) {
+      logger.info({ resumed: recovered.resumed.length, failed: recovered.failed.length }, 'recovered scans left processing');
+    }
+
+    await listen(server, options.host ?? '127.0.0.1', options.port ?? 0);
+    cleanups.unshift(() => closeServer(server));
+
+    const port = (server.address() as AddressInfo).port;
+    const host = options.host ?? '127.0.0.1';
+    const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    let closing: Promise<void> | null = null;
+    return {
+      url,
+      port,
+      engine,
+      close: () => (closing ??= runCleanups(cleanups, logger)),
+    };
+  } catch (error) {
+    await runCleanups(cleanups, logger);
+    throw error;
+  }
+}
+
+/** Newest first: the server stops taking requests, then scans stop, then webhooks, the database, the engine. */
+async function runCleanups(cleanups: Array<() => Promise<void> | void>, logger: ServiceLogger): Promise<void> {
+  for (const cleanup of cleanups) {
+    try {
+      await cleanup();
+    } catch (error) {
+      logger.warn({ err: error }, 'cleanup step failed');
+    }
+  }
+}
+
+function isEngine(engine: LocalServiceOptions['engine']): engine is ScanEngine {
+  return typeof (engine as ScanEngine).scan === 'function';
+}
+
+function listen(server: Server, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    // Sync requests still waiting and idle keep-alive connections would hold close() open.
+    server.closeAllConnections();
+  });
+}
+
+function positive(value: number, name: string): number {
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number.`);
+  return value;
+}
+
+function nonNegative(value: number, name: string): number {
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be zero or more.`);
+  return value;
+}

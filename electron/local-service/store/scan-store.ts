@@ -1,0 +1,152 @@
+// The scans table: one row per submission, keyed by id, with the external
+// reference unique per integration. Rows map to StoredScan; the wire shape is
+// built from it in scanning/scan-view.ts.
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import type { ExecutionMode, FileHash, ScanResult, ScanStatus } from '../../../shared/service-contract/scan.ts';
+
+/** Why a scan failed: a code, and the engine's own explanation when it gave one. */
+export interface StoredScanError {
+  code: string;
+  detail: string | null;
+}
+
+export interface StoredScan {
+  id: string;
+  integrationId: string;
+  externalReferenceId: string | null;
+  status: ScanStatus;
+  executionMode: ExecutionMode;
+  fileName: string;
+  fileSize: number;
+  fileType: string | null;
+  fileHash: FileHash | null;
+  result: ScanResult | null;
+  error: StoredScanError | null;
+  submittedAt: string;
+  completedAt: string | null;
+  scanDurationMs: number | null;
+}
+
+export type NewScan = Pick<
+  StoredScan,
+  'id' | 'integrationId' | 'externalReferenceId' | 'executionMode' | 'fileName' | 'fileSize' | 'fileType' | 'fileHash' | 'submittedAt'
+>;
+
+export interface ScanStore {
+  /** Inserts a processing scan; `duplicate` when the integration already used the reference. */
+  insert(scan: NewScan): 'inserted' | 'duplicate';
+  get(id: string): StoredScan | null;
+  findById(integrationId: string, id: string): StoredScan | null;
+  findByReference(integrationId: string, externalReferenceId: string): StoredScan | null;
+  listProcessing(): StoredScan[];
+  complete(id: string, outcome: { result: ScanResult; completedAt: string; scanDurationMs: number }): StoredScan | null;
+  fail(id: string, outcome: { error: StoredScanError; completedAt: string; scanDurationMs: number | null }): StoredScan | null;
+}
+
+interface ScanRow {
+  id: string;
+  integration_id: string;
+  external_reference_id: string | null;
+  status: ScanStatus;
+  execution_mode: ExecutionMode;
+  file_name: string;
+  file_size: number;
+  file_type: string | null;
+  md5: string | null;
+  sha1: string | null;
+  sha256: string | null;
+  result_safe: number | null;
+  result_detailed: string | null;
+  result_findings: string | null;
+  error_code: string | null;
+  error_detail: string | null;
+  submitted_at: string;
+  completed_at: string | null;
+  scan_duration_ms: number | null;
+}
+
+const SQLITE_CONSTRAINT_UNIQUE = 2067;
+
+function fromRow(row: ScanRow): StoredScan {
+  return {
+    id: row.id,
+    integrationId: row.integration_id,
+    externalReferenceId: row.external_reference_id,
+    status: row.status,
+    executionMode: row.execution_mode,
+    fileName: row.file_name,
+    fileSize: row.file_size,
+    fileType: row.file_type,
+    fileHash: row.md5 !== null && row.sha1 !== null && row.sha256 !== null ? { md5: row.md5, sha1: row.sha1, sha256: row.sha256 } : null,
+    result:
+      row.result_safe !== null && row.result_detailed !== null
+        ? { safe: row.result_safe === 1, detailed: row.result_detailed, findings: JSON.parse(row.result_findings ?? '[]') as ScanResult['findings'] }
+        : null,
+    error: row.error_code !== null ? { code: row.error_code, detail: row.error_detail } : null,
+    submittedAt: row.submitted_at,
+    completedAt: row.completed_at,
+    scanDurationMs: row.scan_duration_ms,
+  };
+}
+
+export function createScanStore(db: DatabaseSync): ScanStore {
+  const insert = db.prepare(
+    `INSERT INTO scans (id, integration_id, external_reference_id, status, execution_mode, file_name, file_size, file_type, md5, sha1, sha256, submitted_at)
+     VALUES (?, ?, ?, 'processing', ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const byId = db.prepare('SELECT * FROM scans WHERE id = ?');
+  const byOwnedId = db.prepare('SELECT * FROM scans WHERE id = ? AND integration_id = ?');
+  const byReference = db.prepare('SELECT * FROM scans WHERE integration_id = ? AND external_reference_id = ?');
+  const processing = db.prepare(`SELECT * FROM scans WHERE status = 'processing' ORDER BY submitted_at`);
+  // Only a processing scan may change: terminal states are final (spec section 3).
+  const complete = db.prepare(
+    `UPDATE scans SET status = 'completed', result_safe = ?, result_detailed = ?, result_findings = ?, completed_at = ?, scan_duration_ms = ?
+     WHERE id = ? AND status = 'processing'`,
+  );
+  const fail = db.prepare(
+    `UPDATE scans SET status = 'failed', error_code = ?, error_detail = ?, completed_at = ?, scan_duration_ms = ?
+     WHERE id = ? AND status = 'processing'`,
+  );
+
+  const one = (statement: ReturnType<DatabaseSync['prepare']>, ...params: SQLInputValue[]): StoredScan | null => {
+    const row = statement.get(...params) as ScanRow | undefined;
+    return row ? fromRow(row) : null;
+  };
+
+  return {
+    insert(scan) {
+      try {
+        insert.run(
+          scan.id,
+          scan.integrationId,
+          scan.externalReferenceId,
+          scan.executionMode,
+          scan.fileName,
+          scan.fileSize,
+          scan.fileType,
+          scan.fileHash?.md5 ?? null,
+          scan.fileHash?.sha1 ?? null,
+          scan.fileHash?.sha256 ?? null,
+          scan.submittedAt,
+        );
+        return 'inserted';
+      } catch (error) {
+        if ((error as { errcode?: number }).errcode === SQLITE_CONSTRAINT_UNIQUE) return 'duplicate';
+        throw error;
+      }
+    },
+    get: (id) => one(byId, id),
+    findById: (integrationId, id) => one(byOwnedId, id, integrationId),
+    findByReference: (integrationId, reference) => one(byReference, integrationId, reference),
+    listProcessing: () => (processing.all() as unknown as ScanRow[]).map(fromRow),
+    complete(id, outcome) {
+      const { result } = outcome;
+      complete.run(result.safe ? 1 : 0, result.detailed, JSON.stringify(result.findings), outcome.completedAt, outcome.scanDurationMs, id);
+      return one(byId, id);
+    },
+    fail(id, outcome) {
+      fail.run(outcome.error.code, outcome.error.detail, outcome.completedAt, outcome.scanDurationMs, id);
+      return one(byId, id);
+    },
+  };
+}

@@ -1,0 +1,197 @@
+// Reads a multipart submission (spec 2.3) as a stream: the file part goes to a
+// temporary file in the data directory while its digests are computed in the
+// same pass; the size limit is enforced while receiving, so the body is never
+// held in memory. The `attributes` part (at most 64 KB) is parsed and checked.
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+import busboy from 'busboy';
+import { MB } from '../../../shared/service-contract/limits.ts';
+import type { ExecutionMode, FileHash, SubmissionAttributes } from '../../../shared/service-contract/scan.ts';
+import { HttpError } from '../http/http-error.ts';
+import { MAX_ATTRIBUTES_BYTES, parseAttributes } from './attributes.ts';
+import { DigestStream, FileTooLargeError } from './digest-stream.ts';
+import { sanitizeFileName } from './file-name.ts';
+import { detectMediaType } from './media-type.ts';
+
+export interface ReceiveOptions {
+  mode: ExecutionMode;
+  maxFileSize: number;
+  /** Where the temporary file is written (same file system as the uploads directory). */
+  incomingDir: string;
+  /** Called once the headers have passed the checks, right before the body is read (sends 100 Continue). */
+  beforeBody?: () => void;
+}
+
+export interface ReceivedSubmission {
+  /** The temporary file; the caller moves or deletes it. */
+  tempFile: string;
+  size: number;
+  hash: FileHash;
+  fileType: string;
+  /** The multipart part's filename, sanitised; the fallback for attributes.file_name. */
+  partFileName: string | null;
+  attributes: SubmissionAttributes;
+}
+
+/** The client went away mid-upload: there is nobody to answer. */
+export class ClientGoneError extends Error {
+  constructor() {
+    super('the client closed the connection during the upload');
+    this.name = 'ClientGoneError';
+  }
+}
+
+/**
+ * Everything in a valid body besides the file: at most 6 parts with headers of
+ * up to 16 KB (busboy's bound) and fields of up to 64 KB, plus boundaries.
+ * A declared Content-Length beyond the file limit plus this cannot be valid.
+ */
+export const MAX_ENVELOPE_BYTES = 1024 * 1024;
+
+const MULTIPART = /^multipart\/form-data\s*;(.*;)?\s*boundary=("[^"]+"|[^;\s]+)/i;
+
+const bad = (message: ConstructorParameters<typeof HttpError>[1]) => new HttpError('invalid_request', message);
+
+export async function receiveSubmission(req: IncomingMessage, options: ReceiveOptions): Promise<ReceivedSubmission> {
+  if (!MULTIPART.test(req.headers['content-type'] ?? '')) throw bad({ key: 'notMultipart' });
+  // Refused before reading; with `Expect: 100-continue` the client does not even send the body.
+  if (Number(req.headers['content-length'] ?? 0) > options.maxFileSize + MAX_ENVELOPE_BYTES) throw tooLarge(options);
+  options.beforeBody?.();
+  const tempFile = join(options.incomingDir, `${randomUUID()}.part`);
+  let fileStarted = false;
+  try {
+    const parsed = await parseBody(req, options, tempFile, () => (fileStarted = true));
+    const fileType = await detectMediaType(tempFile, parsed.sample, parsed.size);
+    return { tempFile, size: parsed.size, hash: parsed.hash, fileType, partFileName: parsed.partFileName, attributes: parsed.attributes };
+  } catch (error) {
+    if (fileStarted) await rm(tempFile, { force: true });
+    throw error;
+  }
+}
+
+interface ParsedBody {
+  size: number;
+  hash: FileHash;
+  sample: Buffer;
+  partFileName: string | null;
+  attributes: SubmissionAttributes;
+}
+
+function parseBody(req: IncomingMessage, options: ReceiveOptions, tempFile: string, onFileStart: () => void): Promise<ParsedBody> {
+  return new Promise<ParsedBody>((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: req.headers,
+        defParamCharset: 'utf8',
+        // +1 so that a value of exactly the limit is not reported as truncated.
+        limits: { fileSize: options.maxFileSize + 1, fieldSize: MAX_ATTRIBUTES_BYTES + 1, fieldNameSize: 100, files: 2, fields: 4, parts: 6, headerPairs: 16 },
+      });
+    } catch {
+      reject(bad({ key: 'notMultipart' }));
+      return;
+    }
+
+    let failure: Error | null = null;
+    let digest: DigestStream | null = null;
+    let fileWritten: Promise<void> | null = null;
+    let partFileName: string | null = null;
+    let attributesText: string | undefined;
+
+    const fail = (error: Error) => {
+      if (failure) return;
+      failure = error;
+      req.unpipe(parser);
+      // Stop a file still being written. (Destroying busboy's file stream instead can leave the pipeline unsettled.)
+      digest?.destroy(error);
+      // The pipeline must settle (file closed) before the caller deletes the file.
+      void (fileWritten ?? Promise.resolve()).finally(() => reject(error));
+    };
+
+    parser.on('file', (name, stream, info) => {
+      if (failure) return void stream.resume();
+      if (name === 'attributes') return void readAttributesFile(stream, (text) => (attributesText = text), fail);
+      if (name !== 'file') {
+        stream.resume();
+        return fail(bad({ key: 'unexpectedFilePart', params: { name: name.slice(0, 100) } }));
+      }
+      if (fileWritten) {
+        stream.resume();
+        return fail(bad({ key: 'secondFilePart' }));
+      }
+      partFileName = info.filename === undefined ? null : sanitizeFileName(info.filename);
+      digest = new DigestStream(options.maxFileSize);
+      onFileStart();
+      stream.on('limit', () => fail(tooLarge(options)));
+      fileWritten = pipeline(stream, digest, createWriteStream(tempFile, { flags: 'wx', mode: 0o600 })).catch((error: unknown) => {
+        fail(error instanceof FileTooLargeError ? tooLarge(options) : asError(error));
+      });
+    });
+
+    parser.on('field', (name, value, info) => {
+      if (name === 'attributes') {
+        if (info.valueTruncated) return fail(bad({ key: 'attributesTooLarge', params: { limit: MAX_ATTRIBUTES_BYTES } }));
+        if (attributesText !== undefined) return fail(bad({ key: 'tooManyParts' }));
+        attributesText = value;
+      } else if (name === 'file') {
+        fail(bad({ key: 'filePartNotAFile' }));
+      }
+      // Other text fields are ignored (the parts limit bounds them).
+    });
+
+    for (const limit of ['partsLimit', 'filesLimit', 'fieldsLimit'] as const) parser.on(limit, () => fail(bad({ key: 'tooManyParts' })));
+    parser.on('error', () => fail(bad({ key: 'malformedMultipart' })));
+    req.on('error', () => fail(new ClientGoneError()));
+    req.on('close', () => {
+      if (!req.complete) fail(new ClientGoneError());
+    });
+
+    parser.on('close', () => {
+      void (async () => {
+        await fileWritten;
+        if (failure) return;
+        if (!fileWritten || !digest) return fail(bad({ key: 'missingFilePart' }));
+        if (attributesText === undefined) return fail(bad({ key: 'missingAttributesPart' }));
+        try {
+          const attributes = parseAttributes(attributesText);
+          const done: DigestStream = digest;
+          resolve({ size: done.size, hash: done.digests(), sample: done.sample(), partFileName, attributes });
+        } catch (error) {
+          fail(asError(error));
+        }
+      })();
+    });
+
+    req.pipe(parser);
+  });
+}
+
+/** An `attributes` part sent as a file (curl -F attributes=@a.json) is read into memory, bounded. */
+function readAttributesFile(stream: Readable, onText: (text: string) => void, fail: (error: Error) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  stream.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > MAX_ATTRIBUTES_BYTES) {
+      stream.resume();
+      fail(bad({ key: 'attributesTooLarge', params: { limit: MAX_ATTRIBUTES_BYTES } }));
+    } else chunks.push(chunk);
+  });
+  stream.on('end', () => {
+    if (size <= MAX_ATTRIBUTES_BYTES) onText(Buffer.concat(chunks).toString('utf8'));
+  });
+}
+
+function tooLarge(options: ReceiveOptions): HttpError {
+  return new HttpError('file_too_large', {
+    key: 'fileTooLarge',
+    params: { limit: `${options.maxFileSize / MB} MB`, bytes: options.maxFileSize, mode: options.mode },
+  });
+}
+
+const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));

@@ -1,0 +1,114 @@
+// `npm run service`: the real CLI as a child process — prints its URL (and a
+// generated key), serves, stops cleanly on SIGTERM/SIGINT — and its options.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseCliOptions } from '../../../electron/local-service/cli-options.ts';
+import { terminalScanSchema } from '../../../shared/service-contract/scan.ts';
+import { getScan, submit, waitFor } from './harness.ts';
+
+const CLI = join(import.meta.dirname, '../../../electron/local-service/cli.ts');
+
+interface RunningCli {
+  child: ChildProcess;
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+function runCli(args: string[]): RunningCli {
+  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.on('data', (data: Buffer) => (output += data.toString()));
+  child.stderr?.on('data', (data: Buffer) => (output += data.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+let scratch: string | null = null;
+let running: RunningCli | null = null;
+afterEach(async () => {
+  if (running && running.child.exitCode === null && running.child.signalCode === null) {
+    running.child.kill('SIGKILL');
+    await running.exited;
+  }
+  running = null;
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+  scratch = null;
+});
+
+describe('npm run service', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)('prints its URL and generated key, serves, and stops on %s', async (signal) => {
+    scratch = await mkdtemp(join(tmpdir(), 'verdict-cli-'));
+    running = runCli(['--port', '0', '--engine', 'builtin', '--data-dir', join(scratch, 'data'), '--quiet']);
+    const cli = running;
+    const printed = await waitFor(async () => {
+      const url = /http:\/\/127\.0\.0\.1:\d+/.exec(cli.output())?.[0];
+      const key = /API key[^:]*: (\S+)/.exec(cli.output())?.[1];
+      return url && key ? { url, key } : null;
+    }, 'the CLI to print its URL and key');
+    expect(cli.output()).toMatch(/Engine: builtin/);
+
+    const reply = await submit(printed.url, { key: printed.key, mode: 'sync' });
+    const scan = terminalScanSchema.parse(reply.body);
+    expect((await getScan(printed.url, scan.id, { key: printed.key })).status).toBe(200);
+    expect((await getScan(printed.url, scan.id, { key: 'some-other-key-123' })).status).toBe(401);
+
+    cli.child.kill(signal);
+    expect(await cli.exited).toBe(0);
+    expect(cli.output()).toContain(`${signal}: stopping`);
+  });
+
+  it('takes several --api-key values, one integration each', async () => {
+    scratch = await mkdtemp(join(tmpdir(), 'verdict-cli-'));
+    running = runCli(['--port', '0', '--engine', 'builtin', '--data-dir', join(scratch, 'data'), '--api-key', 'first-key-0001', '--api-key', 'second-key-0002', '--quiet']);
+    const cli = running;
+    const url = await waitFor(async () => /http:\/\/127\.0\.0\.1:\d+/.exec(cli.output())?.[0], 'the URL');
+    expect(cli.output()).not.toContain('generated');
+    const mine = terminalScanSchema.parse((await submit(url, { key: 'first-key-0001', mode: 'sync' })).body);
+    expect((await getScan(url, mine.id, { key: 'first-key-0001' })).status).toBe(200);
+    expect((await getScan(url, mine.id, { key: 'second-key-0002' })).status).toBe(404);
+    cli.child.kill('SIGTERM');
+    expect(await cli.exited).toBe(0);
+  });
+
+  it('exits with a usage message on bad options', async () => {
+    const runs = [['--engine', 'magic'], ['--webhook-url', 'http://x'], ['--port', 'abc'], ['--frobnicate']].map(runCli);
+    for (const cli of runs) {
+      expect(await cli.exited).toBe(2);
+      expect(cli.output()).toContain('Usage: npm run service');
+    }
+  });
+});
+
+describe('parseCliOptions', () => {
+  it('maps every option', () => {
+    const parsed = parseCliOptions([
+      '--port', '8123', '--host', '127.0.0.2', '--api-key', 'k-00000001', '--api-key', 'k-00000002', '--engine', 'clamd',
+      '--clamd-socket', '/run/x.sock', '--data-dir', '/tmp/d', '--sync-window-ms', '500', '--scan-delay-ms', '20',
+      '--webhook-url', 'https://example.org/h', '--webhook-secret', 'whsec_AAAA',
+    ]);
+    expect(parsed).not.toBe('help');
+    if (parsed === 'help') return;
+    expect(parsed.generatedKey).toBeNull();
+    expect(parsed.options).toEqual({
+      host: '127.0.0.2',
+      port: 8123,
+      apiKeys: ['k-00000001', 'k-00000002'],
+      dataDir: '/tmp/d',
+      engine: { kind: 'clamd', clamdSocket: '/run/x.sock' },
+      syncWindowMs: 500,
+      scanDelayMs: 20,
+      webhook: { url: 'https://example.org/h', secret: 'whsec_AAAA' },
+    });
+  });
+
+  it('generates a key and uses the defaults when given nothing', () => {
+    const parsed = parseCliOptions([]);
+    if (parsed === 'help') throw new Error('unexpected help');
+    expect(parsed.generatedKey).toMatch(/^vk_[A-Za-z0-9_-]{32}$/);
+    expect(parsed.options).toMatchObject({ host: '127.0.0.1', port: 0, apiKeys: [parsed.generatedKey], engine: { kind: 'auto' } });
+    expect(parsed.options.dataDir).toMatch(/standalone-service$/);
+  });
+});
