@@ -3,6 +3,7 @@
 import type { CoreApi } from '../../shared/bridge/api.ts';
 import type { Result } from '../../shared/result.ts';
 import type { ModeChoice, ScanEvent, ScanOrigin } from '../../shared/scans/record.ts';
+import type { SecretList } from '../logging/logger.ts';
 
 export interface CoreOptions {
   /** Where history.sqlite, settings.json, the local service's data and logs live. */
@@ -16,8 +17,10 @@ export interface CoreOptions {
   serviceOverride?: { baseUrl: string; apiKey: string };
   /** Options passed to the embedded local service when it is the backend. */
   localService?: { engine?: 'auto' | 'clamd' | 'builtin'; clamdSocket?: string; scanDelayMs?: number; syncWindowMs?: number };
-  /** Whether to keep the process alive with timers (false in a one-shot CLI run is fine too). */
+  /** Where the core logs (default `<dataDir>/logs/core.log`). */
   logFile?: string;
+  /** Secret values to scrub from logs; the core adds every key it learns (share it with the shell's logger). */
+  secrets?: SecretList;
 }
 
 export interface Core extends CoreApi {

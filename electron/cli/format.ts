@@ -1,0 +1,93 @@
+// How one scan reads on a terminal: shared by the `scan` and `watch` CLIs.
+// Plain: `CLEAN  path  (detailed)`, `THREAT path  (detailed: findings)`,
+// `ERROR  path  (message)`; JSON: one object per line.
+import { verdictOf, type ScanRecord } from '../../shared/scans/record.ts';
+
+/** Control characters (a newline in a file name) must not break the one-line-per-file format. */
+function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+export function formatPlain(record: ScanRecord): string {
+  const path = printable(record.path);
+  const reused = record.reusedFromId ? ', earlier verdict reused' : '';
+  switch (verdictOf(record)) {
+    case 'safe':
+      return `CLEAN  ${path}  (${printable(record.detailed ?? 'clean')}${reused})`;
+    case 'unsafe': {
+      const names = record.findings.map((finding) => finding.name).join(', ');
+      const detail = names ? `${record.detailed ?? 'unsafe'}: ${names}` : (record.detailed ?? 'unsafe');
+      return `THREAT ${path}  (${printable(detail)}${reused})`;
+    }
+    case 'skipped':
+      return `SKIP   ${path}  (${printable(record.error?.message ?? 'skipped')})`;
+    case 'pending':
+      return `ERROR  ${path}  (${printable(pendingMessage(record))})`;
+    default:
+      return `ERROR  ${path}  (${printable(record.error?.message ?? 'could not be scanned')})`;
+  }
+}
+
+/** A record still waiting when the CLI gives up on it (no key, service unreachable). */
+function pendingMessage(record: ScanRecord): string {
+  switch (record.pendingReason) {
+    case 'awaiting_api_key':
+      return 'not scanned: the service rejected the API key; set a valid key (VERDICT_API_KEY or the keychain) and run again';
+    case 'backend_unavailable':
+      return 'not scanned: the scanning service could not be started or reached; see the log, then run again';
+    case 'service_unreachable':
+      return 'not scanned yet: the service is unreachable; it stays queued and is retried on the next run';
+    case 'retrying':
+      return 'not scanned yet: the service keeps failing; it stays queued and is retried on the next run';
+    default:
+      return `not scanned yet (${record.status}${record.pendingReason ? `, ${record.pendingReason}` : ''})`;
+  }
+}
+
+export interface JsonLine {
+  path: string;
+  status: ScanRecord['status'];
+  verdict: ReturnType<typeof verdictOf>;
+  safe: boolean | null;
+  detailed: string | null;
+  findings: ScanRecord['findings'];
+  sha256: string | null;
+  scanId: string | null;
+  externalReferenceId: string;
+  reusedFromId: string | null;
+  error: ScanRecord['error'];
+  pendingReason: string | null;
+}
+
+export function toJsonLine(record: ScanRecord): JsonLine {
+  return {
+    path: record.path,
+    status: record.status,
+    verdict: verdictOf(record),
+    safe: record.safe,
+    detailed: record.detailed,
+    findings: record.findings,
+    sha256: record.sha256,
+    scanId: record.serviceScanId,
+    externalReferenceId: record.externalReferenceId,
+    reusedFromId: record.reusedFromId,
+    error: record.error,
+    pendingReason: record.pendingReason,
+  };
+}
+
+export function formatRecord(record: ScanRecord, json: boolean): string {
+  return json ? JSON.stringify(toJsonLine(record)) : formatPlain(record);
+}
+
+/** 0: every file completed safe; 1: any unsafe; 2: any could not be scanned (unsafe wins). */
+export function exitCodeFor(records: readonly ScanRecord[]): 0 | 1 | 2 {
+  let code: 0 | 1 | 2 = 0;
+  for (const record of records) {
+    const verdict = verdictOf(record);
+    if (verdict === 'unsafe') return 1;
+    if (verdict !== 'safe') code = 2;
+  }
+  return code;
+}

@@ -1,0 +1,444 @@
+// createCore(): opens the data directory (history, settings, install id),
+// picks the backend, starts the scan pipeline with crash recovery and the
+// folder watcher, and offers it all as the Core interface. Every public
+// method returns a Result; nothing here throws at a caller after start.
+import { randomUUID } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import {
+  watchedFolderInputSchema,
+  watchedFolderPatchSchema,
+  type KeyStatus,
+  type WatchedFolderStatus,
+} from '../../shared/bridge/api.ts';
+import { err, ok, type Result } from '../../shared/result.ts';
+import { historyQuerySchema, modeChoiceSchema, type ScanEvent, type ScanOrigin } from '../../shared/scans/record.ts';
+import { z } from 'zod';
+import { settingsPatchSchema, type Settings, type WatchedFolder } from '../../shared/settings/settings.ts';
+import type { Language } from '../../shared/service-contract/limits.ts';
+import { createBackendManager, type BackendManager } from '../backend/backend.ts';
+import { embeddedServiceStarter } from '../backend/local-backend.ts';
+import { testConnection } from '../backend/test-connection.ts';
+import type { ServiceTimeouts } from '../service-client/service-client.ts';
+import { fingerprintFile } from '../fingerprint/fingerprint.ts';
+import { openHistory } from '../history/history.ts';
+import { expandPaths } from '../intake/expand-paths.ts';
+import { accountForBaseUrl, createKeychain, DEFAULT_KEYCHAIN_ACCOUNT, DEFAULT_KEYCHAIN_SERVICE } from '../keychain/keychain.ts';
+import { createLogger, createSecretList, type Logger } from '../logging/logger.ts';
+import { createScanEvents } from '../scans/events.ts';
+import { createScanPipeline, type ScanPipeline } from '../scans/pipeline.ts';
+import type { Fingerprinter, Intake } from '../scans/ports.ts';
+import { loadInstallId, makeProbeReference } from '../scans/reference.ts';
+import { openSettings, type SettingsStore } from '../settings/settings-store.ts';
+import { createFolderWatcher, type FolderWatcher } from '../watch/folder-watcher.ts';
+import type { Core, CoreOptions } from './core.ts';
+import { acquireDataDirLock } from './data-dir-lock.ts';
+import { systemLanguage } from './system-language.ts';
+import { openWatchState } from './watch-state.ts';
+
+export { DEFAULT_KEYCHAIN_SERVICE };
+
+/** Knobs for tests and CLIs; the app uses the defaults. */
+export interface CoreTuning {
+  /** Watch settings.watchedFolders (default true; the `scan` CLI turns it off). */
+  watch?: boolean;
+  concurrency?: number;
+  maxProcessing?: number;
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+  budget?: { ratePerSecond: number; burst: number };
+  poll?: { initialDelayMs?: number; maxDelayMs?: number };
+  clientRetry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number; deadlineMs?: number };
+  /** Client timeouts (tests shorten them to exercise the timeout path). */
+  timeouts?: Partial<ServiceTimeouts>;
+  /** Watch settle time (ms). */
+  watchSettleMs?: number;
+  /** Log to stderr instead of a file when no logFile is given (default: a file in the data dir). */
+  logToStderr?: boolean;
+  logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
+}
+
+/** Core plus what tests and CLIs look at. */
+export interface CoreInternals extends Core {
+  readonly dataDir: string;
+  /** The embedded service's URL while it is the backend (tests). */
+  localServiceUrl(): string | null;
+  backendStats(): ReturnType<BackendManager['stats']>;
+  pipelineState(): ReturnType<ScanPipeline['state']>;
+}
+
+export async function createCore(options: CoreOptions, tuning: CoreTuning = {}): Promise<CoreInternals> {
+  const dataDir = resolve(options.dataDir);
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const lock = acquireDataDirLock(dataDir);
+  const cleanups: Array<() => unknown> = [() => lock.release()];
+  const runCleanups = async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) {
+      try {
+        await cleanup();
+      } catch {
+        // Best effort while tearing down.
+      }
+    }
+  };
+
+  try {
+    const secrets = options.secrets ?? createSecretList();
+    const log: Logger = createLogger({
+      file: options.logFile ?? (tuning.logToStderr ? undefined : join(dataDir, 'logs', 'core.log')),
+      secrets,
+      level: tuning.logLevel ?? 'info',
+      base: { process: 'core' },
+    });
+    cleanups.push(() => log.flush());
+    if (options.serviceOverride) secrets.add(options.serviceOverride.apiKey);
+
+    const settings = await openSettings(dataDir);
+    if (settings.warning) log.warn({ warning: settings.warning }, 'settings');
+    // NORMAL, not FULL: in WAL mode a process crash loses nothing and nothing is ever corrupted;
+    // only a power cut can drop the last commits. FULL costs an fsync (~7 ms here) per write on the
+    // main thread, several per file (see notes/pipeline.md).
+    const history = openHistory(dataDir, { synchronous: 'NORMAL' });
+    cleanups.push(() => history.close());
+    if (history.warning) log.warn({ warning: history.warning }, 'history');
+    const installId = await loadInstallId(dataDir);
+
+    // keytar loads on first use: a missing keychain shows up as a Result error, never at start.
+    const keychain = createKeychain({ service: options.keychainService ?? DEFAULT_KEYCHAIN_SERVICE });
+    /** Each remote service has its own key, under its origin; with the local backend, the default account. */
+    const keyAccount = () => {
+      const backendSetting = settings.get().backend;
+      return backendSetting.kind === 'remote' ? accountForBaseUrl(backendSetting.baseUrl) : DEFAULT_KEYCHAIN_ACCOUNT;
+    };
+    let keychainError: string | null = null;
+
+    const language = (): Language => {
+      const chosen = settings.get().language;
+      return chosen === 'system' ? systemLanguage() : chosen;
+    };
+
+    const events = createScanEvents({
+      counts: () => history.counts(),
+      onListenerError: (error) => log.warn({ err: error }, 'a scan event listener failed'),
+    });
+    cleanups.push(() => events.close());
+
+    let pipeline: ScanPipeline | null = null;
+    const pipelineLog = {
+      info: (message: string, fields?: Record<string, unknown>) => log.info(fields ?? {}, message),
+      warn: (message: string, fields?: Record<string, unknown>) => log.warn(fields ?? {}, message),
+      error: (message: string, fields?: Record<string, unknown>) => log.error(fields ?? {}, message),
+    };
+
+    const backend = createBackendManager({
+      dataDir,
+      backend: () => settings.get().backend,
+      language,
+      keys: {
+        async getKey() {
+          const key = await keychain.getKey(keyAccount());
+          keychainError = key.ok ? null : key.error.message;
+          return key.ok ? key.value : null;
+        },
+      },
+      keychainError: () => keychainError,
+      override: options.serviceOverride,
+      startLocal: embeddedServiceStarter(options.localService),
+      onChanged: () => pipeline?.backendChanged(),
+      onSecret: (secret) => secrets.add(secret),
+      budget: tuning.budget,
+      retry: tuning.clientRetry,
+      timeouts: tuning.timeouts,
+      poll: tuning.poll,
+      log: pipelineLog,
+    });
+    cleanups.push(() => backend.close());
+    await backend.refresh();
+
+    const fingerprint: Fingerprinter = async (path, signal) => {
+      return fingerprintFile(path, { signal });
+    };
+    const intake: Intake = (paths) => expandPaths(paths);
+
+    pipeline = createScanPipeline({
+      history,
+      service: () => backend.availability(),
+      backendLabel: () => backend.label(),
+      fingerprint,
+      intake,
+      settings: () => settings.get(),
+      installId,
+      events,
+      concurrency: tuning.concurrency,
+      maxProcessing: tuning.maxProcessing,
+      retryBaseMs: tuning.retryBaseMs,
+      retryMaxMs: tuning.retryMaxMs,
+      log: pipelineLog,
+    });
+    const scans = pipeline;
+    cleanups.push(() => scans.close());
+    scans.start();
+
+    // ---- watched folders -----------------------------------------------------------
+    const watch = await setupWatching({ dataDir, settings, tuning, log, submit: (paths) => submit(paths, { origin: 'watch' }) });
+    cleanups.push(() => watch.close());
+
+    settings.onChange((next, previous) => {
+      if (JSON.stringify(next.backend) !== JSON.stringify(previous.backend)) {
+        void backend.refresh().then(() => scans.resume());
+      }
+      if (next.mode !== previous.mode || next.reuseVerdictDays !== previous.reuseVerdictDays) scans.resume();
+      watch.apply(next, previous);
+    });
+
+    // ---- the facade ------------------------------------------------------------------
+    async function submit(paths: string[], submitOptions: { origin: ScanOrigin; mode?: Settings['mode']; force?: boolean }) {
+      try {
+        if (!Array.isArray(paths) || paths.some((path) => typeof path !== 'string' || path.length === 0)) {
+          return err('invalid_request', 'Expected a list of file or folder paths.');
+        }
+        if (submitOptions.mode !== undefined && !modeChoiceSchema.safeParse(submitOptions.mode).success) {
+          return err('invalid_request', 'The mode must be auto, sync or async.');
+        }
+        return ok(await scans.submit(paths, submitOptions));
+      } catch (error) {
+        log.error({ err: error }, 'submit failed');
+        return err('submit_failed', `The files could not be queued: ${(error as Error).message}`);
+      }
+    }
+
+    const guard = async <T>(what: string, fn: () => Promise<Result<T>> | Result<T>): Promise<Result<T>> => {
+      try {
+        return await fn();
+      } catch (error) {
+        log.error({ err: error }, `${what} failed`);
+        return err('internal_error', `${what} failed: ${(error as Error).message}`);
+      }
+    };
+
+    const keyStatus = (): Promise<KeyStatus> => keychain.status(keyAccount());
+
+    let closed = false;
+    const core: CoreInternals = {
+      dataDir,
+      submit,
+      onEvent: (listener: (event: ScanEvent) => void) => events.subscribe(listener),
+      idle: () => scans.idle(),
+      async close() {
+        if (closed) return;
+        closed = true;
+        await runCleanups();
+      },
+      localServiceUrl: () => backend.localUrl(),
+      backendStats: () => backend.stats(),
+      pipelineState: () => scans.state(),
+      scans: {
+        submit: async (paths, submitOptions) => {
+          const result = await submit(paths, { origin: 'dialog', mode: submitOptions?.mode });
+          return result.ok ? ok({ queued: result.value.queued }) : result;
+        },
+        list: (query) =>
+          guard('Listing scans', () => {
+            const parsed = historyQuerySchema.safeParse(query);
+            if (!parsed.success) return err('invalid_request', 'The history query is not valid.');
+            return ok(history.query(parsed.data));
+          }),
+        get: (id) =>
+          guard('Reading a scan', () => {
+            const record = typeof id === 'string' ? history.get(id) : null;
+            return record ? ok(record) : err('not_found', 'There is no scan with this id.');
+          }),
+        rescan: (id) =>
+          guard('Scanning again', async () => {
+            const record = typeof id === 'string' ? history.get(id) : null;
+            if (!record) return err('not_found', 'There is no scan with this id.');
+            const result = await submit([record.path], { origin: 'rescan', force: true });
+            return result.ok ? ok({ queued: result.value.queued }) : result;
+          }),
+        counts: () => guard('Counting scans', () => ok(history.counts())),
+        onEvent: (listener) => events.subscribe(listener),
+      },
+      settings: {
+        get: () => guard('Reading settings', () => ok(settings.get())),
+        update: (patch) =>
+          guard('Saving settings', async () => {
+            const parsed = settingsPatchSchema.safeParse(patch);
+            if (!parsed.success) return err('invalid_settings', `These settings are not valid: ${z.prettifyError(parsed.error)}`);
+            return settings.update(onlyGiven(patch, parsed.data));
+          }),
+        keyStatus: () => guard('Reading the key status', async () => ok(await keyStatus())),
+        setApiKey: (key) =>
+          guard('Saving the API key', async () => {
+            if (typeof key !== 'string') return err('invalid_api_key', 'The API key must be text.');
+            secrets.add(key.trim());
+            const stored = await keychain.setKey(key, keyAccount());
+            if (!stored.ok) return stored;
+            await backend.reloadKey();
+            scans.resume();
+            return stored;
+          }),
+        clearApiKey: () =>
+          guard('Removing the API key', async () => {
+            const deleted = await keychain.deleteKey(keyAccount());
+            if (!deleted.ok) return deleted;
+            await backend.reloadKey();
+            return deleted;
+          }),
+        testConnection: () =>
+          guard('Testing the connection', async () => {
+            const client = backend.client();
+            if (!client) {
+              const availability = backend.availability();
+              return ok({ reachable: false, authorized: false, latencyMs: null, message: availability.ok ? 'No service.' : availability.message });
+            }
+            const report = await testConnection(client, makeProbeReference(installId));
+            // The key works (again): a queue that waited for one goes on.
+            if (report.authorized) scans.resume();
+            return ok(report);
+          }),
+        systemLanguage: () => guard('Reading the system language', () => ok(systemLanguage())),
+      },
+      watch: {
+        list: () => guard('Listing watched folders', () => ok(watch.statuses())),
+        add: (input) =>
+          guard('Adding a watched folder', async () => {
+            const parsed = watchedFolderInputSchema.safeParse(input);
+            if (!parsed.success) return err('invalid_request', 'The folder settings are not valid.');
+            const path = resolve(parsed.data.path);
+            const current = settings.get().watchedFolders;
+            if (current.some((folder) => resolve(folder.path) === path)) return err('already_watched', 'This folder is watched already.');
+            const folder: WatchedFolder = {
+              id: randomUUID(),
+              path,
+              recursive: parsed.data.recursive ?? true,
+              ignore: parsed.data.ignore ?? [],
+              paused: parsed.data.paused ?? false,
+              scanExisting: parsed.data.scanExisting ?? false,
+            };
+            const saved = await settings.update({ watchedFolders: [...current, folder] });
+            return saved.ok ? ok(watch.statuses()) : saved;
+          }),
+        update: (id, patch) =>
+          guard('Changing a watched folder', async () => {
+            const parsed = watchedFolderPatchSchema.safeParse(patch);
+            if (!parsed.success) return err('invalid_request', 'The folder settings are not valid.');
+            const change = onlyGiven(patch, parsed.data);
+            const current = settings.get().watchedFolders;
+            if (!current.some((folder) => folder.id === id)) return err('not_found', 'There is no watched folder with this id.');
+            const saved = await settings.update({ watchedFolders: current.map((folder) => (folder.id === id ? { ...folder, ...change } : folder)) });
+            return saved.ok ? ok(watch.statuses()) : saved;
+          }),
+        remove: (id) =>
+          guard('Removing a watched folder', async () => {
+            const current = settings.get().watchedFolders;
+            if (!current.some((folder) => folder.id === id)) return err('not_found', 'There is no watched folder with this id.');
+            const saved = await settings.update({ watchedFolders: current.filter((folder) => folder.id !== id) });
+            return saved.ok ? ok(watch.statuses()) : saved;
+          }),
+        setAllPaused: (paused) =>
+          guard('Pausing watched folders', async () => {
+            const saved = await settings.update({ watchingPaused: paused === true });
+            return saved.ok ? ok(watch.statuses()) : saved;
+          }),
+        onChange: (listener) => watch.onChange(listener),
+      },
+    };
+    return core;
+  } catch (error) {
+    await runCleanups();
+    throw error;
+  }
+}
+
+/**
+ * The fields the caller sent, with their parsed values: zod fills the defaults of
+ * absent fields even under .partial(), which would silently reset other settings.
+ */
+function onlyGiven<T extends object>(input: unknown, parsed: T): Partial<T> {
+  const given = new Set(Object.keys(input as object));
+  return Object.fromEntries(Object.entries(parsed).filter(([key]) => given.has(key))) as Partial<T>;
+}
+
+interface Watching {
+  statuses(): WatchedFolderStatus[];
+  apply(next: Settings, previous: Settings): void;
+  onChange(listener: (statuses: WatchedFolderStatus[]) => void): () => void;
+  close(): Promise<void>;
+}
+
+/** The folder watcher, fed from the settings; its complete files go to the pipeline in small batches. */
+async function setupWatching(input: {
+  dataDir: string;
+  settings: SettingsStore;
+  tuning: CoreTuning;
+  log: Logger;
+  submit: (paths: string[]) => Promise<Result<unknown>>;
+}): Promise<Watching> {
+  const { settings, tuning, log } = input;
+  const listeners = new Set<(statuses: WatchedFolderStatus[]) => void>();
+  if (tuning.watch === false) {
+    const off = (): WatchedFolderStatus[] =>
+      settings.get().watchedFolders.map((folder) => ({ folder, state: 'paused', error: 'Folders are not watched in this process (command-line scan).' }));
+    return {
+      statuses: off,
+      apply: () => {
+        for (const listener of listeners) listener(off());
+      },
+      onChange(listener) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+      close: async () => {},
+    };
+  }
+
+  // Files that settle together are queued together (one history transaction).
+  let pending: string[] = [];
+  let flushTimer: NodeJS.Timeout | null = null;
+  const flush = () => {
+    flushTimer = null;
+    const paths = pending;
+    pending = [];
+    if (paths.length === 0) return;
+    void input.submit(paths).then((result) => {
+      if (!result.ok) log.warn({ error: result.error, count: paths.length }, 'could not queue watched files');
+    });
+  };
+
+  const initial = settings.get();
+  const state = await openWatchState(input.dataDir, (error) => log.warn({ err: error }, 'could not save the watch state'));
+  const watcher: FolderWatcher = createFolderWatcher({
+    folders: initial.watchedFolders,
+    paused: initial.watchingPaused,
+    // Files that landed while Verdict was not watching are scanned now (not a full rescan).
+    ...(state.lastWatchedAt !== null ? { catchUpSince: state.lastWatchedAt } : {}),
+    settleMs: tuning.watchSettleMs,
+    onReady(file) {
+      pending.push(file.path);
+      if (pending.length >= 500) flush();
+      else flushTimer ??= setTimeout(flush, 100);
+    },
+    log: (level, message) => log[level]({}, message),
+  });
+  state.setRunning(!initial.watchingPaused);
+
+  return {
+    statuses: () => watcher.statuses(),
+    apply(next, previous) {
+      if (JSON.stringify(next.watchedFolders) !== JSON.stringify(previous.watchedFolders)) watcher.setFolders(next.watchedFolders);
+      if (next.watchingPaused !== previous.watchingPaused) {
+        if (next.watchingPaused) watcher.pauseAll();
+        else watcher.resumeAll();
+        state.setRunning(!next.watchingPaused);
+      }
+    },
+    onChange: (listener) => watcher.onStatus(listener),
+    async close() {
+      if (flushTimer) clearTimeout(flushTimer);
+      flushTimer = null;
+      pending = [];
+      await watcher.close();
+      await state.close();
+    },
+  };
+}

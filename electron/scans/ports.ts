@@ -1,0 +1,63 @@
+// What the pipeline needs from its collaborators, stated narrowly so the
+// pipeline reads on its own and create-core.ts does the wiring (history,
+// service client + poller, fingerprint, intake, settings).
+import type { QueueCounts, ScanRecord } from '../../shared/scans/record.ts';
+import type { Scan } from '../../shared/service-contract/scan.ts';
+import type { ScanRecordPatch } from '../history/history.ts';
+import type { SubmissionMode } from './mode.ts';
+
+export interface HistoryPort {
+  insertMany(records: readonly ScanRecord[]): void;
+  update(id: string, patch: ScanRecordPatch): ScanRecord | null;
+  get(id: string): ScanRecord | null;
+  findReusable(sha256: string, sinceIso: string, options?: { backend?: string }): ScanRecord | null;
+  listPending(): ScanRecord[];
+  counts(): QueueCounts;
+}
+
+export interface UploadFile {
+  path: string;
+  /** Sent as attributes.file_name (the base name, never the path). */
+  name: string;
+  size: number;
+}
+
+/**
+ * One File Scanning Service as the pipeline uses it. Errors are the client's
+ * ServiceError (a `kind` to branch on); retries, 408 continuation and 409
+ * adoption happen inside.
+ */
+export interface ServicePort {
+  /** `local` or the remote service's origin; stored in each record. */
+  readonly label: string;
+  /** Resolves with the scan: terminal (sync, or after a 408 was followed up) or processing (async). */
+  submit(
+    file: UploadFile,
+    options: { mode: SubmissionMode; externalReferenceId: string; signal: AbortSignal; onProgress: (sent: number, total: number) => void },
+  ): Promise<Scan>;
+  /** The scan with this reference, or null when the service has none (404). */
+  lookup(externalReferenceId: string, signal: AbortSignal): Promise<Scan | null>;
+  /** Polls (under the global request budget) until the scan is terminal. */
+  follow(scanId: string, signal: AbortSignal): Promise<Scan>;
+}
+
+/** The current backend, or why there is none to send to right now. */
+export type ServiceAvailability =
+  | { ok: true; service: ServicePort }
+  | { ok: false; reason: 'awaiting_api_key' | 'backend_unavailable'; message: string };
+
+export interface FileDigests {
+  md5: string;
+  sha1: string;
+  sha256: string;
+  /** Bytes actually read: differs from the size when the file changed underneath. */
+  bytesRead: number;
+}
+
+export type Fingerprinter = (path: string, signal: AbortSignal) => Promise<FileDigests>;
+
+export type IntakeEntry =
+  | { ok: true; path: string; size: number; mtimeMs: number }
+  | { ok: false; path: string; code: string; message: string };
+
+export type Intake = (paths: readonly string[]) => AsyncIterable<IntakeEntry>;

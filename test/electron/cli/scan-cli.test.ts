@@ -1,0 +1,132 @@
+// The `scan` CLI as a user runs it (a real `node electron/cli/scan.ts` process):
+// output lines and exit codes for a clean file, EICAR, an oversize file and a
+// missing path, the JSON format, a remote service with a good and a bad key.
+import { spawn } from 'node:child_process';
+import { mkdir, truncate, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_ASYNC_FILE_SIZE } from '../../../shared/service-contract/limits.ts';
+import { exitCodeFor, formatPlain } from '../../../electron/cli/format.ts';
+import type { ScanRecord } from '../../../shared/scans/record.ts';
+import { startTestService, tempDir, writeEicar, type TestService } from '../scans/harness.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+let dir: Awaited<ReturnType<typeof tempDir>>;
+let files: { clean: string; eicar: string; huge: string; missing: string };
+let service: TestService;
+
+beforeAll(async () => {
+  dir = await tempDir('verdict-cli-');
+  const folder = join(dir.path, 'files with spaces');
+  await mkdir(folder);
+  const clean = join(folder, 'report final.txt');
+  await writeFile(clean, 'quarterly numbers\n');
+  const eicar = await writeEicar(join(folder, 'eicar.com'));
+  const huge = join(folder, 'huge.iso');
+  await writeFile(huge, '');
+  await truncate(huge, MAX_ASYNC_FILE_SIZE + 1);
+  files = { clean, eicar, huge, missing: join(folder, 'not-there.pdf') };
+  service = await startTestService(join(dir.path, 'service'));
+});
+afterAll(async () => {
+  await service?.close();
+  await dir?.remove();
+});
+
+let runs = 0;
+function scan(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  // Each run its own data dir: no verdict reuse between cases, no lock contention.
+  const dataDir = join(dir.path, `data-${runs++}`);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(ROOT, 'electron/cli/scan.ts'), '--data-dir', dataDir, '--engine', 'builtin', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, VERDICT_KEYCHAIN_SERVICE: `verdict-cli-test-${process.pid}`, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 50_000);
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const lines = (text: string) => text.split('\n').filter(Boolean);
+
+describe('scan CLI', () => {
+  it('prints CLEAN and exits 0 for a clean file', async () => {
+    const run = await scan([files.clean]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(lines(run.stdout)).toEqual([`CLEAN  ${files.clean}  (clean (basic checks only; ClamAV not available))`]);
+    expect(run.stderr).toMatch(/\[1\/1\] completed/);
+  });
+
+  it('prints THREAT with the finding and exits 1 for EICAR', async () => {
+    const run = await scan([files.eicar, files.clean]);
+    expect(run.code, run.stderr).toBe(1);
+    expect(lines(run.stdout)).toContain(`THREAT ${files.eicar}  (infected: EICAR-Test-File)`);
+    expect(lines(run.stdout)).toHaveLength(2);
+  });
+
+  it('prints ERROR and exits 2 for an oversize file and a missing path, without sending them', async () => {
+    const run = await scan([files.huge, files.missing]);
+    expect(run.code, run.stderr).toBe(2);
+    const out = lines(run.stdout);
+    expect(out).toHaveLength(2);
+    expect(out.find((line) => line.includes('huge.iso'))).toMatch(/^ERROR {2}.*huge\.iso {2}\(.*100 MB.*\)$/);
+    expect(out.find((line) => line.includes('not-there.pdf'))).toMatch(/^ERROR {2}.*not-there\.pdf {2}\(.+\)$/);
+  });
+
+  it('scans a folder and writes one JSON object per file with --json', async () => {
+    const run = await scan(['--json', '--mode', 'async', join(dir.path, 'files with spaces')]);
+    expect(run.code, run.stderr).toBe(1);
+    const objects = lines(run.stdout).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(objects).toHaveLength(3);
+    const byName = new Map(objects.map((object) => [String(object.path).split('/').at(-1), object]));
+    expect(byName.get('report final.txt')).toMatchObject({ status: 'completed', safe: true, findings: [], verdict: 'safe' });
+    expect(byName.get('report final.txt')!.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(byName.get('report final.txt')!.scanId).toEqual(expect.any(String));
+    expect(byName.get('eicar.com')).toMatchObject({ status: 'completed', safe: false, detailed: 'infected', findings: [{ name: 'EICAR-Test-File' }] });
+    expect(byName.get('huge.iso')).toMatchObject({ status: 'failed', safe: null, error: { code: 'too_large' } });
+    for (const object of objects) expect(Object.keys(object)).toEqual(expect.arrayContaining(['path', 'status', 'safe', 'detailed', 'findings', 'sha256', 'scanId']));
+  });
+
+  it('uses a remote service with VERDICT_API_KEY, and reports a rejected key as not scanned', async () => {
+    const good = await scan(['--service', service.url, files.clean], { VERDICT_API_KEY: service.key });
+    expect(good.code, good.stderr).toBe(0);
+    expect(lines(good.stdout)).toEqual([`CLEAN  ${files.clean}  (clean (basic checks only; ClamAV not available))`]);
+
+    const bad = await scan(['--service', service.url, files.clean], { VERDICT_API_KEY: 'not-the-key-at-all' });
+    expect(bad.code).toBe(2);
+    expect(lines(bad.stdout)).toEqual([expect.stringMatching(/^ERROR {2}.*report final\.txt {2}\(not scanned: the service rejected the API key/)]);
+  });
+
+  it('refuses bad arguments with exit code 2 and the usage', async () => {
+    const run = await scan(['--mode', 'fast', files.clean]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/--mode must be auto, sync or async/);
+    const none = await scan([]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/Usage: npm run -s scan/);
+  });
+});
+
+describe('CLI line format', () => {
+  const base = { path: '/tmp/a\nb.txt', status: 'completed', safe: true, detailed: 'clean', findings: [], reusedFromId: null, error: null, pendingReason: null } as unknown as ScanRecord;
+  it('keeps one line per file whatever the name holds', () => {
+    expect(formatPlain(base)).toBe('CLEAN  /tmp/a\\u000ab.txt  (clean)');
+  });
+  it('lets a threat decide the exit code over a file that could not be scanned', () => {
+    const unsafe = { ...base, safe: false } as ScanRecord;
+    const failed = { ...base, status: 'failed', safe: null } as ScanRecord;
+    expect(exitCodeFor([base])).toBe(0);
+    expect(exitCodeFor([base, failed])).toBe(2);
+    expect(exitCodeFor([failed, unsafe])).toBe(1);
+    expect(exitCodeFor([{ ...base, status: 'queued', safe: null } as ScanRecord])).toBe(2);
+  });
+});
