@@ -3,6 +3,9 @@
 import { startLocalService } from '../local-service/server.ts';
 import type { EngineKind } from '../local-service/engines/select-engine.ts';
 
+/** The one integration the app uses on its embedded service. */
+export const EMBEDDED_INTEGRATION_ID = 'verdict-embedded';
+
 export interface LocalServiceHandle {
   url: string;
   close(): Promise<void>;
@@ -22,7 +25,9 @@ export function embeddedServiceStarter(options: EmbeddedServiceOptions = {}): Lo
     const service = await startLocalService({
       host: '127.0.0.1',
       port: 0,
-      apiKeys: [apiKey],
+      // The key changes every run; pinning the integration keeps earlier runs' scans
+      // findable by reference, so crash recovery adopts them instead of scanning twice.
+      apiKeys: [{ key: apiKey, integrationId: EMBEDDED_INTEGRATION_ID }],
       dataDir,
       engine: { kind: options.engine ?? 'auto', ...(options.clamdSocket ? { clamdSocket: options.clamdSocket } : {}) },
       ...(options.scanDelayMs !== undefined ? { scanDelayMs: options.scanDelayMs } : {}),

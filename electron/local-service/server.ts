@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import { availableParallelism } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { SYNC_WINDOW_MS } from '../../shared/service-contract/limits.ts';
-import { createApiKeyring } from './auth/api-keys.ts';
+import { createApiKeyring, type ApiKeyConfig } from './auth/api-keys.ts';
 import { createRateLimiter, DEFAULT_RATE_LIMIT, type RateLimitOptions } from './auth/rate-limiter.ts';
 import type { ScanEngine } from './engines/engine.ts';
 import { selectEngine, type SelectEngineOptions } from './engines/select-engine.ts';
@@ -25,8 +25,11 @@ export interface LocalServiceOptions {
   host?: string;
   /** 0 (the default) picks a free port. */
   port?: number;
-  /** Each key is one integration (its own external_reference_id namespace and scans). */
-  apiKeys: readonly string[];
+  /**
+   * Each key is one integration (its own external_reference_id namespace and scans),
+   * identified by a hash of the key unless the entry pins its integration id.
+   */
+  apiKeys: readonly ApiKeyConfig[];
   /** Database, uploads in flight and uploads awaiting scan (see store/data-dir.ts). */
   dataDir: string;
   /** An engine instance (the caller keeps ownership), or how to pick one (the service owns and closes it). */

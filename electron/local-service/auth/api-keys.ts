@@ -20,12 +20,25 @@ export function integrationIdOf(key: string): string {
   return createHash('sha256').update('verdict-local-service/integration/v1\0').update(key, 'utf8').digest('hex').slice(0, 32);
 }
 
-export function createApiKeyring(keys: readonly string[]): ApiKeyring {
+/**
+ * A key with a fixed integration id: the embedded service gets a fresh key every
+ * run, but its scans must stay one integration across restarts so crash recovery
+ * finds them by external reference.
+ */
+export interface PinnedApiKey {
+  key: string;
+  integrationId: string;
+}
+
+export type ApiKeyConfig = string | PinnedApiKey;
+
+export function createApiKeyring(keys: readonly ApiKeyConfig[]): ApiKeyring {
   if (keys.length === 0) throw new Error('At least one API key is required.');
-  for (const key of keys) {
+  const known = keys.map((entry) => {
+    const key = typeof entry === 'string' ? entry : entry.key;
     if (!API_KEY_PATTERN.test(key)) throw new Error('An API key must be 8 to 512 printable ASCII characters without spaces.');
-  }
-  const known = keys.map((key) => ({ digest: digestOf(key), integrationId: integrationIdOf(key) }));
+    return { digest: digestOf(key), integrationId: typeof entry === 'string' ? integrationIdOf(key) : entry.integrationId };
+  });
 
   return {
     authenticate(req) {

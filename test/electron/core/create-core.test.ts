@@ -1,3 +1,4 @@
+import { DatabaseSync } from 'node:sqlite';
 // The core facade: every method answers with a Result; the embedded local
 // service is the default backend; a settings change moves the backend without
 // another code path; test connection makes a real request; close() stops all.
@@ -206,14 +207,29 @@ describe('createCore', () => {
     if (!submitted.ok) throw new Error(submitted.error.message);
     await until(async () => {
       const records = await Promise.all(submitted.value.ids.map((id) => first.scans.get(id)));
-      return records.every((record) => record.ok && record.value.status === 'processing');
+      return records.every((record) => record.ok && record.value.status === 'processing' && record.value.serviceScanId !== null);
     }, 'both scans to be processing');
+
+    const serviceIds = await Promise.all(submitted.value.ids.map(async (id) => {
+      const record = await first.scans.get(id);
+      return record.ok ? record.value.serviceScanId : null;
+    }));
     await first.close();
 
+    // The embedded service gets a new key on every start; its scans must still be found.
     const second = await open({ localService: { engine: 'builtin', scanDelayMs: 10 } });
     await second.idle();
-    for (const id of submitted.value.ids) {
-      expect(await second.scans.get(id)).toMatchObject({ ok: true, value: { status: 'completed', safe: true, backend: 'local' } });
+    for (const [index, id] of submitted.value.ids.entries()) {
+      expect(await second.scans.get(id)).toMatchObject({
+        ok: true,
+        value: { status: 'completed', safe: true, backend: 'local', serviceScanId: serviceIds[index] },
+      });
+    }
+    const db = new DatabaseSync(join(dir.path, 'data', 'local-service', 'local-service.sqlite'), { readOnly: true });
+    try {
+      expect((db.prepare('SELECT count(*) AS n FROM scans').get() as { n: number }).n).toBe(2);
+    } finally {
+      db.close();
     }
   });
 

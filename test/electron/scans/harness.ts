@@ -25,7 +25,10 @@ export interface TestService extends LocalService {
   byReference(ref: string, key?: string): Promise<{ status: number; body: Record<string, unknown> }>;
 }
 
-export async function startTestService(dataDir: string, options: Partial<LocalServiceOptions> = {}): Promise<TestService> {
+export async function startTestService(
+  dataDir: string,
+  options: Partial<Omit<LocalServiceOptions, 'apiKeys'>> & { apiKeys?: string[] } = {},
+): Promise<TestService> {
   const service = await startLocalService({ apiKeys: [SERVICE_KEY], dataDir, engine: { kind: 'builtin' }, port: 0, ...options });
   return {
     ...service,
