@@ -1,0 +1,110 @@
+// Verdict's main process: the composition root. It creates the core and the
+// shell's parts and wires them together; each concern lives in electron/shell/.
+// Order matters: the app scheme and sandbox before ready; session hardening, the
+// app protocol and every IPC handler before the window loads.
+import path from 'node:path';
+import { app, session } from 'electron';
+import { createCore } from './core/create-core.ts';
+import type { Core } from './core/core.ts';
+import { createSecretList, type Logger } from './logging/logger.ts';
+import { APP_START_URL, appOrigins } from './shell/app-origin.ts';
+import { registerAppScheme, serveAppProtocol } from './shell/app-protocol.ts';
+import { contentSecurityPolicy } from './shell/csp.ts';
+import { showStartupError } from './shell/dialogs.ts';
+import { createFileHandlers } from './shell/files.ts';
+import { iconLocations } from './shell/icons.ts';
+import { APP_ID } from './shell/identity.ts';
+import { forwardEvents, registerIpcHandlers } from './shell/ipc.ts';
+import { closeBeforeQuit } from './shell/lifecycle.ts';
+import { logFile, setupLogging } from './shell/logging.ts';
+import { setupNotifications } from './shell/notifications.ts';
+import { hardenAllWebContents, hardenSession } from './shell/session-hardening.ts';
+import { claimSingleInstance, type SingleInstance } from './shell/single-instance.ts';
+import { createTray, type TrayController } from './shell/tray.ts';
+import { createMainWindow, createWindowController } from './shell/window.ts';
+import type { ScanOrigin } from '../shared/scans/record.ts';
+
+// Built layout: dist-electron/{main.js,preload.cjs} next to dist/renderer/.
+const here = import.meta.dirname;
+
+async function start(instance: SingleInstance, log: Logger): Promise<void> {
+  const devServerUrl = app.isPackaged ? null : (process.env.VITE_DEV_SERVER_URL ?? null);
+  const origins = appOrigins(devServerUrl);
+  const csp = contentSecurityPolicy();
+  hardenSession(session.defaultSession, csp, log);
+  hardenAllWebContents(origins, log);
+  serveAppProtocol(session.defaultSession, path.join(here, '../dist/renderer'), csp);
+
+  const core: Core = await createCore({ dataDir: app.getPath('userData'), logFile: logFile('core.log') });
+  const icons = iconLocations({ packaged: app.isPackaged, resourcesPath: process.resourcesPath, appPath: app.getAppPath() });
+
+  let tray: TrayController | null = null;
+  const windows = createWindowController(
+    () => createMainWindow({ preloadPath: path.join(here, 'preload.cjs'), startUrl: devServerUrl ?? APP_START_URL, iconPath: icons.appIcon, devTools: !app.isPackaged }),
+    () => tray?.keepsRunning() ?? false,
+  );
+
+  const unregisterIpc = registerIpcHandlers({ core, files: createFileHandlers(() => windows.current()), trustedWebContents: () => windows.webContents(), origins, log });
+  const events = forwardEvents({ core, target: () => windows.webContents() });
+
+  const open = () => {
+    windows.show();
+    tray?.acknowledge();
+    tray?.refreshTexts();
+  };
+  const showScan = (id: string) => {
+    open();
+    events.showScan(id);
+  };
+  const submit = (paths: string[], origin: ScanOrigin) => {
+    if (paths.length === 0) return;
+    void core.submit(paths, { origin }).then((result) => {
+      if (!result.ok) log.warn({ error: result.error, origin, count: paths.length }, 'could not queue paths from a launch');
+    });
+  };
+
+  tray = createTray({ core, iconPath: icons.trayIcon, onOpen: open, onShowScan: showScan, onQuit: () => app.quit(), log });
+  const stopNotifications = setupNotifications({ core, onShowScan: showScan, onOpen: open, log, iconPath: icons.appIcon });
+
+  open();
+  submit(instance.initialPaths, 'cli');
+  instance.onHandover((paths) => {
+    open();
+    submit(paths, 'second-instance');
+  });
+
+  app.on('activate', open);
+  // Closing hides the window while folders are watched (window.ts); a real close with nothing watched quits.
+  app.on('window-all-closed', () => app.quit());
+  closeBeforeQuit(
+    async () => {
+      unregisterIpc();
+      events.dispose();
+      stopNotifications();
+      tray?.dispose();
+      await core.close();
+    },
+    log,
+    () => windows.setQuitting(),
+  );
+}
+
+registerAppScheme();
+app.enableSandbox();
+app.setAppUserModelId(APP_ID);
+const instance = claimSingleInstance();
+if (!instance) {
+  app.quit();
+} else {
+  void app.whenReady().then(async () => {
+    const log = setupLogging(createSecretList());
+    log.info({ version: app.getVersion(), electron: process.versions.electron }, 'starting');
+    try {
+      await start(instance, log);
+    } catch (error) {
+      log.fatal({ err: error }, 'startup failed');
+      showStartupError(error);
+      app.exit(1);
+    }
+  });
+}

@@ -1,0 +1,85 @@
+// The preload: exposes `window.verdict` (the shared VerdictApi) as named methods
+// over IPC and cancellable subscriptions. ipcRenderer itself is never exposed and
+// listeners never see the IpcRendererEvent. Bundled to dist-electron/preload.cjs:
+// a sandboxed preload can require only `electron`, so this file imports nothing
+// else at runtime (the contract is imported for its types only).
+import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
+import type { EVENT_CHANNELS, InvokeChannel, Unsubscribe, VerdictApi, WatchedFolderStatus } from '../shared/bridge/api.ts';
+import type { ScanEvent } from '../shared/scans/record.ts';
+
+/** A copy of the contract's event channels; the type makes the compiler check every name. */
+const EVENTS: typeof EVENT_CHANNELS = { scanEvent: 'scans:event', watchChange: 'watch:change', showScan: 'app:showScan' };
+
+/** Invokes a contract channel, leaving out trailing undefined (optional) arguments. */
+function invoke(channel: InvokeChannel, ...args: unknown[]): Promise<never> {
+  while (args.length > 0 && args[args.length - 1] === undefined) args.pop();
+  return ipcRenderer.invoke(channel, ...args) as Promise<never>;
+}
+
+/** Listens on one channel; the returned function removes exactly this listener, once. */
+function subscribe(channel: string, deliver: (payload: unknown) => void): Unsubscribe {
+  const listener = (_event: IpcRendererEvent, payload: unknown) => deliver(payload);
+  ipcRenderer.on(channel, listener);
+  let subscribed = true;
+  return () => {
+    if (!subscribed) return;
+    subscribed = false;
+    ipcRenderer.removeListener(channel, listener);
+  };
+}
+
+/** One listener failing must not stop the rest of a batch. */
+function safely<T>(listener: (value: T) => void, value: T): void {
+  try {
+    listener(value);
+  } catch (error) {
+    console.error(error);
+  }
+}
+
+export const api: VerdictApi = {
+  scans: {
+    submit: (paths, options) => invoke('scans:submit', paths, options),
+    list: (query) => invoke('scans:list', query),
+    get: (id) => invoke('scans:get', id),
+    rescan: (id) => invoke('scans:rescan', id),
+    counts: () => invoke('scans:counts'),
+    // Scan events arrive batched (an array per message) and are delivered one by one.
+    onEvent: (listener) =>
+      subscribe(EVENTS.scanEvent, (payload) => {
+        for (const event of Array.isArray(payload) ? (payload as ScanEvent[]) : [payload as ScanEvent]) safely(listener, event);
+      }),
+  },
+  files: {
+    pick: (kind) => invoke('files:pick', kind),
+    // File.path no longer exists; webUtils is the supported way (the File never leaves this process).
+    pathFor: (file) => webUtils.getPathForFile(file as unknown as File),
+    reveal: (path) => invoke('files:reveal', path),
+    copyText: (text) => invoke('files:copyText', text),
+  },
+  settings: {
+    get: () => invoke('settings:get'),
+    update: (patch) => invoke('settings:update', patch),
+    keyStatus: () => invoke('settings:keyStatus'),
+    setApiKey: (key) => invoke('settings:setApiKey', key),
+    clearApiKey: () => invoke('settings:clearApiKey'),
+    testConnection: () => invoke('settings:testConnection'),
+    systemLanguage: () => invoke('settings:systemLanguage'),
+  },
+  watch: {
+    list: () => invoke('watch:list'),
+    add: (folder) => invoke('watch:add', folder),
+    update: (id, patch) => invoke('watch:update', id, patch),
+    remove: (id) => invoke('watch:remove', id),
+    setAllPaused: (paused) => invoke('watch:setAllPaused', paused),
+    onChange: (listener) => subscribe(EVENTS.watchChange, (payload) => safely(listener, payload as WatchedFolderStatus[])),
+  },
+  app: {
+    onShowScan: (listener) =>
+      subscribe(EVENTS.showScan, (payload) => {
+        if (typeof payload === 'string') safely(listener, payload);
+      }),
+  },
+};
+
+contextBridge.exposeInMainWorld('verdict', api);

@@ -1,0 +1,34 @@
+// The `files` part of the bridge that only the shell can do: native dialogs,
+// revealing a file in the OS file manager, and the clipboard.
+import path from 'node:path';
+import { clipboard, dialog, shell, type BrowserWindow, type OpenDialogOptions } from 'electron';
+import type { VerdictApi } from '../../shared/bridge/api.ts';
+import { err, ok } from '../../shared/result.ts';
+
+/** `pathFor` lives in the preload (webUtils); the rest is answered here. */
+export type FilesHandlers = Omit<VerdictApi['files'], 'pathFor'>;
+
+export function dialogOptions(kind: 'files' | 'folder'): OpenDialogOptions {
+  return kind === 'files'
+    ? { title: 'Add files', properties: ['openFile', 'multiSelections'] }
+    : { title: 'Choose a folder', properties: ['openDirectory'] };
+}
+
+export function createFileHandlers(parent: () => BrowserWindow | null): FilesHandlers {
+  return {
+    async pick(kind) {
+      const window = parent();
+      const result = window ? await dialog.showOpenDialog(window, dialogOptions(kind)) : await dialog.showOpenDialog(dialogOptions(kind));
+      return ok(result.canceled ? [] : result.filePaths);
+    },
+    async reveal(target) {
+      if (!path.isAbsolute(target)) return err('invalid_argument', 'Only an absolute path can be shown in the folder.');
+      shell.showItemInFolder(target);
+      return ok(null);
+    },
+    async copyText(text) {
+      clipboard.writeText(text);
+      return ok(null);
+    },
+  };
+}

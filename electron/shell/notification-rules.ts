@@ -1,0 +1,96 @@
+// When Verdict notifies, and what it says. Pure: the shell collects the scans that
+// finished within a short window and asks planNotifications what to show.
+// A threat always notifies; clean results only when the user asked for it; a
+// burst becomes one summary; failures are announced once per batch.
+import { TERMINAL_STATUSES, verdictOf, type ScanRecord } from '../../shared/scans/record.ts';
+import type { Timers } from './event-batcher.ts';
+import type { ShellTexts, ThreatOutcome } from './texts.ts';
+
+export interface Notice {
+  kind: 'threat' | 'clean' | 'failed' | 'summary';
+  title: string;
+  body: string;
+  /** The scan a click opens; null opens the main view. */
+  scanId: string | null;
+}
+
+export interface NotificationPolicy {
+  notifyClean: boolean;
+  /** More individual notices than this in one batch become a summary. */
+  maxIndividual: number;
+  /** What Verdict did with an unsafe file (default: left in place; the core may quarantine). */
+  outcomeOf?: (record: Finished) => ThreatOutcome;
+}
+
+export const DEFAULT_MAX_INDIVIDUAL = 3;
+
+export type Finished = Pick<ScanRecord, 'id' | 'fileName' | 'status' | 'safe' | 'detailed'>;
+
+function threatNotice(record: Finished, texts: ShellTexts, outcome: ThreatOutcome): Notice {
+  const label = record.detailed?.trim() || texts.verdict.unsafe;
+  return { kind: 'threat', title: texts.threatTitle(record.fileName), body: texts.threatBody(label, outcome), scanId: record.id };
+}
+
+function cleanNotice(record: Finished, texts: ShellTexts): Notice {
+  return { kind: 'clean', title: texts.cleanTitle(record.fileName), body: texts.cleanBody, scanId: record.id };
+}
+
+export function planNotifications(batch: readonly Finished[], policy: NotificationPolicy, texts: ShellTexts): Notice[] {
+  const threats = batch.filter((record) => verdictOf(record) === 'unsafe');
+  const clean = batch.filter((record) => verdictOf(record) === 'safe');
+  const failed = batch.filter((record) => verdictOf(record) === 'could-not-scan');
+
+  const outcomeOf = policy.outcomeOf ?? (() => 'left-in-place');
+  const individual = [...threats.map((r) => threatNotice(r, texts, outcomeOf(r))), ...(policy.notifyClean ? clean.map((r) => cleanNotice(r, texts)) : [])];
+  if (individual.length > policy.maxIndividual) {
+    const parts = [
+      ...(threats.length > 0 ? [texts.threats(threats.length)] : []),
+      ...(clean.length > 0 ? [texts.clean(clean.length)] : []),
+      ...(failed.length > 0 ? [texts.failed(failed.length)] : []),
+    ];
+    return [{ kind: 'summary', title: texts.summaryTitle, body: parts.join(', '), scanId: threats[0]?.id ?? null }];
+  }
+  if (failed.length > 0) {
+    individual.push({ kind: 'failed', title: texts.failedTitle, body: texts.failedBody(failed.length), scanId: failed[0]?.id ?? null });
+  }
+  return individual;
+}
+
+export interface FinishedScanCollector {
+  /** Offer a record from a scan event; only first-time terminal records are kept. */
+  offer(record: ScanRecord): void;
+  dispose(): void;
+}
+
+/**
+ * Gathers records that reached a terminal state; the first one opens a window of
+ * `windowMs`, after which the whole batch goes to `onBatch`. Each scan id is
+ * reported once, however often its record is re-sent.
+ */
+export function createFinishedScanCollector(options: { windowMs: number; timers: Timers; onBatch(batch: ScanRecord[]): void; remember?: number }): FinishedScanCollector {
+  const remember = options.remember ?? 10_000;
+  const reported = new Set<string>();
+  let batch: ScanRecord[] = [];
+  let handle: unknown = null;
+  const flush = () => {
+    handle = null;
+    const done = batch;
+    batch = [];
+    if (done.length > 0) options.onBatch(done);
+  };
+  return {
+    offer(record) {
+      if (!TERMINAL_STATUSES.includes(record.status) || reported.has(record.id)) return;
+      reported.add(record.id);
+      // Bounded memory: forget the oldest ids (a Set iterates in insertion order).
+      if (reported.size > remember) reported.delete(reported.values().next().value as string);
+      batch.push(record);
+      if (handle === null) handle = options.timers.set(flush, options.windowMs);
+    },
+    dispose() {
+      if (handle !== null) options.timers.clear(handle);
+      handle = null;
+      batch = [];
+    },
+  };
+}

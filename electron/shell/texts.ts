@@ -1,0 +1,94 @@
+// The few texts the main process shows itself (tray menu, notifications), in
+// English and German. The renderer has its own catalogues; these stay small.
+import type { Verdict } from '../../shared/scans/record.ts';
+
+export type ShellLanguage = 'en' | 'de';
+
+/** What Verdict did with a file judged unsafe. */
+export type ThreatOutcome = 'left-in-place' | 'quarantined';
+
+export interface ShellTexts {
+  open: string;
+  pauseWatching: string;
+  resumeWatching: string;
+  recentVerdicts: string;
+  noRecentVerdicts: string;
+  quit: string;
+  tooltip: Record<'idle' | 'scanning' | 'threat', string>;
+  verdict: Record<Verdict, string>;
+  threatTitle(fileName: string): string;
+  /** What the verdict says and what Verdict did about it. */
+  threatBody(label: string, outcome: ThreatOutcome): string;
+  cleanTitle(fileName: string): string;
+  cleanBody: string;
+  failedTitle: string;
+  failedBody(count: number): string;
+  summaryTitle: string;
+  threats(count: number): string;
+  clean(count: number): string;
+  failed(count: number): string;
+}
+
+const en: ShellTexts = {
+  open: 'Open Verdict',
+  pauseWatching: 'Pause watching',
+  resumeWatching: 'Resume watching',
+  recentVerdicts: 'Recent verdicts',
+  noRecentVerdicts: 'No verdicts yet',
+  quit: 'Quit Verdict',
+  tooltip: { idle: 'Verdict', scanning: 'Verdict: scanning…', threat: 'Verdict: threat found' },
+  verdict: { unsafe: 'Threat', safe: 'Clean', 'could-not-scan': 'Could not scan', pending: 'Scanning', skipped: 'Skipped' },
+  threatTitle: (name) => `Threat found: ${name}`,
+  threatBody: (label, outcome) =>
+    outcome === 'quarantined'
+      ? `${label}. Verdict moved the file to quarantine; open the scan to restore or delete it.`
+      : `${label}. Verdict left the file where it is; open the scan to decide what to do.`,
+  cleanTitle: (name) => `Clean: ${name}`,
+  cleanBody: 'No threat found.',
+  failedTitle: 'Some files could not be scanned',
+  failedBody: (count) => `${en.failed(count)}. Open Verdict to see why.`,
+  summaryTitle: 'Verdict: scan results',
+  threats: (count) => (count === 1 ? '1 threat found' : `${count} threats found`),
+  clean: (count) => (count === 1 ? '1 file clean' : `${count} files clean`),
+  failed: (count) => (count === 1 ? '1 file could not be scanned' : `${count} files could not be scanned`),
+};
+
+const de: ShellTexts = {
+  open: 'Verdict öffnen',
+  pauseWatching: 'Überwachung pausieren',
+  resumeWatching: 'Überwachung fortsetzen',
+  recentVerdicts: 'Letzte Ergebnisse',
+  noRecentVerdicts: 'Noch keine Ergebnisse',
+  quit: 'Verdict beenden',
+  tooltip: { idle: 'Verdict', scanning: 'Verdict: Prüfung läuft…', threat: 'Verdict: Bedrohung gefunden' },
+  verdict: { unsafe: 'Bedrohung', safe: 'Sauber', 'could-not-scan': 'Nicht prüfbar', pending: 'Wird geprüft', skipped: 'Übersprungen' },
+  threatTitle: (name) => `Bedrohung gefunden: ${name}`,
+  threatBody: (label, outcome) =>
+    outcome === 'quarantined'
+      ? `${label}. Verdict hat die Datei in die Quarantäne verschoben; öffnen Sie die Prüfung, um sie wiederherzustellen oder zu löschen.`
+      : `${label}. Verdict hat die Datei nicht verändert; öffnen Sie die Prüfung, um zu entscheiden, was zu tun ist.`,
+  cleanTitle: (name) => `Sauber: ${name}`,
+  cleanBody: 'Keine Bedrohung gefunden.',
+  failedTitle: 'Einige Dateien konnten nicht geprüft werden',
+  failedBody: (count) => `${de.failed(count)}. Öffnen Sie Verdict, um den Grund zu sehen.`,
+  summaryTitle: 'Verdict: Prüfergebnisse',
+  threats: (count) => (count === 1 ? '1 Bedrohung gefunden' : `${count} Bedrohungen gefunden`),
+  clean: (count) => (count === 1 ? '1 Datei sauber' : `${count} Dateien sauber`),
+  failed: (count) => (count === 1 ? '1 Datei konnte nicht geprüft werden' : `${count} Dateien konnten nicht geprüft werden`),
+};
+
+export function textsFor(language: ShellLanguage): ShellTexts {
+  return language === 'de' ? de : en;
+}
+
+/** The language the user chose, with `system` resolved by the core; English when unsure. */
+export async function shellLanguage(settings: {
+  get(): Promise<{ ok: true; value: { language: 'system' | 'en' | 'de' } } | { ok: false }>;
+  systemLanguage(): Promise<{ ok: true; value: 'en' | 'de' } | { ok: false }>;
+}): Promise<ShellLanguage> {
+  const current = await settings.get();
+  if (!current.ok) return 'en';
+  if (current.value.language !== 'system') return current.value.language;
+  const system = await settings.systemLanguage();
+  return system.ok ? system.value : 'en';
+}

@@ -1,0 +1,120 @@
+// What the tray shows, derived from the core's events: an icon state (idle,
+// scanning, threat found), the last few verdicts, and whether watching is paused.
+// Pure: a reducer and a menu model, tested without Electron.
+import type { WatchedFolderStatus } from '../../shared/bridge/api.ts';
+import { TERMINAL_STATUSES, verdictOf, type QueueCounts, type ScanEvent, type Verdict } from '../../shared/scans/record.ts';
+import type { ShellTexts } from './texts.ts';
+
+export type TrayIcon = 'idle' | 'scanning' | 'threat';
+export type WatchSummary = 'none' | 'watching' | 'paused';
+
+export interface RecentVerdict {
+  id: string;
+  fileName: string;
+  verdict: Verdict;
+}
+
+export interface TrayState {
+  counts: QueueCounts;
+  /** Threats found since the user last opened the window. */
+  unseenThreats: readonly string[];
+  /** Newest first. */
+  recent: readonly RecentVerdict[];
+  watch: WatchSummary;
+}
+
+export const RECENT_LIMIT = 5;
+
+export const initialTrayState: TrayState = {
+  counts: { queued: 0, uploading: 0, processing: 0 },
+  unseenThreats: [],
+  recent: [],
+  watch: 'none',
+};
+
+export function reduceTray(state: TrayState, event: ScanEvent): TrayState {
+  switch (event.type) {
+    case 'counts':
+      return { ...state, counts: event.counts };
+    case 'removed': {
+      const gone = new Set(event.ids);
+      return {
+        ...state,
+        recent: state.recent.filter((item) => !gone.has(item.id)),
+        unseenThreats: state.unseenThreats.filter((id) => !gone.has(id)),
+      };
+    }
+    case 'record': {
+      const { record } = event;
+      if (!TERMINAL_STATUSES.includes(record.status) || record.status === 'skipped') return state;
+      const verdict = verdictOf(record);
+      const recent = [{ id: record.id, fileName: record.fileName, verdict }, ...state.recent.filter((item) => item.id !== record.id)].slice(0, RECENT_LIMIT);
+      const unseenThreats =
+        verdict === 'unsafe' && !state.unseenThreats.includes(record.id) ? [...state.unseenThreats, record.id] : state.unseenThreats;
+      return { ...state, recent, unseenThreats };
+    }
+    case 'progress':
+      return state;
+  }
+}
+
+/** Opening the window shows the user the threats; the tray calms down. */
+export function acknowledgeThreats(state: TrayState): TrayState {
+  return state.unseenThreats.length === 0 ? state : { ...state, unseenThreats: [] };
+}
+
+export function summarizeWatch(folders: readonly WatchedFolderStatus[]): WatchSummary {
+  if (folders.length === 0) return 'none';
+  return folders.every((status) => status.folder.paused || status.state === 'paused') ? 'paused' : 'watching';
+}
+
+export function withWatch(state: TrayState, folders: readonly WatchedFolderStatus[]): TrayState {
+  const watch = summarizeWatch(folders);
+  return watch === state.watch ? state : { ...state, watch };
+}
+
+export function trayIcon(state: TrayState): TrayIcon {
+  if (state.unseenThreats.length > 0) return 'threat';
+  const { queued, uploading, processing } = state.counts;
+  return queued + uploading + processing > 0 ? 'scanning' : 'idle';
+}
+
+/** Closing the window keeps Verdict in the tray only while folders are being watched. */
+export function keepsRunningInTray(state: TrayState): boolean {
+  return state.watch === 'watching';
+}
+
+export type TrayAction = { type: 'open' } | { type: 'set-paused'; paused: boolean } | { type: 'show-scan'; id: string } | { type: 'quit' };
+
+export type TrayMenuItem = { type: 'separator' } | { type: 'item'; label: string; enabled: boolean; action: TrayAction | null };
+
+/** Menu labels stay one short line: long names keep their start and their extension end. */
+export function shorten(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const tail = Math.floor((max - 1) / 3);
+  return `${text.slice(0, max - 1 - tail)}…${text.slice(text.length - tail)}`;
+}
+
+export function trayMenu(state: TrayState, texts: ShellTexts): TrayMenuItem[] {
+  const recent: TrayMenuItem[] =
+    state.recent.length === 0
+      ? [{ type: 'item', label: texts.noRecentVerdicts, enabled: false, action: null }]
+      : state.recent.map((item) => ({
+          type: 'item',
+          label: `${texts.verdict[item.verdict]}: ${shorten(item.fileName, 48)}`,
+          enabled: true,
+          action: { type: 'show-scan', id: item.id },
+        }));
+  return [
+    { type: 'item', label: texts.open, enabled: true, action: { type: 'open' } },
+    { type: 'separator' },
+    state.watch === 'paused'
+      ? { type: 'item', label: texts.resumeWatching, enabled: true, action: { type: 'set-paused', paused: false } }
+      : { type: 'item', label: texts.pauseWatching, enabled: state.watch === 'watching', action: { type: 'set-paused', paused: true } },
+    { type: 'separator' },
+    { type: 'item', label: texts.recentVerdicts, enabled: false, action: null },
+    ...recent,
+    { type: 'separator' },
+    { type: 'item', label: texts.quit, enabled: true, action: { type: 'quit' } },
+  ];
+}

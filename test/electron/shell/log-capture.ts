@@ -1,0 +1,29 @@
+// A real file logger in a temp folder, for tests that check what the shell logs.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createLogger, type Logger } from '../../../electron/logging/logger.ts';
+
+export interface LogCapture {
+  log: Logger;
+  lines(): Array<Record<string, unknown>>;
+  cleanup(): void;
+}
+
+export function captureLog(): LogCapture {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'verdict-log-'));
+  const file = path.join(dir, 'test.log');
+  const log = createLogger({ file, sync: true, level: 'debug' });
+  return {
+    log,
+    lines: () =>
+      fs.existsSync(file)
+        ? fs
+            .readFileSync(file, 'utf8')
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => JSON.parse(line) as Record<string, unknown>)
+        : [],
+    cleanup: () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
+}

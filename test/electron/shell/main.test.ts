@@ -1,0 +1,98 @@
+// The composition root, wired against the fake electron module and a test Core
+// (createCore is replaced: the core belongs to another module and has its own tests).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { INVOKE_CHANNELS } from '../../../shared/bridge/api.ts';
+import { app, BrowserWindow, events, FakeEvent, ipcMain, protocol, session, Tray } from './fake-electron.ts';
+import { createTestCore, type TestCore } from './test-core.ts';
+
+const hoisted = vi.hoisted(() => ({ core: null as TestCore | null, options: [] as unknown[] }));
+
+vi.mock('electron', () => import('./fake-electron.ts'));
+vi.mock('../../../electron/core/create-core.ts', () => ({
+  createCore: async (options: unknown) => {
+    hoisted.options.push(options);
+    return hoisted.core;
+  },
+}));
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'verdict-main-'));
+const firstLaunchFile = path.join(tmp, 'downloads', 'first.exe');
+let core: TestCore;
+const originalArgv = process.argv;
+let startup: { schemes: number; sandbox: number; locks: number };
+
+beforeAll(async () => {
+  core = createTestCore();
+  hoisted.core = core;
+  app.getPath.mockImplementation((name: string) => path.join(tmp, name));
+  delete process.env.VITE_DEV_SERVER_URL;
+  process.argv = [process.execPath, firstLaunchFile, '--enable-logging'];
+  await import('../../../electron/main.ts');
+  await vi.waitFor(() => expect(BrowserWindow.instances).toHaveLength(1));
+  // Mock call records are cleared between tests; keep what startup did.
+  startup = {
+    schemes: protocol.registerSchemesAsPrivileged.mock.calls.length,
+    sandbox: app.enableSandbox.mock.calls.length,
+    locks: app.requestSingleInstanceLock.mock.calls.length,
+  };
+});
+afterAll(() => {
+  process.argv = originalArgv;
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('electron/main.ts', () => {
+  it('registers the app scheme and the sandbox before the app is ready', () => {
+    expect(startup).toEqual({ schemes: 1, sandbox: 1, locks: 1 });
+  });
+
+  it('creates the core in the user data folder', () => {
+    expect(hoisted.options).toEqual([{ dataDir: path.join(tmp, 'userData'), logFile: path.join(tmp, 'logs', 'core.log') }]);
+  });
+
+  it('hardens the session and serves the UI from the app scheme', () => {
+    const ses = session.defaultSession;
+    expect(ses.permissionRequestHandler).not.toBeNull();
+    expect(ses.headersListener).not.toBeNull();
+    expect(ses.protocolHandlers.has('verdict')).toBe(true);
+    expect(BrowserWindow.instances[0]!.loadedUrl).toBe('verdict://app/index.html');
+  });
+
+  it('registers every IPC handler before the window loads', () => {
+    const firstLoad = events.findIndex((entry) => entry.startsWith('loadURL'));
+    const handles = events.filter((entry) => entry.startsWith('ipcMain.handle'));
+    expect(handles).toHaveLength(Object.keys(INVOKE_CHANNELS).length);
+    expect(firstLoad).toBeGreaterThan(events.lastIndexOf(handles.at(-1)!));
+    expect(ipcMain.handlers.size).toBe(Object.keys(INVOKE_CHANNELS).length);
+  });
+
+  it('scans files named on the first launch', async () => {
+    await vi.waitFor(() => expect(core.calls).toContainEqual({ method: 'submit', args: [[firstLaunchFile], { origin: 'cli' }] }));
+  });
+
+  it('scans what a second launch hands over, and brings the window to the front', async () => {
+    const window = BrowserWindow.instances[0]!;
+    window.hide();
+    app.emit('second-instance', new FakeEvent(), ['verdict', 'x'], '/ignored', { argv: ['/opt/Verdict/verdict', 'b.zip', '--flag'], cwd: '/home/u', defaultApp: false });
+    await vi.waitFor(() => expect(core.calls).toContainEqual({ method: 'submit', args: [[path.resolve('/home/u/b.zip')], { origin: 'second-instance' }] }));
+    expect(window.visible).toBe(true);
+  });
+
+  it('puts an icon in the tray', () => {
+    expect(Tray.instances).toHaveLength(1);
+  });
+
+  it('closes the core before quitting', async () => {
+    app.emit('before-quit');
+    const event = new FakeEvent();
+    app.emit('will-quit', event);
+    expect(event.defaultPrevented).toBe(true);
+    await vi.waitFor(() => expect(app.quit).toHaveBeenCalled());
+    expect(core.calls.at(-1)).toEqual({ method: 'close', args: [] });
+    expect(ipcMain.handlers.size).toBe(0);
+    expect(Tray.instances[0]!.destroyed).toBe(true);
+  });
+});

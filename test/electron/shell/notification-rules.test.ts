@@ -1,0 +1,118 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ScanRecord } from '../../../shared/scans/record.ts';
+import { scanRecord } from './test-core.ts';
+import { realTimers } from '../../../electron/shell/event-batcher.ts';
+import { createFinishedScanCollector, planNotifications } from '../../../electron/shell/notification-rules.ts';
+import { textsFor } from '../../../electron/shell/texts.ts';
+
+const texts = textsFor('en');
+const threat = (id: string, detailed: string | null = 'Win.Test.EICAR_HDB-1') => scanRecord({ id, fileName: `${id}.exe`, safe: false, detailed });
+const clean = (id: string) => scanRecord({ id, fileName: `${id}.txt`, safe: true });
+const failed = (id: string) => scanRecord({ id, fileName: `${id}.iso`, status: 'failed', safe: null, error: { code: 'file_too_large', message: 'too big' } });
+const skipped = (id: string) => scanRecord({ id, status: 'skipped', safe: null });
+const plan = (batch: ScanRecord[], notifyClean = false) => planNotifications(batch, { notifyClean, maxIndividual: 3 }, texts);
+
+describe('planNotifications', () => {
+  it('always notifies a threat: file name, verdict label and what Verdict did; clicking opens it', () => {
+    expect(plan([threat('eicar')])).toEqual([
+      {
+        kind: 'threat',
+        title: 'Threat found: eicar.exe',
+        body: 'Win.Test.EICAR_HDB-1. Verdict left the file where it is; open the scan to decide what to do.',
+        scanId: 'eicar',
+      },
+    ]);
+  });
+
+  it('says so when Verdict quarantined the file', () => {
+    const [notice] = planNotifications([threat('q')], { notifyClean: false, maxIndividual: 3, outcomeOf: () => 'quarantined' }, texts);
+    expect(notice!.body).toBe('Win.Test.EICAR_HDB-1. Verdict moved the file to quarantine; open the scan to restore or delete it.');
+  });
+
+  it('names a threat without a detailed label as a threat', () => {
+    expect(plan([threat('x', null)])[0]!.body).toMatch(/^Threat\. /);
+  });
+
+  it('notifies clean results only when the user asked for it', () => {
+    expect(plan([clean('a')], false)).toEqual([]);
+    expect(plan([clean('a')], true)).toEqual([{ kind: 'clean', title: 'Clean: a.txt', body: 'No threat found.', scanId: 'a' }]);
+  });
+
+  it('never notifies skipped files', () => {
+    expect(plan([skipped('s')], true)).toEqual([]);
+  });
+
+  it('announces failures once per batch, opening the first failed scan', () => {
+    expect(plan([failed('f1'), failed('f2'), clean('c')])).toEqual([
+      { kind: 'failed', title: 'Some files could not be scanned', body: '2 files could not be scanned. Open Verdict to see why.', scanId: 'f1' },
+    ]);
+  });
+
+  it('summarizes a burst instead of flooding: "3 threats found, 12 files clean"', () => {
+    const batch = [threat('t1'), ...Array.from({ length: 12 }, (_, i) => clean(`c${i}`)), threat('t2'), threat('t3')];
+    expect(plan(batch, true)).toEqual([{ kind: 'summary', title: 'Verdict: scan results', body: '3 threats found, 12 files clean', scanId: 't1' }]);
+  });
+
+  it('summarizes many threats even when clean results are not wanted, counting failures in', () => {
+    const batch = [threat('t1'), threat('t2'), threat('t3'), threat('t4'), clean('c'), failed('f')];
+    expect(plan(batch, false)).toEqual([{ kind: 'summary', title: 'Verdict: scan results', body: '4 threats found, 1 file clean, 1 file could not be scanned', scanId: 't1' }]);
+  });
+
+  it('lists a few threats individually, with the failure notice after them', () => {
+    expect(plan([threat('t1'), threat('t2'), failed('f')]).map((notice) => [notice.kind, notice.scanId])).toEqual([
+      ['threat', 't1'],
+      ['threat', 't2'],
+      ['failed', 'f'],
+    ]);
+  });
+
+  it('summarizes many clean results when asked to notify them', () => {
+    expect(plan(Array.from({ length: 20 }, (_, i) => clean(`c${i}`)), true)).toEqual([
+      { kind: 'summary', title: 'Verdict: scan results', body: '20 files clean', scanId: null },
+    ]);
+  });
+
+  it('speaks German', () => {
+    const [notice] = planNotifications([threat('t')], { notifyClean: false, maxIndividual: 3 }, textsFor('de'));
+    expect(notice!.title).toBe('Bedrohung gefunden: t.exe');
+  });
+});
+
+describe('createFinishedScanCollector', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('collects what finishes within the window into one batch, each scan once', () => {
+    const batches: string[][] = [];
+    const collector = createFinishedScanCollector({ windowMs: 1500, timers: realTimers, onBatch: (batch) => batches.push(batch.map((r) => r.id)) });
+    collector.offer(scanRecord({ id: 'q', status: 'queued', safe: null }));
+    collector.offer(threat('a'));
+    vi.advanceTimersByTime(1000);
+    collector.offer(clean('b'));
+    collector.offer(threat('a'));
+    expect(batches).toEqual([]);
+    vi.advanceTimersByTime(500);
+    expect(batches).toEqual([['a', 'b']]);
+    collector.offer(clean('b'));
+    collector.offer(failed('c'));
+    vi.advanceTimersByTime(1500);
+    expect(batches).toEqual([['a', 'b'], ['c']]);
+  });
+
+  it('bounds the ids it remembers', () => {
+    const batches: string[][] = [];
+    const collector = createFinishedScanCollector({ windowMs: 10, timers: realTimers, remember: 2, onBatch: (batch) => batches.push(batch.map((r) => r.id)) });
+    for (const id of ['a', 'b', 'c', 'a']) collector.offer(clean(id));
+    vi.advanceTimersByTime(10);
+    expect(batches).toEqual([['a', 'b', 'c', 'a']]);
+  });
+
+  it('drops a pending batch on dispose', () => {
+    const onBatch = vi.fn();
+    const collector = createFinishedScanCollector({ windowMs: 10, timers: realTimers, onBatch });
+    collector.offer(threat('a'));
+    collector.dispose();
+    vi.advanceTimersByTime(100);
+    expect(onBatch).not.toHaveBeenCalled();
+  });
+});

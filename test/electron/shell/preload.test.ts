@@ -1,0 +1,164 @@
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { EVENT_CHANNELS, INVOKE_CHANNELS, type VerdictApi } from '../../../shared/bridge/api.ts';
+import { scanRecord } from './test-core.ts';
+import { contextBridge, ipcRenderer, resetFakeElectron, webUtils } from './fake-electron.ts';
+
+vi.mock('electron', () => import('./fake-electron.ts'));
+
+let api: VerdictApi;
+
+beforeAll(async () => {
+  resetFakeElectron();
+  await import('../../../electron/preload.ts');
+  api = contextBridge.exposed.get('verdict') as VerdictApi;
+});
+
+beforeEach(() => {
+  ipcRenderer.invoke.mockClear();
+  ipcRenderer.removeAllListeners();
+});
+
+/** The API's method names as `ns.method`. */
+function exposedNames(value: VerdictApi): string[] {
+  return Object.entries(value).flatMap(([ns, methods]) => Object.keys(methods as object).map((method) => `${ns}.${method}`));
+}
+
+describe('what the preload exposes', () => {
+  it('exposes one object, as window.verdict', () => {
+    expect([...contextBridge.exposed.keys()]).toEqual(['verdict']);
+  });
+
+  it('has exactly the VerdictApi names: one method per invoke channel, plus pathFor and the subscriptions', () => {
+    const expected = [
+      ...Object.keys(INVOKE_CHANNELS).map((channel) => channel.replace(':', '.')),
+      'files.pathFor',
+      'scans.onEvent',
+      'watch.onChange',
+      'app.onShowScan',
+    ];
+    expect(exposedNames(api).sort()).toEqual(expected.sort());
+  });
+
+  it('holds only functions, never ipcRenderer or any of its methods', () => {
+    const forbidden = new Set<unknown>([ipcRenderer, ipcRenderer.invoke, ipcRenderer.send, ipcRenderer.on, ipcRenderer.emit]);
+    const walk = (value: unknown, where: string): void => {
+      expect(forbidden.has(value), where).toBe(false);
+      if (typeof value === 'object' && value !== null) for (const [key, inner] of Object.entries(value)) walk(inner, `${where}.${key}`);
+      else expect(typeof value, where).toBe('function');
+    };
+    for (const [ns, methods] of Object.entries(api)) {
+      expect(typeof methods).toBe('object');
+      walk(methods, ns);
+    }
+  });
+});
+
+describe('named methods', () => {
+  it('invoke their contract channel with the given arguments', async () => {
+    const cases: Array<[string, () => Promise<unknown>, unknown[]]> = [
+      ['scans:submit', () => api.scans.submit(['/a', '/b'], { mode: 'sync' }), [['/a', '/b'], { mode: 'sync' }]],
+      ['scans:list', () => api.scans.list({ search: 'x' }), [{ search: 'x' }]],
+      ['scans:get', () => api.scans.get('id1'), ['id1']],
+      ['scans:rescan', () => api.scans.rescan('id2'), ['id2']],
+      ['scans:counts', () => api.scans.counts(), []],
+      ['files:pick', () => api.files.pick('folder'), ['folder']],
+      ['files:reveal', () => api.files.reveal('/a'), ['/a']],
+      ['files:copyText', () => api.files.copyText('abc'), ['abc']],
+      ['settings:get', () => api.settings.get(), []],
+      ['settings:update', () => api.settings.update({ notifyClean: true }), [{ notifyClean: true }]],
+      ['settings:keyStatus', () => api.settings.keyStatus(), []],
+      ['settings:setApiKey', () => api.settings.setApiKey('k'), ['k']],
+      ['settings:clearApiKey', () => api.settings.clearApiKey(), []],
+      ['settings:testConnection', () => api.settings.testConnection(), []],
+      ['settings:systemLanguage', () => api.settings.systemLanguage(), []],
+      ['watch:list', () => api.watch.list(), []],
+      ['watch:add', () => api.watch.add({ path: '/w' }), [{ path: '/w' }]],
+      ['watch:update', () => api.watch.update('f', { paused: true }), ['f', { paused: true }]],
+      ['watch:remove', () => api.watch.remove('f'), ['f']],
+      ['watch:setAllPaused', () => api.watch.setAllPaused(true), [true]],
+    ];
+    expect(cases.map(([channel]) => channel).sort()).toEqual(Object.keys(INVOKE_CHANNELS).sort());
+    for (const [channel, call, args] of cases) {
+      ipcRenderer.invoke.mockClear();
+      await call();
+      expect(ipcRenderer.invoke.mock.calls, channel).toEqual([[channel, ...args]]);
+    }
+  });
+
+  it('leaves out an omitted optional argument instead of sending undefined', async () => {
+    await api.scans.submit(['/a']);
+    expect(ipcRenderer.invoke.mock.calls).toEqual([['scans:submit', ['/a']]]);
+  });
+
+  it('resolve with what the main process answered', async () => {
+    ipcRenderer.invoke.mockResolvedValueOnce({ ok: false, error: { code: 'forbidden', message: 'no' } });
+    await expect(api.scans.counts()).resolves.toEqual({ ok: false, error: { code: 'forbidden', message: 'no' } });
+  });
+
+  it('turns a dropped File into its path with webUtils.getPathForFile', () => {
+    const file = { name: 'eicar.com', size: 68 };
+    expect(api.files.pathFor(file)).toBe('/dropped/eicar.com');
+    expect(webUtils.getPathForFile).toHaveBeenCalledWith(file);
+  });
+});
+
+describe('subscriptions', () => {
+  const fakeEvent = { sender: ipcRenderer, ports: [] };
+
+  it('deliver scan events one by one from a batch, without the IpcRendererEvent', () => {
+    const received: unknown[][] = [];
+    api.scans.onEvent((...args) => received.push(args));
+    const events = [
+      { type: 'counts', counts: { queued: 1, uploading: 0, processing: 0 } },
+      { type: 'record', record: scanRecord() },
+    ];
+    ipcRenderer.emit(EVENT_CHANNELS.scanEvent, fakeEvent, events);
+    expect(received).toEqual([[events[0]], [events[1]]]);
+  });
+
+  it('remove exactly their own listener, once', () => {
+    const first = vi.fn();
+    const second = vi.fn();
+    const stopFirst = api.app.onShowScan(first);
+    api.app.onShowScan(second);
+    expect(ipcRenderer.listenerCount(EVENT_CHANNELS.showScan)).toBe(2);
+
+    stopFirst();
+    stopFirst();
+    expect(ipcRenderer.listenerCount(EVENT_CHANNELS.showScan)).toBe(1);
+    ipcRenderer.emit(EVENT_CHANNELS.showScan, fakeEvent, 'scan-7');
+    expect(first).not.toHaveBeenCalled();
+    expect(second).toHaveBeenCalledWith('scan-7');
+    expect(second.mock.calls[0]).toHaveLength(1);
+  });
+
+  it('unsubscribing one of two identical listeners keeps the other', () => {
+    const listener = vi.fn();
+    const stopA = api.watch.onChange(listener);
+    api.watch.onChange(listener);
+    stopA();
+    ipcRenderer.emit(EVENT_CHANNELS.watchChange, fakeEvent, []);
+    expect(listener).toHaveBeenCalledTimes(1);
+    expect(listener).toHaveBeenCalledWith([]);
+  });
+
+  it('a throwing listener does not stop the rest of the batch', () => {
+    const seen: string[] = [];
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    api.scans.onEvent((event) => {
+      if (event.type === 'removed') throw new Error('listener bug');
+      seen.push(event.type);
+    });
+    ipcRenderer.emit(EVENT_CHANNELS.scanEvent, fakeEvent, [{ type: 'removed', ids: [] }, { type: 'counts', counts: { queued: 0, uploading: 0, processing: 0 } }]);
+    expect(seen).toEqual(['counts']);
+    expect(errors).toHaveBeenCalledTimes(1);
+    errors.mockRestore();
+  });
+
+  it('ignores a show-scan message that is not an id', () => {
+    const listener = vi.fn();
+    api.app.onShowScan(listener);
+    ipcRenderer.emit(EVENT_CHANNELS.showScan, fakeEvent, { id: 'x' });
+    expect(listener).not.toHaveBeenCalled();
+  });
+});

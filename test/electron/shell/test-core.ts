@@ -1,0 +1,149 @@
+// A Core for shell tests: a plain object implementing the Core interface that
+// records calls and lets a test emit events. It stands in for electron/core,
+// which another module owns; the shell only forwards to it.
+import type { WatchedFolderStatus } from '../../../shared/bridge/api.ts';
+import { ok } from '../../../shared/result.ts';
+import type { ScanEvent, ScanRecord } from '../../../shared/scans/record.ts';
+import { defaultSettings, type Settings } from '../../../shared/settings/settings.ts';
+import type { Core } from '../../../electron/core/core.ts';
+
+export interface TestCore extends Core {
+  calls: Array<{ method: string; args: unknown[] }>;
+  settingsValue: Settings;
+  folders: WatchedFolderStatus[];
+  emit(event: ScanEvent): void;
+  emitWatch(folders: WatchedFolderStatus[]): void;
+  listenerCount(): number;
+}
+
+export function createTestCore(): TestCore {
+  const listeners = new Set<(event: ScanEvent) => void>();
+  const watchListeners = new Set<(folders: WatchedFolderStatus[]) => void>();
+  const calls: TestCore['calls'] = [];
+  const record = (method: string, args: unknown[]) => calls.push({ method, args });
+  const core: TestCore = {
+    calls,
+    settingsValue: defaultSettings(),
+    folders: [],
+    emit: (event) => listeners.forEach((listener) => listener(event)),
+    emitWatch: (folders) => watchListeners.forEach((listener) => listener(folders)),
+    listenerCount: () => listeners.size,
+    async submit(...args) {
+      record('submit', args);
+      return ok({ queued: args[0].length, ids: args[0].map((_, index) => `id-${index}`) });
+    },
+    onEvent(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async idle() {},
+    async close() {
+      record('close', []);
+    },
+    scans: {
+      async submit(...args) {
+        record('scans.submit', args);
+        return ok({ queued: args[0].length });
+      },
+      async list(...args) {
+        record('scans.list', args);
+        return ok({ items: [], total: 0 });
+      },
+      async get(...args) {
+        record('scans.get', args);
+        return ok(scanRecord({ id: args[0] }));
+      },
+      async rescan(...args) {
+        record('scans.rescan', args);
+        return ok({ queued: 1 });
+      },
+      async counts() {
+        record('scans.counts', []);
+        return ok({ queued: 0, uploading: 0, processing: 0 });
+      },
+      onEvent(listener) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+    },
+    settings: {
+      get: async () => ok(core.settingsValue),
+      async update(...args) {
+        record('settings.update', args);
+        return ok(core.settingsValue);
+      },
+      keyStatus: async () => ok({ isSet: false, masked: null, keychainError: null }),
+      async setApiKey(...args) {
+        record('settings.setApiKey', args);
+        return ok({ isSet: true, masked: '••••', keychainError: null });
+      },
+      clearApiKey: async () => ok({ isSet: false, masked: null, keychainError: null }),
+      testConnection: async () => ok({ reachable: true, authorized: true, latencyMs: 1, message: 'ok' }),
+      systemLanguage: async () => ok('en' as const),
+    },
+    watch: {
+      list: async () => ok(core.folders),
+      async add(...args) {
+        record('watch.add', args);
+        return ok(core.folders);
+      },
+      async update(...args) {
+        record('watch.update', args);
+        return ok(core.folders);
+      },
+      async remove(...args) {
+        record('watch.remove', args);
+        return ok(core.folders);
+      },
+      async setAllPaused(...args) {
+        record('watch.setAllPaused', args);
+        core.folders = core.folders.map((status) => ({ ...status, folder: { ...status.folder, paused: args[0] }, state: args[0] ? 'paused' : 'watching' }));
+        return ok(core.folders);
+      },
+      onChange(listener) {
+        watchListeners.add(listener);
+        return () => watchListeners.delete(listener);
+      },
+    },
+  };
+  return core;
+}
+
+/** A complete ScanRecord with sensible defaults (a finished clean scan). */
+export function scanRecord(overrides: Partial<ScanRecord> = {}): ScanRecord {
+  return {
+    id: 'scan-1',
+    path: '/home/user/file.txt',
+    fileName: 'file.txt',
+    size: 12,
+    md5: null,
+    sha1: null,
+    sha256: null,
+    mode: 'sync',
+    origin: 'drop',
+    backend: 'local',
+    externalReferenceId: 'ref-1',
+    serviceScanId: 'svc-1',
+    status: 'completed',
+    pendingReason: null,
+    safe: true,
+    detailed: null,
+    findings: [],
+    fileType: null,
+    queuedAt: '2025-01-01T00:00:00.000Z',
+    submittedAt: '2025-01-01T00:00:00.000Z',
+    completedAt: '2025-01-01T00:00:01.000Z',
+    durationMs: 1000,
+    error: null,
+    reusedFromId: null,
+    ...overrides,
+  };
+}
+
+export function folderStatus(id: string, paused = false): WatchedFolderStatus {
+  return {
+    folder: { id, path: `/home/user/${id}`, recursive: true, ignore: [], paused, scanExisting: false },
+    state: paused ? 'paused' : 'watching',
+    error: null,
+  };
+}

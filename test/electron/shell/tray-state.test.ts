@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import type { ScanEvent } from '../../../shared/scans/record.ts';
+import { folderStatus, scanRecord } from './test-core.ts';
+import { acknowledgeThreats, initialTrayState, keepsRunningInTray, reduceTray, RECENT_LIMIT, shorten, summarizeWatch, trayIcon, trayMenu, withWatch, type TrayState } from '../../../electron/shell/tray-state.ts';
+import { textsFor } from '../../../electron/shell/texts.ts';
+
+const run = (events: ScanEvent[], state: TrayState = initialTrayState) => events.reduce(reduceTray, state);
+const counts = (queued: number, uploading = 0, processing = 0): ScanEvent => ({ type: 'counts', counts: { queued, uploading, processing } });
+const finished = (id: string, safe: boolean | null, status: 'completed' | 'failed' | 'skipped' = 'completed'): ScanEvent => ({
+  type: 'record',
+  record: scanRecord({ id, fileName: `${id}.bin`, status, safe }),
+});
+
+describe('tray icon state', () => {
+  it('is idle with nothing queued, scanning while anything is queued or in flight', () => {
+    expect(trayIcon(initialTrayState)).toBe('idle');
+    expect(trayIcon(run([counts(2)]))).toBe('scanning');
+    expect(trayIcon(run([counts(0, 1)]))).toBe('scanning');
+    expect(trayIcon(run([counts(0, 0, 1)]))).toBe('scanning');
+    expect(trayIcon(run([counts(3), counts(0)]))).toBe('idle');
+  });
+
+  it('shows a threat until the user opens the window, even while scanning or after', () => {
+    const state = run([counts(1), finished('bad', false), counts(0)]);
+    expect(trayIcon(state)).toBe('threat');
+    expect(trayIcon(run([counts(5)], state))).toBe('threat');
+    expect(trayIcon(acknowledgeThreats(state))).toBe('idle');
+  });
+
+  it('is not alarmed by clean, failed or pending records', () => {
+    const state = run([finished('a', true), finished('b', null, 'failed'), { type: 'record', record: scanRecord({ id: 'c', status: 'uploading', safe: null }) }]);
+    expect(trayIcon(state)).toBe('idle');
+  });
+
+  it('forgets a threat whose scan was removed', () => {
+    expect(trayIcon(run([finished('bad', false), { type: 'removed', ids: ['bad'] }]))).toBe('idle');
+  });
+
+  it('ignores progress events (same state object)', () => {
+    const state = run([counts(1)]);
+    expect(reduceTray(state, { type: 'progress', progress: { id: 'x', sent: 1, total: 2 } })).toBe(state);
+  });
+});
+
+describe('recent verdicts', () => {
+  it('keeps the last few finished scans, newest first, once each', () => {
+    const ids = Array.from({ length: RECENT_LIMIT + 2 }, (_, i) => `s${i}`);
+    let state = run(ids.map((id) => finished(id, true)));
+    state = run([finished('s3', false)], state);
+    expect(state.recent.map((item) => item.id)).toEqual(['s3', 's6', 's5', 's4', 's2']);
+    expect(state.recent[0]).toEqual({ id: 's3', fileName: 's3.bin', verdict: 'unsafe' });
+  });
+
+  it('lists failures as "could not scan", never as clean, and leaves out skipped files', () => {
+    const state = run([finished('f', null, 'failed'), finished('k', null, 'skipped')]);
+    expect(state.recent).toEqual([{ id: 'f', fileName: 'f.bin', verdict: 'could-not-scan' }]);
+  });
+});
+
+describe('watching', () => {
+  it('summarizes folder states', () => {
+    expect(summarizeWatch([])).toBe('none');
+    expect(summarizeWatch([folderStatus('a'), folderStatus('b', true)])).toBe('watching');
+    expect(summarizeWatch([folderStatus('a', true), { ...folderStatus('b'), state: 'paused' }])).toBe('paused');
+  });
+
+  it('keeps the app in the tray only while folders are watched', () => {
+    expect(keepsRunningInTray(initialTrayState)).toBe(false);
+    expect(keepsRunningInTray(withWatch(initialTrayState, [folderStatus('a')]))).toBe(true);
+    expect(keepsRunningInTray(withWatch(initialTrayState, [folderStatus('a', true)]))).toBe(false);
+  });
+});
+
+describe('tray menu', () => {
+  const texts = textsFor('en');
+  const labels = (state: TrayState) => trayMenu(state, texts).map((item) => (item.type === 'separator' ? '---' : item.label));
+
+  it('offers open, pause, the recent verdicts and quit', () => {
+    const state = withWatch(run([finished('a', false), finished('b', true)]), [folderStatus('w')]);
+    expect(labels(state)).toEqual(['Open Verdict', '---', 'Pause watching', '---', 'Recent verdicts', 'Clean: b.bin', 'Threat: a.bin', '---', 'Quit Verdict']);
+    const items = trayMenu(state, texts);
+    expect(items.find((item) => item.type === 'item' && item.label === 'Threat: a.bin')).toMatchObject({ enabled: true, action: { type: 'show-scan', id: 'a' } });
+    expect(items.find((item) => item.type === 'item' && item.label === 'Pause watching')).toMatchObject({ enabled: true, action: { type: 'set-paused', paused: true } });
+  });
+
+  it('offers resume when paused, and disables pause when nothing is watched', () => {
+    expect(trayMenu(withWatch(initialTrayState, [folderStatus('w', true)]), texts)[2]).toMatchObject({ label: 'Resume watching', action: { type: 'set-paused', paused: false } });
+    expect(trayMenu(initialTrayState, texts)[2]).toMatchObject({ label: 'Pause watching', enabled: false });
+    expect(labels(initialTrayState)).toContain('No verdicts yet');
+  });
+
+  it('speaks German', () => {
+    const german = trayMenu(run([finished('a', false)]), textsFor('de')).map((item) => (item.type === 'separator' ? '---' : item.label));
+    expect(german).toEqual(expect.arrayContaining(['Verdict öffnen', 'Bedrohung: a.bin', 'Verdict beenden']));
+  });
+
+  it('shortens long file names, keeping their end', () => {
+    const long = `${'a'.repeat(80)}.docx`;
+    const short = shorten(long, 48);
+    expect(short).toHaveLength(48);
+    expect(short.endsWith('.docx')).toBe(true);
+    expect(shorten('short.txt', 48)).toBe('short.txt');
+  });
+});
