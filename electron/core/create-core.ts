@@ -264,7 +264,7 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
           guard('Saving settings', async () => {
             const parsed = settingsPatchSchema.safeParse(patch);
             if (!parsed.success) return err('invalid_settings', `These settings are not valid: ${z.prettifyError(parsed.error)}`);
-            return settings.update(onlyGiven(patch, parsed.data));
+            return settings.update(parsed.data);
           }),
         keyStatus: () => guard('Reading the key status', async () => ok(await keyStatus())),
         setApiKey: (key) =>
@@ -322,7 +322,7 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
           guard('Changing a watched folder', async () => {
             const parsed = watchedFolderPatchSchema.safeParse(patch);
             if (!parsed.success) return err('invalid_request', 'The folder settings are not valid.');
-            const change = onlyGiven(patch, parsed.data);
+            const change = parsed.data;
             const current = settings.get().watchedFolders;
             if (!current.some((folder) => folder.id === id)) return err('not_found', 'There is no watched folder with this id.');
             const saved = await settings.update({ watchedFolders: current.map((folder) => (folder.id === id ? { ...folder, ...change } : folder)) });
@@ -354,11 +354,6 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
  * The fields the caller sent, with their parsed values: zod fills the defaults of
  * absent fields even under .partial(), which would silently reset other settings.
  */
-function onlyGiven<T extends object>(input: unknown, parsed: T): Partial<T> {
-  const given = new Set(Object.keys(input as object));
-  return Object.fromEntries(Object.entries(parsed).filter(([key]) => given.has(key))) as Partial<T>;
-}
-
 interface Watching {
   statuses(): WatchedFolderStatus[];
   apply(next: Settings, previous: Settings): void;

@@ -12,7 +12,17 @@ import {
   type ScanEvent,
   type ScanRecord,
 } from '../scans/record.ts';
-import { settingsPatchSchema, watchedFolderSchema, type Settings, type SettingsPatch, type WatchedFolder } from '../settings/settings.ts';
+import {
+  settingsPatchSchema,
+  watchedFolderPatchSchema,
+  watchedFolderSchema,
+  type Settings,
+  type SettingsPatch,
+  type WatchedFolder,
+  type WatchedFolderPatch,
+} from '../settings/settings.ts';
+
+export { watchedFolderPatchSchema, type WatchedFolderPatch };
 
 export type Unsubscribe = () => void;
 
@@ -110,8 +120,6 @@ export const watchedFolderInputSchema = watchedFolderSchema.omit({ id: true }).p
   scanExisting: true,
 });
 export type WatchedFolderInput = z.input<typeof watchedFolderInputSchema>;
-export const watchedFolderPatchSchema = watchedFolderSchema.omit({ id: true, path: true }).partial().strict();
-export type WatchedFolderPatch = z.infer<typeof watchedFolderPatchSchema>;
 
 /** IPC channel → schema of its argument tuple. Events flow main → renderer on EVENT_CHANNELS. */
 export const INVOKE_CHANNELS = {

@@ -5,15 +5,27 @@ import { modeChoiceSchema } from '../scans/record.ts';
 
 export const SETTINGS_VERSION = 1;
 
+/** The per-folder options, without defaults: a patch must never fill in values it was not given. */
+const watchedFolderOptions = {
+  recursive: z.boolean(),
+  ignore: z.array(z.string().max(512)).max(200),
+  paused: z.boolean(),
+  scanExisting: z.boolean(),
+};
+
 export const watchedFolderSchema = z.object({
   id: z.string(),
   path: z.string().min(1),
-  recursive: z.boolean().default(true),
-  ignore: z.array(z.string().max(512)).max(200).default([]),
-  paused: z.boolean().default(false),
-  scanExisting: z.boolean().default(false),
+  recursive: watchedFolderOptions.recursive.default(true),
+  ignore: watchedFolderOptions.ignore.default([]),
+  paused: watchedFolderOptions.paused.default(false),
+  scanExisting: watchedFolderOptions.scanExisting.default(false),
 });
 export type WatchedFolder = z.infer<typeof watchedFolderSchema>;
+
+/** A change to one watched folder's options (its id and path never change). */
+export const watchedFolderPatchSchema = z.object(watchedFolderOptions).partial().strict();
+export type WatchedFolderPatch = z.infer<typeof watchedFolderPatchSchema>;
 
 /** A remote base URL: http(s) only, no credentials, no query or fragment. */
 export const baseUrlSchema = z
@@ -34,24 +46,30 @@ export const backendSchema = z.discriminatedUnion('kind', [
 ]);
 export type Backend = z.infer<typeof backendSchema>;
 
+/** The fields the renderer may change, without defaults (see settingsPatchSchema). */
+const userPreferences = {
+  language: z.enum(['system', 'en', 'de']),
+  backend: backendSchema,
+  mode: modeChoiceSchema,
+  /** Reuse a verdict for identical content scanned within this many days (0: never reuse). */
+  reuseVerdictDays: z.number().int().min(0).max(3650),
+  notifyClean: z.boolean(),
+};
+
 export const settingsSchema = z.object({
   version: z.literal(SETTINGS_VERSION).default(SETTINGS_VERSION),
-  language: z.enum(['system', 'en', 'de']).default('system'),
-  backend: backendSchema.default({ kind: 'local' }),
-  mode: modeChoiceSchema.default('auto'),
-  /** Reuse a verdict for identical content scanned within this many days (0: never reuse). */
-  reuseVerdictDays: z.number().int().min(0).max(3650).default(30),
-  notifyClean: z.boolean().default(false),
+  language: userPreferences.language.default('system'),
+  backend: userPreferences.backend.default({ kind: 'local' }),
+  mode: userPreferences.mode.default('auto'),
+  reuseVerdictDays: userPreferences.reuseVerdictDays.default(30),
+  notifyClean: userPreferences.notifyClean.default(false),
   watchingPaused: z.boolean().default(false),
   watchedFolders: z.array(watchedFolderSchema).max(100).default([]),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
 /** What the renderer may change in one call (the key has its own call). */
-export const settingsPatchSchema = settingsSchema
-  .pick({ language: true, backend: true, mode: true, reuseVerdictDays: true, notifyClean: true })
-  .partial()
-  .strict();
+export const settingsPatchSchema = z.object(userPreferences).partial().strict();
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
 
 export const defaultSettings = (): Settings => settingsSchema.parse({});

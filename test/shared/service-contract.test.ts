@@ -64,3 +64,12 @@ describe('service contract', () => {
     expect(verdictOf({ status: 'processing', safe: null })).toBe('pending');
   });
 });
+
+describe('settings patches', () => {
+  it('carry only the fields they were given (no defaults filled in)', async () => {
+    const { settingsPatchSchema, watchedFolderPatchSchema } = await import('../../shared/settings/settings.ts');
+    expect(settingsPatchSchema.parse({ notifyClean: true })).toEqual({ notifyClean: true });
+    expect(watchedFolderPatchSchema.parse({ paused: true })).toEqual({ paused: true });
+    expect(settingsPatchSchema.safeParse({ apiKey: 'x' }).success).toBe(false);
+  });
+});
