@@ -1,0 +1,238 @@
+// The quarantine's journal and allow-list: `<dataDir>/quarantine/quarantine.sqlite`.
+// Its own database, not a table in history.sqlite: history's retention and
+// "clear history" must never touch it, a damaged history set aside must not
+// take the record of quarantined files with it, and history's schema belongs
+// to another module. synchronous=FULL: an intent must be on disk before the
+// file it describes is moved (quarantine operations are rare; the fsync is cheap here).
+import { chmodSync, existsSync, renameSync, rmSync } from 'node:fs';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import type { AllowedContent, QuarantineEntry, QuarantineState } from '../../shared/quarantine/entry.ts';
+
+/** A pending restore: what it is for and where the file goes. */
+export type PendingAction = 'restore' | 'allow';
+
+/** An entry with the journal fields the renderer never sees. */
+export interface StoredEntry extends QuarantineEntry {
+  storedName: string;
+  mtimeMs: number | null;
+  action: PendingAction | null;
+  targetPath: string | null;
+}
+
+export interface QuarantineStore {
+  readonly warning: string | null;
+  insert(entry: StoredEntry): void;
+  update(id: string, patch: Partial<Omit<StoredEntry, 'id'>>): StoredEntry | null;
+  remove(id: string): void;
+  get(id: string): StoredEntry | null;
+  byRecord(recordId: string): StoredEntry[];
+  byStoredName(name: string): StoredEntry | null;
+  list(states: readonly QuarantineState[] | null): StoredEntry[];
+  /** Whether an entry with this content was restored (not allowed) to this path. */
+  wasRestoredTo(sha256: string, target: string): boolean;
+  allow(content: AllowedContent): void;
+  isAllowed(sha256: string): boolean;
+  allowed(): AllowedContent[];
+  revokeAllowed(sha256: string): boolean;
+  transaction<T>(fn: () => T): T;
+  close(): void;
+}
+
+const SCHEMA_VERSION = 1;
+const CORRUPTION_CODES = new Set([11 /* SQLITE_CORRUPT */, 26 /* SQLITE_NOTADB */]);
+
+const COLUMNS: Record<keyof StoredEntry, string> = {
+  id: 'id',
+  storedName: 'stored_name',
+  originalPath: 'original_path',
+  fileName: 'file_name',
+  size: 'size',
+  mode: 'mode',
+  mtimeMs: 'mtime_ms',
+  sha256: 'sha256',
+  recordId: 'record_id',
+  state: 'state',
+  action: 'action',
+  targetPath: 'target_path',
+  quarantinedAt: 'quarantined_at',
+  resolvedAt: 'resolved_at',
+  restoredTo: 'restored_to',
+};
+const FIELDS = Object.keys(COLUMNS) as Array<keyof StoredEntry>;
+const SELECT = FIELDS.map((field) => `${COLUMNS[field]} AS ${field}`).join(', ');
+
+export function openQuarantineStore(file: string): QuarantineStore {
+  let warning: string | null = null;
+  let db: DatabaseSync;
+  try {
+    db = openDatabase(file);
+  } catch (error) {
+    if (!isCorruption(error)) throw error;
+    const aside = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    renameSync(file, aside);
+    for (const suffix of ['-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+    // The files stay in the folder: recover() adopts every one it finds without an entry.
+    warning = `The quarantine index could not be read (${(error as Error).message}); it was set aside and the quarantined files were re-indexed.`;
+    db = openDatabase(file);
+  }
+
+  const statements = new Map<string, StatementSync>();
+  const prepare = (sql: string) => {
+    let statement = statements.get(sql);
+    if (!statement) statements.set(sql, (statement = db.prepare(sql)));
+    return statement;
+  };
+  const toEntry = (row: Record<string, unknown> | undefined): StoredEntry | null => {
+    if (!row) return null;
+    return {
+      id: row.id as string,
+      storedName: row.storedName as string,
+      originalPath: (row.originalPath ?? null) as string | null,
+      fileName: row.fileName as string,
+      size: Number(row.size),
+      mode: Number(row.mode),
+      mtimeMs: row.mtimeMs === null || row.mtimeMs === undefined ? null : Number(row.mtimeMs),
+      sha256: row.sha256 as string,
+      recordId: (row.recordId ?? null) as string | null,
+      state: row.state as QuarantineState,
+      action: (row.action ?? null) as PendingAction | null,
+      targetPath: (row.targetPath ?? null) as string | null,
+      quarantinedAt: row.quarantinedAt as string,
+      resolvedAt: (row.resolvedAt ?? null) as string | null,
+      restoredTo: (row.restoredTo ?? null) as string | null,
+    };
+  };
+  const get = (id: string) => toEntry(prepare(`SELECT ${SELECT} FROM entries WHERE id = ?`).get(id));
+
+  let inTransaction = false;
+  const transaction = <T>(fn: () => T): T => {
+    if (inTransaction) return fn();
+    db.exec('BEGIN IMMEDIATE');
+    inTransaction = true;
+    try {
+      const result = fn();
+      db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      db.exec('ROLLBACK');
+      throw error;
+    } finally {
+      inTransaction = false;
+    }
+  };
+
+  return {
+    warning,
+    insert(entry) {
+      const sql = `INSERT INTO entries (${FIELDS.map((field) => COLUMNS[field]).join(', ')}) VALUES (${FIELDS.map(() => '?').join(', ')})`;
+      prepare(sql).run(...FIELDS.map((field) => (entry[field] ?? null) as SQLInputValue));
+    },
+    update(id, patch) {
+      const fields = (Object.keys(patch) as Array<keyof typeof patch>).filter((field) => field in COLUMNS);
+      if (fields.length === 0) return get(id);
+      const sql = `UPDATE entries SET ${fields.map((field) => `${COLUMNS[field]} = ?`).join(', ')} WHERE id = ?`;
+      prepare(sql).run(...fields.map((field) => (patch[field] ?? null) as SQLInputValue), id);
+      return get(id);
+    },
+    remove(id) {
+      prepare('DELETE FROM entries WHERE id = ?').run(id);
+    },
+    get,
+    byRecord: (recordId) =>
+      prepare(`SELECT ${SELECT} FROM entries WHERE record_id = ? ORDER BY quarantined_at DESC, seq DESC`)
+        .all(recordId)
+        .map((row) => toEntry(row)!),
+    byStoredName: (name) => toEntry(prepare(`SELECT ${SELECT} FROM entries WHERE stored_name = ?`).get(name)),
+    list(states) {
+      if (states === null) return prepare(`SELECT ${SELECT} FROM entries ORDER BY quarantined_at DESC, seq DESC`).all().map((row) => toEntry(row)!);
+      const marks = states.map(() => '?').join(', ');
+      return prepare(`SELECT ${SELECT} FROM entries WHERE state IN (${marks}) ORDER BY quarantined_at DESC, seq DESC`)
+        .all(...states)
+        .map((row) => toEntry(row)!);
+    },
+    wasRestoredTo: (sha256, target) =>
+      prepare(`SELECT 1 FROM entries WHERE sha256 = ? AND restored_to = ? AND state = 'restored' LIMIT 1`).get(sha256.toLowerCase(), target) !== undefined,
+    allow(content) {
+      prepare(
+        `INSERT INTO allowed (sha256, file_name, allowed_at, entry_id, record_id) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (sha256) DO UPDATE SET file_name = excluded.file_name, allowed_at = excluded.allowed_at,
+           entry_id = excluded.entry_id, record_id = excluded.record_id`,
+      ).run(content.sha256.toLowerCase(), content.fileName, content.allowedAt, content.entryId, content.recordId);
+    },
+    isAllowed: (sha256) => prepare('SELECT 1 FROM allowed WHERE sha256 = ?').get(sha256.toLowerCase()) !== undefined,
+    allowed: () =>
+      prepare('SELECT sha256, file_name AS fileName, allowed_at AS allowedAt, entry_id AS entryId, record_id AS recordId FROM allowed ORDER BY allowed_at DESC')
+        .all()
+        .map((row) => ({ ...row }) as unknown as AllowedContent),
+    revokeAllowed: (sha256) => Number(prepare('DELETE FROM allowed WHERE sha256 = ?').run(sha256.toLowerCase()).changes) > 0,
+    transaction,
+    close() {
+      if (db.isOpen) db.close();
+    },
+  };
+}
+
+function openDatabase(file: string): DatabaseSync {
+  const isNew = !existsSync(file);
+  const db = new DatabaseSync(file, { timeout: 5000 });
+  try {
+    if (isNew) chmodSync(file, 0o600);
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec('PRAGMA synchronous = FULL');
+    const version = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
+    if (version > SCHEMA_VERSION) {
+      throw Object.assign(
+        new Error(`The quarantine index was written by a newer version of Verdict (schema ${version}); update Verdict.`),
+        { code: 'quarantine_newer_schema' },
+      );
+    }
+    if (version < 1) {
+      db.exec('BEGIN IMMEDIATE');
+      try {
+        db.exec(`
+          CREATE TABLE entries (
+            seq INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            stored_name TEXT NOT NULL UNIQUE,
+            original_path TEXT,
+            file_name TEXT NOT NULL,
+            size INTEGER NOT NULL,
+            mode INTEGER NOT NULL,
+            mtime_ms REAL,
+            sha256 TEXT NOT NULL,
+            record_id TEXT,
+            state TEXT NOT NULL,
+            action TEXT,
+            target_path TEXT,
+            quarantined_at TEXT NOT NULL,
+            resolved_at TEXT,
+            restored_to TEXT
+          );
+          CREATE INDEX entries_by_state ON entries (state, quarantined_at);
+          CREATE INDEX entries_by_record ON entries (record_id);
+          CREATE TABLE allowed (
+            sha256 TEXT PRIMARY KEY,
+            file_name TEXT NOT NULL,
+            allowed_at TEXT NOT NULL,
+            entry_id TEXT,
+            record_id TEXT
+          );
+          PRAGMA user_version = 1;
+        `);
+        db.exec('COMMIT');
+      } catch (error) {
+        db.exec('ROLLBACK');
+        throw error;
+      }
+    }
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+function isCorruption(error: unknown): boolean {
+  const code = (error as { errcode?: unknown }).errcode;
+  return typeof code === 'number' && CORRUPTION_CODES.has(code & 0xff);
+}
