@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { WatchedFolderStatus } from '../../shared/bridge/api.ts';
 import { TERMINAL_STATUSES, type ScanRecord } from '../../shared/scans/record.ts';
-import type { WatchedFolder } from '../../shared/settings/settings.ts';
+import { watchedFolderSchema, type WatchedFolder } from '../../shared/settings/settings.ts';
 import { createCore, DEFAULT_KEYCHAIN_SERVICE } from '../core/create-core.ts';
 import { defaultDataDir } from '../core/data-dir.ts';
 import { accountForBaseUrl, createKeychain } from '../keychain/keychain.ts';
@@ -75,14 +75,10 @@ export async function runWatch(argv: string[], io: WatchIo): Promise<number> {
     io.stderr(`--engine must be auto, clamd or builtin (got ${engine}).`);
     return 2;
   }
-  const folders: WatchedFolder[] = positionals.map((folder, index) => ({
-    id: `cli-${index + 1}`,
-    path: resolve(folder),
-    recursive: true,
-    ignore: [],
-    paused: false,
-    scanExisting: values.existing,
-  }));
+  // The settings' defaults for a folder (recursive, no patterns, the global protection rules).
+  const folders: WatchedFolder[] = positionals.map((folder, index) =>
+    watchedFolderSchema.parse({ id: `cli-${index + 1}`, path: resolve(folder), scanExisting: values.existing }),
+  );
   for (const folder of folders) {
     // A folder that is missing is watched anyway (it may appear), but a file is a mistake.
     const found = await stat(folder.path).catch(() => null);
