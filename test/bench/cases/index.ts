@@ -1,0 +1,14 @@
+// Every benchmark case, in the order of the table (the order).
+import type { BenchCase } from './bench-case.ts';
+import { clientMemoryCase } from './client-memory.ts';
+import { fingerprintCase } from './fingerprint.ts';
+import { historyCase } from './history.ts';
+import { pollingCase } from './polling.ts';
+import { rendererCase } from './renderer.ts';
+import { serviceMemoryCase } from './service-memory.ts';
+import { throughputCase } from './throughput.ts';
+import { uploadCase } from './upload.ts';
+import { watchIdleCase } from './watch-idle.ts';
+import { watchLatencyCase } from './watch-latency.ts';
+
+export const BENCH_CASES: readonly BenchCase[] = [uploadCase, clientMemoryCase, serviceMemoryCase, fingerprintCase, throughputCase, pollingCase, watchLatencyCase, watchIdleCase, historyCase, rendererCase];
