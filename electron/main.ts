@@ -56,10 +56,14 @@ async function start(instance: SingleInstance, log: Logger): Promise<void> {
     open();
     events.showScan(id);
   };
+  // Files opened with Verdict (first launch or a later one) are manual scans: for a remote
+  // service that asks first they wait for the user's consent, so their scan is shown, where
+  // the detail panel offers to send it.
   const submit = (paths: string[], origin: ScanOrigin) => {
     if (paths.length === 0) return;
     void core.submit(paths, { origin }).then((result) => {
       if (!result.ok) log.warn({ error: result.error, origin, count: paths.length }, 'could not queue paths from a launch');
+      else if (result.value.ids[0] !== undefined) events.showScan(result.value.ids[0]);
     });
   };
 
@@ -67,7 +71,7 @@ async function start(instance: SingleInstance, log: Logger): Promise<void> {
   const stopNotifications = setupNotifications({ core, onShowScan: showScan, onOpen: open, log, iconPath: icons.appIcon });
 
   open();
-  submit(instance.initialPaths, 'cli');
+  submit(instance.initialPaths, 'second-instance');
   instance.onHandover((paths) => {
     open();
     submit(paths, 'second-instance');

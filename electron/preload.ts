@@ -42,16 +42,34 @@ export const api: VerdictApi = {
     submit: (paths, options) => invoke('scans:submit', paths, options),
     list: (query) => invoke('scans:list', query),
     get: (id) => invoke('scans:get', id),
-    rescan: (id) => invoke('scans:rescan', id),
+    rescan: (id, options) => invoke('scans:rescan', id, options),
     counts: () => invoke('scans:counts'),
+    allowUpload: (ids, origin) => invoke('scans:allowUpload', ids, origin),
     // Scan events arrive batched (an array per message) and are delivered one by one.
     onEvent: (listener) =>
       subscribe(EVENTS.scanEvent, (payload) => {
         for (const event of Array.isArray(payload) ? (payload as ScanEvent[]) : [payload as ScanEvent]) safely(listener, event);
       }),
   },
+  quarantine: {
+    list: (options) => invoke('quarantine:list', options),
+    forRecord: (recordId) => invoke('quarantine:forRecord', recordId),
+    add: (recordIds) => invoke('quarantine:add', recordIds),
+    restore: (entryId, options) => invoke('quarantine:restore', entryId, options),
+    allow: (entryId, options) => invoke('quarantine:allow', entryId, options),
+    restoreMany: (entryIds, options) => invoke('quarantine:restoreMany', entryIds, options),
+    allowMany: (entryIds, options) => invoke('quarantine:allowMany', entryIds, options),
+    deleteMany: (entryIds) => invoke('quarantine:deleteMany', entryIds),
+    allowRecord: (recordId) => invoke('quarantine:allowRecord', recordId),
+    allowed: () => invoke('quarantine:allowed'),
+    revokeAllowed: (sha256) => invoke('quarantine:revokeAllowed', sha256),
+  },
+  history: {
+    clear: () => invoke('history:clear'),
+  },
   files: {
     pick: (kind) => invoke('files:pick', kind),
+    pickSaveLocation: (defaultName) => invoke('files:pickSaveLocation', defaultName),
     // File.path no longer exists; webUtils is the supported way (the File never leaves this process).
     pathFor: (file) => webUtils.getPathForFile(file as unknown as File),
     reveal: (path) => invoke('files:reveal', path),

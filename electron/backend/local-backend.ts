@@ -1,7 +1,17 @@
 // Starts the embedded File Scanning Service for the app or the CLI: loopback,
 // a free port, the key of this run, its data under <dataDir>/local-service.
+// It runs in a worker thread of its own (start-in-thread.ts), so receiving,
+// hashing and recording uploads happens on another core than the pipeline's;
+// the app still talks to it over HTTP like to any other service. Should the
+// thread itself be unavailable (a build without its entry), the service runs on
+// this thread instead, with a warning: slower, never missing.
 import { startLocalService } from '../local-service/server.ts';
+import type { RateLimitOptions } from '../local-service/auth/rate-limiter.ts';
 import type { EngineKind } from '../local-service/engines/select-engine.ts';
+import type { ServiceLogger } from '../local-service/logger.ts';
+import { ServiceThreadUnavailableError, startLocalServiceInThread } from '../local-service/thread/start-in-thread.ts';
+import type { ThreadServiceOptions } from '../local-service/thread/thread-protocol.ts';
+import { LOCAL_SERVICE_REQUEST_BUDGET } from '../request-budget/request-budget.ts';
 
 /** The one integration the app uses on its embedded service. */
 export const EMBEDDED_INTEGRATION_ID = 'verdict-embedded';
@@ -18,21 +28,59 @@ export interface EmbeddedServiceOptions {
   clamdSocket?: string;
   scanDelayMs?: number;
   syncWindowMs?: number;
+  /** Run the service on the calling thread instead of a worker thread (debugging; default false). */
+  inProcess?: boolean;
+  /** Warnings and errors of the service, and reports of its thread stopping. Default: errors on stderr. */
+  logger?: ServiceLogger;
+  /** The thread's entry module (tests). */
+  threadEntry?: URL;
 }
+
+/**
+ * Above the app's own request budget for it, so the embedded service never answers
+ * our requests with 429 (the budget is the binding limit). Callers without the key of
+ * this run share one bucket of the same size: a 256-bit key is not guessed at any rate.
+ */
+export const EMBEDDED_RATE_LIMIT: RateLimitOptions = {
+  requestsPerSecond: LOCAL_SERVICE_REQUEST_BUDGET.ratePerSecond * 2,
+  burst: LOCAL_SERVICE_REQUEST_BUDGET.burst * 2,
+};
+
+/** Without a logger from the app, errors still show (a thread that dies must not go unnoticed). */
+const stderrErrors: ServiceLogger = {
+  info() {},
+  warn() {},
+  error(fields, message) {
+    console.error(`[verdict local service] ${message}`, fields);
+  },
+};
 
 export function embeddedServiceStarter(options: EmbeddedServiceOptions = {}): LocalServiceStarter {
   return async ({ apiKey, dataDir }) => {
-    const service = await startLocalService({
+    const serviceOptions: ThreadServiceOptions = {
       host: '127.0.0.1',
       port: 0,
       // The key changes every run; pinning the integration keeps earlier runs' scans
       // findable by reference, so crash recovery adopts them instead of scanning twice.
       apiKeys: [{ key: apiKey, integrationId: EMBEDDED_INTEGRATION_ID }],
       dataDir,
+      rateLimit: EMBEDDED_RATE_LIMIT,
       engine: { kind: options.engine ?? 'auto', ...(options.clamdSocket ? { clamdSocket: options.clamdSocket } : {}) },
       ...(options.scanDelayMs !== undefined ? { scanDelayMs: options.scanDelayMs } : {}),
       ...(options.syncWindowMs !== undefined ? { syncWindowMs: options.syncWindowMs } : {}),
-    });
+    };
+    const logger = options.logger ?? stderrErrors;
+    if (!options.inProcess) {
+      try {
+        const threaded = await startLocalServiceInThread({ ...serviceOptions, logger, ...(options.threadEntry ? { threadEntry: options.threadEntry } : {}) });
+        return { url: threaded.url, close: () => threaded.close() };
+      } catch (error) {
+        if (!(error instanceof ServiceThreadUnavailableError)) throw error;
+        logger.error({ err: error }, `${error.message}; running the local service on the main thread instead`);
+      }
+    }
+    // The same levels as from the thread: warnings and errors (info is one line per request).
+    const service = await startLocalService({ ...serviceOptions, logger: { info() {}, warn: logger.warn.bind(logger), error: logger.error.bind(logger) } });
     return { url: service.url, close: () => service.close() };
   };
 }

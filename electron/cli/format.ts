@@ -1,6 +1,6 @@
 // How one scan reads on a terminal: shared by the `scan` and `watch` CLIs.
 // Plain: `CLEAN  path  (detailed)`, `THREAT path  (detailed: findings)`,
-// `ERROR  path  (message)`; JSON: one object per line.
+// `ALLOWED path  (detailed; allowed by you)`, `ERROR  path  (message)`; JSON: one object per line.
 import { verdictOf, type ScanRecord } from '../../shared/scans/record.ts';
 
 /** Control characters (a newline in a file name) must not break the one-line-per-file format. */
@@ -18,8 +18,11 @@ export function formatPlain(record: ScanRecord): string {
     case 'unsafe': {
       const names = record.findings.map((finding) => finding.name).join(', ');
       const detail = names ? `${record.detailed ?? 'unsafe'}: ${names}` : (record.detailed ?? 'unsafe');
-      return `THREAT ${path}  (${printable(detail)}${reused})`;
+      return `THREAT ${path}  (${printable(detail)}${reused}${quarantineNote(record)})`;
     }
+    case 'allowed':
+      // Judged unsafe by the engine; the user allowed exactly this content earlier.
+      return `ALLOWED ${path}  (${printable(record.detailed ?? 'unsafe')}; allowed by you${reused})`;
     case 'skipped':
       return `SKIP   ${path}  (${printable(record.error?.message ?? 'skipped')})`;
     case 'pending':
@@ -27,6 +30,13 @@ export function formatPlain(record: ScanRecord): string {
     default:
       return `ERROR  ${path}  (${printable(record.error?.message ?? 'could not be scanned')})`;
   }
+}
+
+/** What the core does with the file (the move itself finishes after the line is printed). */
+function quarantineNote(record: ScanRecord): string {
+  if (record.disposition === 'quarantine_pending') return '; moving it to quarantine';
+  if (record.disposition === 'quarantined') return '; moved to quarantine';
+  return '';
 }
 
 /** A record still waiting when the CLI gives up on it (no key, service unreachable). */
@@ -58,6 +68,8 @@ export interface JsonLine {
   reusedFromId: string | null;
   error: ScanRecord['error'];
   pendingReason: string | null;
+  /** What was done about a threat (see ScanRecord.disposition). */
+  disposition: ScanRecord['disposition'] | null;
 }
 
 export function toJsonLine(record: ScanRecord): JsonLine {
@@ -74,6 +86,7 @@ export function toJsonLine(record: ScanRecord): JsonLine {
     reusedFromId: record.reusedFromId,
     error: record.error,
     pendingReason: record.pendingReason,
+    disposition: record.disposition ?? null,
   };
 }
 
@@ -81,13 +94,16 @@ export function formatRecord(record: ScanRecord, json: boolean): string {
   return json ? JSON.stringify(toJsonLine(record)) : formatPlain(record);
 }
 
-/** 0: every file completed safe; 1: any unsafe; 2: any could not be scanned (unsafe wins). */
+/**
+ * 0: every file completed safe (or is content the user allowed); 1: any unsafe;
+ * 2: any could not be scanned (unsafe wins).
+ */
 export function exitCodeFor(records: readonly ScanRecord[]): 0 | 1 | 2 {
   let code: 0 | 1 | 2 = 0;
   for (const record of records) {
     const verdict = verdictOf(record);
     if (verdict === 'unsafe') return 1;
-    if (verdict !== 'safe') code = 2;
+    if (verdict !== 'safe' && verdict !== 'allowed') code = 2;
   }
   return code;
 }

@@ -7,7 +7,9 @@ import type { ModeChoice, ScanRecord } from '../../shared/scans/record.ts';
 import { TERMINAL_STATUSES } from '../../shared/scans/record.ts';
 import { createCore, DEFAULT_KEYCHAIN_SERVICE } from '../core/create-core.ts';
 import { defaultDataDir } from '../core/data-dir.ts';
+import { validateApiKey } from '../keychain/api-key.ts';
 import { accountForBaseUrl, createKeychain } from '../keychain/keychain.ts';
+import { baseUrlSchema } from '../../shared/settings/settings.ts';
 import { exitCodeFor, formatRecord } from './format.ts';
 
 const USAGE = `Usage: npm run -s scan -- [options] <files or folders...>
@@ -78,12 +80,23 @@ export async function runScan(argv: string[], io: Io): Promise<number> {
 
   let serviceOverride: { baseUrl: string; apiKey: string } | undefined;
   if (values.service) {
-    const apiKey = io.env.VERDICT_API_KEY?.trim() || (await keyFromKeychain(io, values.service));
-    if (!apiKey) {
+    // Checked here so the user hears what is wrong with the URL (never echoing credentials in it).
+    const url = baseUrlSchema.safeParse(values.service);
+    if (!url.success) {
+      io.stderr(`--service ${url.error.issues[0]?.message ?? 'is not a valid URL'}.`);
+      return 2;
+    }
+    const rawKey = io.env.VERDICT_API_KEY || (await keyFromKeychain(io, values.service));
+    if (!rawKey) {
       io.stderr('No API key for --service: set VERDICT_API_KEY, or store a key in the app (it is kept in the OS keychain).');
       return 2;
     }
-    serviceOverride = { baseUrl: values.service, apiKey };
+    const apiKey = validateApiKey(rawKey);
+    if (!apiKey.ok) {
+      io.stderr(`VERDICT_API_KEY is not a valid key: ${apiKey.error.message}`);
+      return 2;
+    }
+    serviceOverride = { baseUrl: values.service, apiKey: apiKey.value };
   }
 
   const dataDir = values['data-dir'] ?? defaultDataDir(io.env);
@@ -102,6 +115,8 @@ export async function runScan(argv: string[], io: Io): Promise<number> {
     io.stderr(`Could not start: ${(error as Error).message}`);
     return 2;
   }
+
+  for (const warning of core.startupWarnings) io.stderr(`Warning: ${warning}`);
 
   const mine = new Map<string, ScanRecord | null>();
   const printed = new Set<string>();

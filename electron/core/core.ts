@@ -25,9 +25,21 @@ export interface CoreOptions {
 
 export interface Core extends CoreApi {
   /** Queue paths from any source (drop, dialog, CLI, watcher, second instance). */
-  submit(paths: string[], options: { origin: ScanOrigin; mode?: ModeChoice; force?: boolean }): Promise<Result<{ queued: number; ids: string[] }>>;
+  /**
+   * `uploadConsent`: the remote service origin the user agreed to send these files to
+   * (manual scans to a remote service wait for it otherwise). `skipped`: files left out by an exclusion.
+   */
+  submit(
+    paths: string[],
+    options: { origin: ScanOrigin; mode?: ModeChoice; force?: boolean; uploadConsent?: string },
+  ): Promise<Result<{ queued: number; skipped: number; ids: string[] }>>;
   /** Subscribe to every scan event (UI, tray, notifications, CLI). */
   onEvent(listener: (event: ScanEvent) => void): () => void;
+  /**
+   * What the user should hear about from start-up: a settings file set aside or left
+   * read-only, a damaged history replaced. Plain sentences, no secrets.
+   */
+  readonly startupWarnings: readonly string[];
   /** Resolves when every queued and in-flight scan has reached a terminal state (CLI, tests). */
   idle(): Promise<void>;
   close(): Promise<void>;

@@ -12,19 +12,22 @@ import {
   type WatchedFolderStatus,
 } from '../../shared/bridge/api.ts';
 import { err, ok, type Result } from '../../shared/result.ts';
-import { historyQuerySchema, modeChoiceSchema, type ScanEvent, type ScanOrigin } from '../../shared/scans/record.ts';
+import { historyQuerySchema, modeChoiceSchema, type ScanEvent, type ScanOrigin, type ScanRecord } from '../../shared/scans/record.ts';
 import { z } from 'zod';
+import { consentOriginSchema, needsUploadConsent } from '../../shared/settings/protection.ts';
 import { settingsPatchSchema, type Settings, type WatchedFolder } from '../../shared/settings/settings.ts';
 import type { Language } from '../../shared/service-contract/limits.ts';
 import { createBackendManager, type BackendManager } from '../backend/backend.ts';
 import { embeddedServiceStarter } from '../backend/local-backend.ts';
 import { testConnection } from '../backend/test-connection.ts';
 import type { ServiceTimeouts } from '../service-client/service-client.ts';
+import { createExclusionMatcher, exclusionConfigFromSettings, type ExclusionMatcher } from '../exclusions/exclusion-matcher.ts';
 import { fingerprintFile } from '../fingerprint/fingerprint.ts';
 import { openHistory } from '../history/history.ts';
 import { expandPaths } from '../intake/expand-paths.ts';
 import { accountForBaseUrl, createKeychain, DEFAULT_KEYCHAIN_ACCOUNT, DEFAULT_KEYCHAIN_SERVICE } from '../keychain/keychain.ts';
 import { createLogger, createSecretList, type Logger } from '../logging/logger.ts';
+import { openQuarantine } from '../quarantine/quarantine.ts';
 import { createScanEvents } from '../scans/events.ts';
 import { createScanPipeline, type ScanPipeline } from '../scans/pipeline.ts';
 import type { Fingerprinter, Intake } from '../scans/ports.ts';
@@ -33,6 +36,8 @@ import { openSettings, type SettingsStore } from '../settings/settings-store.ts'
 import { createFolderWatcher, type FolderWatcher } from '../watch/folder-watcher.ts';
 import type { Core, CoreOptions } from './core.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
+import { startRetention } from './retention.ts';
+import { createThreatActions } from './threat-actions.ts';
 import { systemLanguage } from './system-language.ts';
 import { openWatchState } from './watch-state.ts';
 
@@ -53,6 +58,8 @@ export interface CoreTuning {
   timeouts?: Partial<ServiceTimeouts>;
   /** Watch settle time (ms). */
   watchSettleMs?: number;
+  /** How often history retention runs besides start and settings changes (default 6 h). */
+  retentionIntervalMs?: number;
   /** Log to stderr instead of a file when no logFile is given (default: a file in the data dir). */
   logToStderr?: boolean;
   logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
@@ -65,7 +72,12 @@ export interface CoreInternals extends Core {
   localServiceUrl(): string | null;
   backendStats(): ReturnType<BackendManager['stats']>;
   pipelineState(): ReturnType<ScanPipeline['state']>;
+  /** Resolves when no quarantine move started by a verdict is still running (tests). */
+  threatsSettled(): Promise<void>;
 }
+
+/** Manual scans ask before a file goes to a remote service; a watched folder and the command line do not. */
+const ASKS_BEFORE_UPLOAD: ReadonlySet<ScanOrigin> = new Set(['drop', 'dialog', 'second-instance', 'rescan']);
 
 export async function createCore(options: CoreOptions, tuning: CoreTuning = {}): Promise<CoreInternals> {
   const dataDir = resolve(options.dataDir);
@@ -103,6 +115,15 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
     if (history.warning) log.warn({ warning: history.warning }, 'history');
     const installId = await loadInstallId(dataDir);
 
+    // Opened and recovered before anything scans: a move a crash interrupted is ended first.
+    const quarantine = await openQuarantine(dataDir);
+    cleanups.push(() => quarantine.close());
+    if (quarantine.warning) log.warn({ warning: quarantine.warning }, 'quarantine');
+    const recovered = await quarantine.recover();
+    if (recovered.problems.length > 0 || recovered.lost.length > 0 || recovered.adopted.length > 0 || recovered.strays.length > 0) {
+      log.warn({ problems: recovered.problems.length, lost: recovered.lost.length, adopted: recovered.adopted.length, strays: recovered.strays.length }, 'quarantine recovery');
+    }
+
     // keytar loads on first use: a missing keychain shows up as a Result error, never at start.
     const keychain = createKeychain({ service: options.keychainService ?? DEFAULT_KEYCHAIN_SERVICE });
     /** Each remote service has its own key, under its origin; with the local backend, the default account. */
@@ -122,6 +143,22 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
       onListenerError: (error) => log.warn({ err: error }, 'a scan event listener failed'),
     });
     cleanups.push(() => events.close());
+
+    const threats = createThreatActions({ history, quarantine, settings: () => settings.get(), events, log });
+    // Runs after the pipeline has stopped (cleanups run in reverse) and before the quarantine closes.
+    cleanups.push(() => threats.settle());
+
+    // Rebuilt when the settings change (rules are compiled once, not per file).
+    let matcher: ExclusionMatcher | null = null;
+    const exclusions = (): ExclusionMatcher => {
+      if (matcher) return matcher;
+      matcher = createExclusionMatcher(exclusionConfigFromSettings(settings.get()));
+      if (matcher.invalid.length > 0) log.warn({ invalid: matcher.invalid.map((rule) => `${rule.kind}: ${rule.message}`) }, 'exclusion rules that never match');
+      return matcher;
+    };
+    // A service named by the caller (the CLI's --service, tests) is the caller's consent.
+    const mayUpload = (record: ScanRecord, serviceLabel: string): boolean =>
+      serviceLabel === 'local' || options.serviceOverride !== undefined || !ASKS_BEFORE_UPLOAD.has(record.origin) || !needsUploadConsent(settings.get(), serviceLabel);
 
     let pipeline: ScanPipeline | null = null;
     const pipelineLog = {
@@ -174,10 +211,24 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
       retryBaseMs: tuning.retryBaseMs,
       retryMaxMs: tuning.retryMaxMs,
       log: pipelineLog,
+      exclusions,
+      watchedFolders: () => settings.get().watchedFolders,
+      threatResponse: (record) => threats.respond(record),
+      onThreat: (record, request) => threats.onThreat(record, request),
+      mayUpload,
     });
     const scans = pipeline;
     cleanups.push(() => scans.close());
+    threats.finishPending();
     scans.start();
+
+    const retention = startRetention({ history, retention: () => settings.get().historyRetention, events, log, intervalMs: tuning.retentionIntervalMs });
+    cleanups.push(() => retention.close());
+    try {
+      retention.apply();
+    } catch (error) {
+      log.warn({ err: error }, 'history retention failed');
+    }
 
     // ---- watched folders -----------------------------------------------------------
     const watch = await setupWatching({ dataDir, settings, tuning, log, submit: (paths) => submit(paths, { origin: 'watch' }) });
@@ -188,17 +239,30 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
         void backend.refresh().then(() => scans.resume());
       }
       if (next.mode !== previous.mode || next.reuseVerdictDays !== previous.reuseVerdictDays) scans.resume();
+      const changed = (key: keyof Settings) => JSON.stringify(next[key]) !== JSON.stringify(previous[key]);
+      if (changed('exclusions') || changed('maxAutoScanSize') || changed('watchedFolders')) matcher = null;
+      if (changed('confirmRemoteUploads') || changed('remoteUploadConsentHosts')) scans.recheckHeld();
+      if (changed('historyRetention')) {
+        try {
+          retention.apply();
+        } catch (error) {
+          log.warn({ err: error }, 'history retention failed');
+        }
+      }
       watch.apply(next, previous);
     });
 
     // ---- the facade ------------------------------------------------------------------
-    async function submit(paths: string[], submitOptions: { origin: ScanOrigin; mode?: Settings['mode']; force?: boolean }) {
+    async function submit(paths: string[], submitOptions: { origin: ScanOrigin; mode?: Settings['mode']; force?: boolean; uploadConsent?: string }) {
       try {
         if (!Array.isArray(paths) || paths.some((path) => typeof path !== 'string' || path.length === 0)) {
           return err('invalid_request', 'Expected a list of file or folder paths.');
         }
         if (submitOptions.mode !== undefined && !modeChoiceSchema.safeParse(submitOptions.mode).success) {
           return err('invalid_request', 'The mode must be auto, sync or async.');
+        }
+        if (submitOptions.uploadConsent !== undefined && !consentOriginSchema.safeParse(submitOptions.uploadConsent).success) {
+          return err('invalid_request', 'The consent must name a service origin such as https://scan.example.com.');
         }
         return ok(await scans.submit(paths, submitOptions));
       } catch (error) {
@@ -221,6 +285,7 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
     let closed = false;
     const core: CoreInternals = {
       dataDir,
+      startupWarnings: [settings.warning, history.warning, quarantine.warning].filter((warning): warning is string => Boolean(warning)),
       submit,
       onEvent: (listener: (event: ScanEvent) => void) => events.subscribe(listener),
       idle: () => scans.idle(),
@@ -232,10 +297,15 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
       localServiceUrl: () => backend.localUrl(),
       backendStats: () => backend.stats(),
       pipelineState: () => scans.state(),
+      threatsSettled: async () => {
+        // A verdict's move starts (synchronously) as its record completes, so after idle() every one is tracked.
+        await scans.idle();
+        await threats.idle();
+      },
       scans: {
         submit: async (paths, submitOptions) => {
-          const result = await submit(paths, { origin: 'dialog', mode: submitOptions?.mode });
-          return result.ok ? ok({ queued: result.value.queued }) : result;
+          const result = await submit(paths, { origin: 'dialog', mode: submitOptions?.mode, uploadConsent: submitOptions?.consent });
+          return result.ok ? ok({ queued: result.value.queued, skipped: result.value.skipped }) : result;
         },
         list: (query) =>
           guard('Listing scans', () => {
@@ -248,15 +318,37 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
             const record = typeof id === 'string' ? history.get(id) : null;
             return record ? ok(record) : err('not_found', 'There is no scan with this id.');
           }),
-        rescan: (id) =>
+        rescan: (id, rescanOptions) =>
           guard('Scanning again', async () => {
             const record = typeof id === 'string' ? history.get(id) : null;
             if (!record) return err('not_found', 'There is no scan with this id.');
-            const result = await submit([record.path], { origin: 'rescan', force: true });
+            const result = await submit([record.path], { origin: 'rescan', force: true, uploadConsent: rescanOptions?.consent });
             return result.ok ? ok({ queued: result.value.queued }) : result;
           }),
         counts: () => guard('Counting scans', () => ok(history.counts())),
+        allowUpload: (ids, origin) =>
+          guard('Allowing the upload', () => {
+            if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string')) return err('invalid_request', 'Expected a list of scan ids.');
+            if (!consentOriginSchema.safeParse(origin).success) return err('invalid_request', 'Expected a service origin such as https://scan.example.com.');
+            return ok({ released: scans.allowUpload(ids, origin) });
+          }),
         onEvent: (listener) => events.subscribe(listener),
+      },
+      quarantine: {
+        list: (listOptions) => guard('Listing the quarantine', () => threats.api.list(listOptions)),
+        forRecord: (recordId) => guard('Reading the quarantine', () => threats.api.forRecord(recordId)),
+        add: (recordIds) => guard('Moving files to quarantine', () => threats.api.add(recordIds)),
+        restore: (entryId, restoreOptions) => guard('Restoring a file', () => threats.api.restore(entryId, restoreOptions)),
+        allow: (entryId, restoreOptions) => guard('Allowing a file', () => threats.api.allow(entryId, restoreOptions)),
+        restoreMany: (entryIds, bulkOptions) => guard('Restoring files', () => threats.api.restoreMany(entryIds, bulkOptions)),
+        allowMany: (entryIds, bulkOptions) => guard('Allowing files', () => threats.api.allowMany(entryIds, bulkOptions)),
+        deleteMany: (entryIds) => guard('Deleting files', () => threats.api.deleteMany(entryIds)),
+        allowRecord: (recordId) => guard('Allowing a file', () => threats.api.allowRecord(recordId)),
+        allowed: () => guard('Listing allowed files', () => threats.api.allowed()),
+        revokeAllowed: (sha256) => guard('Removing an allowed file', () => threats.api.revokeAllowed(sha256)),
+      },
+      history: {
+        clear: () => guard('Clearing the history', () => ok({ removed: retention.clear().length })),
       },
       settings: {
         get: () => guard('Reading settings', () => ok(settings.get())),
@@ -314,6 +406,9 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
               ignore: parsed.data.ignore ?? [],
               paused: parsed.data.paused ?? false,
               scanExisting: parsed.data.scanExisting ?? false,
+              threatAction: parsed.data.threatAction,
+              exclusions: parsed.data.exclusions,
+              maxAutoScanSize: parsed.data.maxAutoScanSize,
             };
             const saved = await settings.update({ watchedFolders: [...current, folder] });
             return saved.ok ? ok(watch.statuses()) : saved;

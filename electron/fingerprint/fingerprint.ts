@@ -12,6 +12,11 @@ export interface Fingerprint {
   sha256: string;
   /** Bytes actually hashed: differs from the size at intake when the file changed meanwhile. */
   bytesRead: number;
+  /**
+   * The bytes hashed, when `keepContentUpTo` asked for them and the file was that small:
+   * the caller can upload exactly what was fingerprinted without reading the file again.
+   */
+  content?: Buffer;
 }
 
 export interface FingerprintOptions {
@@ -23,6 +28,8 @@ export interface FingerprintOptions {
   expect?: { dev: number; ino: number };
   /** Bytes per read (default 1 MiB). */
   chunkSize?: number;
+  /** Return the content of files up to this many bytes (read in one go anyway). Default 0: never. */
+  keepContentUpTo?: number;
 }
 
 export type FingerprintErrorCode = 'not_found' | 'unreadable' | 'not_regular_file' | 'file_changed' | 'read_failed';
@@ -58,35 +65,46 @@ export async function fingerprintFile(filePath: string, options: FingerprintOpti
       throw new FingerprintError('file_changed', `${filePath} was replaced by another file after it was queued.`);
     }
 
-    const size = options.chunkSize ?? DEFAULT_CHUNK_SIZE;
-    let current = Buffer.allocUnsafe(size);
-    let spare = Buffer.allocUnsafe(size);
+    // Buffers no larger than the file (+1, so its end shows as a short read): a 4 KB file
+    // must not cost two 1 MiB allocations, which the GC pays for many times over.
+    const size = Math.max(1, Math.min(options.chunkSize ?? DEFAULT_CHUNK_SIZE, info.size + 1));
+    let current: Buffer = Buffer.allocUnsafe(size);
+    let spare: Buffer | null = null;
     const md5 = createHash('md5');
     const sha1 = createHash('sha1');
     const sha256 = createHash('sha256');
     let position = 0;
+    let reads = 0;
 
     const readAt = (buffer: Buffer, at: number) => {
       const read = handle.read(buffer, 0, buffer.length, at);
       inFlight = read.catch(() => {});
       return read;
     };
-    let pending = readAt(current, 0);
-    for (;;) {
-      const { bytesRead } = await pending;
+    let pending: Promise<{ bytesRead: number }> | null = readAt(current, 0);
+    while (pending) {
+      const { bytesRead }: { bytesRead: number } = await pending;
       if (bytesRead === 0) break;
       position += bytesRead;
-      pending = readAt(spare, position);
+      reads++;
+      // A short read that reached the size seen at open is the end: no need to ask for the 0.
+      // (A file that grows meanwhile is caught by the caller comparing bytesRead with a stat.)
+      const more: boolean = bytesRead === current.length || position < info.size;
+      spare ??= more ? Buffer.allocUnsafe(size) : null;
+      pending = more && spare ? readAt(spare, position) : null;
       const chunk = current.subarray(0, bytesRead);
       md5.update(chunk);
       sha1.update(chunk);
       sha256.update(chunk);
-      [current, spare] = [spare, current];
+      if (spare) [current, spare] = [spare, current];
       onProgress?.(position);
       signal?.throwIfAborted();
     }
     inFlight = null;
-    return { md5: md5.digest('hex'), sha1: sha1.digest('hex'), sha256: sha256.digest('hex'), bytesRead: position };
+    const digests = { md5: md5.digest('hex'), sha1: sha1.digest('hex'), sha256: sha256.digest('hex'), bytesRead: position };
+    // One read into a buffer of its own (no spare was ever swapped in): the whole file, and nobody else's buffer.
+    const keep = reads === 1 && spare === null && position <= (options.keepContentUpTo ?? 0);
+    return keep ? { ...digests, content: current.subarray(0, position) } : digests;
   } catch (error) {
     if (error instanceof FingerprintError || signal?.aborted) throw error;
     throw new FingerprintError('read_failed', `${filePath} could not be read: ${(error as Error).message}`, { cause: error });

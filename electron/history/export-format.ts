@@ -34,6 +34,8 @@ const CSV_COLUMNS: ReadonlyArray<readonly [string, (record: ScanRecord) => strin
   ['error_code', (r) => r.error?.code ?? null],
   ['error_message', (r) => r.error?.message ?? null],
   ['reused_from_id', (r) => r.reusedFromId],
+  ['disposition', (r) => r.disposition ?? null],
+  ['quarantine_id', (r) => r.quarantineId ?? null],
 ];
 
 export const CSV_HEADER = CSV_COLUMNS.map(([name]) => name);

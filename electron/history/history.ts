@@ -5,7 +5,7 @@ import { chmodSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { z } from 'zod';
-import type { HistoryQuery, Page, QueueCounts, ScanRecord } from '../../shared/scans/record.ts';
+import type { Disposition, HistoryQuery, Page, QueueCounts, ScanRecord } from '../../shared/scans/record.ts';
 import { csvChunks, jsonChunks, writeChunks, type ExportTarget } from './export-format.ts';
 import { migrate } from './migrations.ts';
 import { openNameIndex } from './name-index.ts';
@@ -69,6 +69,8 @@ export interface History {
   findReusable(sha256: string, sinceIso: string, options?: { backend?: string }): ScanRecord | null;
   /** Every non-terminal record (queued, uploading, processing), oldest first: crash recovery. */
   listPending(): ScanRecord[];
+  /** Records with this disposition (e.g. quarantines to finish after a crash), oldest first; optionally of one content. */
+  withDisposition(disposition: Disposition, options?: { sha256?: string }): ScanRecord[];
   /** A page of records matching the query, and how many match in all. Throws on a malformed query. */
   query(query: HistoryQuery): Page<ScanRecord>;
   counts(): QueueCounts;
@@ -76,9 +78,13 @@ export interface History {
   exportCsv(target: ExportTarget, query?: ExportQuery): Promise<{ rows: number }>;
   /** Streams matching records as a JSON array of ScanRecords. */
   exportJson(target: ExportTarget, query?: ExportQuery): Promise<{ rows: number }>;
-  /** Deletes terminal records queued before `iso`; returns their ids. Pending ones are kept. */
+  /**
+   * Deletes terminal records queued before `iso`; returns their ids. Pending ones
+   * are kept, and so are records whose file is (or is being moved) in quarantine:
+   * they are how the user reaches it.
+   */
   deleteOlderThan(iso: string): string[];
-  /** Keeps the newest `count` terminal records and deletes the older ones; returns their ids. */
+  /** Keeps the newest `count` terminal records (of those deleteOlderThan may delete) and deletes the older ones; returns their ids. */
   keepLast(count: number): string[];
   /** Runs a function inside one write transaction (BEGIN IMMEDIATE … COMMIT, ROLLBACK on throw). */
   transaction<T>(fn: () => T): T;
@@ -242,7 +248,8 @@ function createHistory(db: DatabaseSync, file: string, warning: string | null, o
   const useNameIndex = (search: string | undefined): boolean =>
     nameIndex.enabled && search !== undefined && usesNameIndex(search) && nameIndex.count(nameMatchQuery(search)) <= BROAD_SEARCH_ROWS;
   const get = (id: string) => one(`SELECT ${SELECT_COLUMNS} FROM scans WHERE id = ?`, id);
-  const terminal = `status IN ('completed', 'failed', 'skipped')`;
+  /** Rows retention may delete: finished, and not the record of a file in quarantine. */
+  const terminal = `status IN ('completed', 'failed', 'skipped') AND (disposition IS NULL OR disposition NOT IN ('quarantine_pending', 'quarantined'))`;
   let open = true;
 
   return {
@@ -286,6 +293,10 @@ function createHistory(db: DatabaseSync, file: string, warning: string | null, o
       );
     },
     listPending: () => many(`SELECT ${SELECT_COLUMNS} FROM scans WHERE status IN ('queued', 'uploading', 'processing') ORDER BY queued_at, seq`),
+    withDisposition(disposition, options = {}) {
+      if (options.sha256 === undefined) return many(`SELECT ${SELECT_COLUMNS} FROM scans WHERE disposition = ? ORDER BY queued_at, seq`, disposition);
+      return many(`SELECT ${SELECT_COLUMNS} FROM scans WHERE sha256 = ? AND disposition = ? ORDER BY queued_at, seq`, options.sha256.toLowerCase(), disposition);
+    },
     query(query) {
       const parsed: ParsedHistoryQuery = parseHistoryQuery(query);
       return readTransaction(() => {

@@ -12,13 +12,28 @@ export interface Migration {
 }
 
 /**
+ * How a row read under schema 1 (before dispositions). Frozen: migration 1 must
+ * create exactly what it always created, without columns only migration 2 adds.
+ */
+export const VERDICT_SQL_V1 = `CASE
+  WHEN status = 'skipped' THEN 'skipped'
+  WHEN status = 'failed' THEN 'could-not-scan'
+  WHEN status <> 'completed' THEN 'pending'
+  WHEN safe = 0 THEN 'unsafe'
+  WHEN safe = 1 THEN 'safe'
+  ELSE 'could-not-scan'
+END`;
+
+/**
  * How a row reads, in SQL: must agree with verdictOf() in shared/scans/record.ts
- * (a test checks every status × safe combination). "could not scan" is never "safe".
+ * (a test checks every status × safe × disposition combination). "could not
+ * scan" is never "safe", and allowed content is "allowed", never "safe".
  */
 export const VERDICT_SQL = `CASE
   WHEN status = 'skipped' THEN 'skipped'
   WHEN status = 'failed' THEN 'could-not-scan'
   WHEN status <> 'completed' THEN 'pending'
+  WHEN safe = 0 AND disposition = 'allowed' THEN 'allowed'
   WHEN safe = 0 THEN 'unsafe'
   WHEN safe = 1 THEN 'safe'
   ELSE 'could-not-scan'
@@ -59,7 +74,7 @@ export const MIGRATIONS: readonly Migration[] = [
           error_code TEXT,
           error_message TEXT,
           reused_from_id TEXT,
-          verdict TEXT GENERATED ALWAYS AS (${VERDICT_SQL}) VIRTUAL
+          verdict TEXT GENERATED ALWAYS AS (${VERDICT_SQL_V1}) VIRTUAL
         );
         -- Page order is (queued_at, seq). file_name rides along in the three
         -- page-order indexes, so a name search that matches many rows is checked
@@ -74,6 +89,24 @@ export const MIGRATIONS: readonly Migration[] = [
         -- Small facts about the database itself (e.g. whether the optional name
         -- index is in step: see name-index.ts).
         CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      `);
+    },
+  },
+  {
+    version: 2,
+    description: 'what was done about a threat (disposition, quarantine entry); the verdict "allowed"',
+    up(db) {
+      // SQLite cannot change a generated column in place: drop it (its index first) and add
+      // it back with the new definition. VIRTUAL columns are computed on read, so no row is rewritten.
+      db.exec(`
+        DROP INDEX scans_by_verdict;
+        ALTER TABLE scans DROP COLUMN verdict;
+        ALTER TABLE scans ADD COLUMN disposition TEXT;
+        ALTER TABLE scans ADD COLUMN quarantine_id TEXT;
+        ALTER TABLE scans ADD COLUMN verdict TEXT GENERATED ALWAYS AS (${VERDICT_SQL}) VIRTUAL;
+        CREATE INDEX scans_by_verdict ON scans (verdict, queued_at, seq, file_name);
+        -- Finishing interrupted quarantines at start reads these few rows.
+        CREATE INDEX scans_quarantine_pending ON scans (disposition) WHERE disposition = 'quarantine_pending';
       `);
     },
   },

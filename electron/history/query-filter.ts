@@ -46,7 +46,7 @@ export function nameMatchQuery(search: string): string {
   return `"${search.trim().replaceAll('"', '""')}"`;
 }
 
-export function buildFilter(query: Pick<ParsedHistoryQuery, 'statuses' | 'verdicts' | 'search' | 'order'>, options: FilterOptions = {}): SqlFilter {
+export function buildFilter(query: Pick<ParsedHistoryQuery, 'statuses' | 'verdicts' | 'search' | 'order' | 'pendingReasons'>, options: FilterOptions = {}): SqlFilter {
   const clauses: string[] = [];
   const params: SQLInputValue[] = [];
 
@@ -60,6 +60,13 @@ export function buildFilter(query: Pick<ParsedHistoryQuery, 'statuses' | 'verdic
   if (verdicts.length > 0) {
     clauses.push(`verdict IN (${verdicts.map(() => '?').join(', ')})`);
     params.push(...verdicts);
+  }
+
+  const reasons = [...new Set(query.pendingReasons ?? [])].sort();
+  if (reasons.length > 0) {
+    // Only non-terminal rows wait; the status condition lets the status index narrow it.
+    clauses.push(`status IN ('queued', 'uploading', 'processing') AND pending_reason IN (${reasons.map(() => '?').join(', ')})`);
+    params.push(...reasons);
   }
 
   const search = query.search?.trim() ?? '';

@@ -31,6 +31,8 @@ export const RECORD_COLUMNS = [
   'error_code',
   'error_message',
   'reused_from_id',
+  'disposition',
+  'quarantine_id',
 ] as const;
 export type RecordColumn = (typeof RECORD_COLUMNS)[number];
 
@@ -65,6 +67,8 @@ const FIELD_COLUMNS: Record<Field, readonly RecordColumn[]> = {
   durationMs: ['duration_ms'],
   error: ['error_code', 'error_message'],
   reusedFromId: ['reused_from_id'],
+  disposition: ['disposition'],
+  quarantineId: ['quarantine_id'],
 };
 
 /** Column values for the given fields of a (partial) record. */
@@ -128,6 +132,8 @@ export function rowToRecord(row: Record<string, unknown>): ScanRecord {
     durationMs: numOrNull('duration_ms'),
     error: errorCode === null ? null : { code: errorCode, message: strOrNull('error_message') ?? '' },
     reusedFromId: strOrNull('reused_from_id'),
+    disposition: strOrNull('disposition') as ScanRecord['disposition'],
+    quarantineId: strOrNull('quarantine_id'),
   };
 }
 

@@ -18,6 +18,8 @@ import { toScan } from './scanning/scan-view.ts';
 import { prepareDataDir } from './store/data-dir.ts';
 import { openDatabase } from './store/database.ts';
 import { createScanStore } from './store/scan-store.ts';
+import { UPLOAD_MEMORY_BUDGET_BYTES } from './upload/receive-submission.ts';
+import { MemoryBudget } from './upload/upload-sink.ts';
 import { createWebhookSender, eventTypeOf, type WebhookOptions, type WebhookSender } from './webhooks/webhook-sender.ts';
 
 export interface LocalServiceOptions {
@@ -99,6 +101,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       store,
       runner,
       syncWindowMs,
+      uploadMemory: new MemoryBudget(UPLOAD_MEMORY_BUDGET_BYTES),
       onSubmitted: (scan) => webhooks?.send(eventTypeOf(scan), scan),
     };
     const handler = createRequestHandler({ keyring, rateLimiter, parts, logger });
@@ -112,8 +115,11 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       const view = toScan(failed, 'en');
       webhooks?.send(eventTypeOf(view), view);
     }
-    if (recovered.resumed.length > 0 || recovered.failed.length > 0) {
-      logger.info({ resumed: recovered.resumed.length, failed: recovered.failed.length }, 'recovered scans left processing');
+    if (recovered.resumed.length > 0 || recovered.failed.length > 0 || recovered.forgotten.length > 0) {
+      logger.info(
+        { resumed: recovered.resumed.length, failed: recovered.failed.length, forgotten: recovered.forgotten.length },
+        'recovered scans left processing',
+      );
     }
 
     await listen(server, options.host ?? '127.0.0.1', options.port ?? 0);

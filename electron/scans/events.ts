@@ -7,6 +7,8 @@ export interface ScanEvents {
   subscribe(listener: (event: ScanEvent) => void): () => void;
   record(record: ScanRecord): void;
   progress(progress: UploadProgress): void;
+  /** Records left the history (retention, "clear history"). */
+  removed(ids: readonly string[]): void;
   /** Ask for a counts event; computed lazily and sent at most once per interval. */
   countsChanged(): void;
   close(): void;
@@ -65,6 +67,11 @@ export function createScanEvents(options: {
       if (!done && last !== undefined && now - last < progressIntervalMs) return;
       lastProgressAt.set(progress.id, now);
       emit({ type: 'progress', progress });
+    },
+    removed(ids) {
+      if (closed || ids.length === 0) return;
+      for (const id of ids) lastProgressAt.delete(id);
+      emit({ type: 'removed', ids: [...ids] });
     },
     countsChanged() {
       if (closed || countsTimer) return;

@@ -16,7 +16,11 @@ import type { Stats } from 'node:fs';
 import { MAX_ASYNC_FILE_SIZE } from '../../shared/service-contract/limits.ts';
 import type { Scan } from '../../shared/service-contract/scan.ts';
 import { TERMINAL_STATUSES, type ModeChoice, type ScanOrigin, type ScanRecord } from '../../shared/scans/record.ts';
+import { describeExclusion, type ExclusionMatcher } from '../exclusions/exclusion-matcher.ts';
+import { findWatchedFolder } from '../exclusions/watched-folder.ts';
 import type { ScanRecordPatch } from '../history/history.ts';
+import type { QuarantineRequest } from '../quarantine/quarantine.ts';
+import type { ThreatResponse } from '../quarantine/threat-response.ts';
 import type { ScanEvents } from './events.ts';
 import {
   changedDuringUploadFailure,
@@ -40,6 +44,8 @@ export const PENDING_REASONS = {
   serviceUnreachable: 'service_unreachable',
   fingerprinting: 'fingerprinting',
   waitingForIdentical: 'waiting_for_identical',
+  /** A manual scan for a remote service the user has not agreed to send files to (yet). */
+  awaitingUploadConsent: 'awaiting_upload_consent',
 } as const;
 
 export interface PipelineLog {
@@ -71,13 +77,28 @@ export interface PipelineOptions {
   log?: PipelineLog;
   now?: () => number;
   random?: () => number;
+  /** Exclusions and the size limit for automatic scans; absent: nothing is excluded. */
+  exclusions?: () => Pick<ExclusionMatcher, 'check'>;
+  /** The watched folders, to find whose rules apply to an automatic scan's file. */
+  watchedFolders?: () => ReadonlyArray<{ id: string; path: string }>;
+  /** What to do after a verdict (decided in the same write as the verdict); absent: nothing. */
+  threatResponse?: (record: ScanRecord) => ThreatResponse;
+  /** A threat to move to quarantine; its record already says `quarantine_pending`. Runs outside the pipeline's slots. */
+  onThreat?: (record: ScanRecord, request: QuarantineRequest) => void;
+  /**
+   * Whether a record that was never sent to this service may be (the user's consent for
+   * manual scans to a remote service). false: it waits, `awaiting_upload_consent`.
+   */
+  mayUpload?: (record: ScanRecord, serviceLabel: string) => boolean;
 }
 
 export interface SubmitOptions {
   origin: ScanOrigin;
   mode?: ModeChoice;
-  /** Bypass verdict reuse (scan again). Implied by origin `rescan`. */
+  /** Bypass verdict reuse and exclusions (scan again, "scan anyway"). Implied by origin `rescan`. */
   force?: boolean;
+  /** The service origin the user agreed to send these files to (see mayUpload). */
+  uploadConsent?: string;
 }
 
 export interface PipelineState {
@@ -92,7 +113,15 @@ export interface PipelineState {
 export interface ScanPipeline {
   /** Crash recovery: picks up every non-terminal history row, then starts working. */
   start(): void;
-  submit(paths: readonly string[], options: SubmitOptions): Promise<{ queued: number; ids: string[] }>;
+  /** `ids` has every record made (queued, skipped by an exclusion, or failed at intake). */
+  submit(paths: readonly string[], options: SubmitOptions): Promise<{ queued: number; skipped: number; ids: string[] }>;
+  /**
+   * The user agreed to send these records to `origin`: those waiting for consent go on
+   * (if `origin` is still the service in use). Returns how many were waiting.
+   */
+  allowUpload(ids: readonly string[], origin: string): number;
+  /** Consent settings or the backend changed: records waiting for consent are checked again. */
+  recheckHeld(): void;
   /** After a key was set or the backend became available: lifts a pause and works on. */
   resume(): void;
   /** The backend (URL, key, kind) changed: in-flight work is moved to the new one. */
@@ -102,7 +131,7 @@ export interface ScanPipeline {
   close(): Promise<void>;
 }
 
-type Owner = 'ready' | 'active' | 'following' | 'parked' | 'delayed' | 'follower';
+type Owner = 'ready' | 'active' | 'following' | 'parked' | 'delayed' | 'follower' | 'held';
 type AbortReason = 'closing' | 'paused' | 'backend_changed';
 
 interface Prepared {
@@ -135,6 +164,8 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
   const lookupFirst = new Set<string>();
   /** Records that must not reuse an earlier verdict (scan again). */
   const forced = new Set<string>();
+  /** Records the user agreed to send, and to which service origin (given with the submission). */
+  const consented = new Map<string, string>();
   const unclearAttempts = new Map<string, number>();
   const changeAttempts = new Map<string, number>();
   /** Identical content in flight: the first upload leads, the rest wait for its verdict. */
@@ -260,6 +291,14 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
     }
     const service = availability.service;
 
+    // Sent to this service before (with consent at the time): following or looking it up sends nothing new.
+    const sentHere = record.submittedAt !== null && record.backend === service.label;
+    if (!sentHere && options.mayUpload && consented.get(id) !== service.label && !options.mayUpload(record, service.label)) {
+      setOwner(id, 'held');
+      save(id, { status: 'queued', pendingReason: PENDING_REASONS.awaitingUploadConsent });
+      return;
+    }
+
     if (record.serviceScanId) {
       if (record.backend === service.label) {
         startFollowing(save(id, { status: 'processing', pendingReason: null }) ?? record, service);
@@ -360,7 +399,7 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
   function finishWithReuse(id: string, earlier: ScanRecord, extra: ScanRecordPatch = {}) {
     setOwner(id, null);
     forgetWaitingPath(id);
-    save(id, {
+    finish(id, {
       ...extra,
       status: 'completed',
       pendingReason: null,
@@ -373,6 +412,24 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
       error: null,
       reusedFromId: earlier.reusedFromId ?? earlier.id,
     });
+    consented.delete(id);
+  }
+
+  /**
+   * Writes a verdict together with what is done about it (one write, so a crash
+   * never leaves a threat without its decision), then starts a quarantine.
+   */
+  function finish(id: string, patch: ScanRecordPatch, current?: ScanRecord): ScanRecord | null {
+    let response: ThreatResponse = { kind: 'none' };
+    if (patch.safe === false && patch.status === 'completed' && options.threatResponse) {
+      const record = current ?? history.get(id);
+      if (record) response = options.threatResponse({ ...record, ...patch } as ScanRecord);
+    }
+    if (response.kind === 'allowed') patch = { ...patch, disposition: 'allowed' };
+    if (response.kind === 'quarantine') patch = { ...patch, disposition: 'quarantine_pending' };
+    const saved = save(id, patch);
+    if (saved && response.kind === 'quarantine') options.onThreat?.(saved, response.request);
+    return saved;
   }
 
   /** Takes over a scan the service has (answer to our POST, a 409, or found by reference). */
@@ -414,14 +471,18 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
       const failure = changedDuringUploadFailure();
       final = save(id, { ...common, status: 'failed', safe: null, error: { code: failure.code, message: failure.message } });
     } else if (scan.status === 'completed' && scan.result) {
-      final = save(id, {
-        ...common,
-        status: 'completed',
-        safe: scan.result.safe,
-        detailed: scan.result.detailed,
-        findings: scan.result.findings,
-        error: null,
-      });
+      final = finish(
+        id,
+        {
+          ...common,
+          status: 'completed',
+          safe: scan.result.safe,
+          detailed: scan.result.detailed,
+          findings: scan.result.findings,
+          error: null,
+        },
+        record,
+      );
     } else {
       const error = scan.error ?? { code: 'scan_failed', message: 'The service could not scan this file.' };
       final = save(id, { ...common, status: 'failed', safe: null, error: { code: error.code, message: error.message } });
@@ -449,6 +510,7 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
     forgetWaitingPath(id);
     lookupFirst.delete(id);
     forced.delete(id);
+    consented.delete(id);
     unclearAttempts.delete(id);
     changeAttempts.delete(id);
     const timer = timers.get(id);
@@ -655,6 +717,13 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
     save(id, { status: 'queued', pendingReason: reason, error: { code, message } });
     setOwner(id, null);
     enqueue(id, true);
+    // The whole queue backs off, so every record waiting behind this one waits for the
+    // same reason: say so on each (the UI and a one-shot CLI run rely on it).
+    history.transaction(() => {
+      for (const waiting of ready) {
+        if (waiting !== id && owner.get(waiting) === 'ready' && history.get(waiting)?.pendingReason == null) save(waiting, { pendingReason: reason });
+      }
+    });
   }
 
   function succeeded() {
@@ -711,6 +780,7 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
     if (closed) return;
     for (const [id, where] of [...owner]) {
       if (where === 'active' || where === 'following') controllers.get(id)?.abort('backend_changed' satisfies AbortReason);
+      else if (where === 'held') release(id);
       else if (where === 'parked' || where === 'delayed') {
         const timer = timers.get(id);
         if (timer) clearTimeout(timer);
@@ -724,12 +794,22 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
 
   // ---- intake ---------------------------------------------------------------------
 
-  async function submit(paths: readonly string[], submitOptions: SubmitOptions): Promise<{ queued: number; ids: string[] }> {
+  /** Why an accepted file is not scanned (an exclusion or the automatic size limit), or null. */
+  function exclusionOf(path: string, size: number, origin: ScanOrigin): { code: string; message: string } | null {
+    if (!options.exclusions) return null;
+    const automatic = origin === 'watch';
+    const folder = automatic && options.watchedFolders ? findWatchedFolder(path, options.watchedFolders()) : null;
+    const hit = options.exclusions().check(path, { size, automatic, ...(folder ? { folderId: folder.id } : {}) });
+    return hit ? { code: hit.reason, message: describeExclusion(hit, size) } : null;
+  }
+
+  async function submit(paths: readonly string[], submitOptions: SubmitOptions): Promise<{ queued: number; skipped: number; ids: string[] }> {
     if (closed) throw new Error('The scan pipeline is closed.');
     const force = submitOptions.force === true || submitOptions.origin === 'rescan';
     const choice = submitOptions.mode ?? options.settings().mode;
     const ids: string[] = [];
     let queued = 0;
+    let skipped = 0;
     let batch: ScanRecord[] = [];
     let batchStartedAt = 0;
     intakeRunning++;
@@ -741,6 +821,7 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
       for (const record of records) {
         events.record(record);
         if (record.status === 'queued') {
+          if (submitOptions.uploadConsent !== undefined) consented.set(record.id, submitOptions.uploadConsent);
           if (force) forced.add(record.id);
           else {
             waitingByPath.set(record.path, record.id);
@@ -754,7 +835,9 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
     };
     try {
       for await (const entry of options.intake(paths)) {
-        const waiting = entry.ok && !force ? waitingByPath.get(entry.path) : undefined;
+        // Checked first: an excluded file is listed as skipped, never sent (a rescan is "scan anyway").
+        const excluded = entry.ok && !force ? exclusionOf(entry.path, entry.size, submitOptions.origin) : null;
+        const waiting = entry.ok && !force && !excluded ? waitingByPath.get(entry.path) : undefined;
         if (waiting !== undefined && owner.get(waiting) === 'ready') {
           ids.push(waiting);
           queued++;
@@ -764,7 +847,10 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
         ids.push(id);
         const at = isoNow();
         const base = newRecord(id, entry.path, submitOptions.origin, at);
-        if (entry.ok) {
+        if (entry.ok && excluded) {
+          skipped++;
+          batch.push({ ...base, size: entry.size, status: 'skipped', error: excluded, completedAt: at });
+        } else if (entry.ok) {
           queued++;
           batch.push({
             ...base,
@@ -784,7 +870,40 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
       intakeRunning--;
       notifyIdle();
     }
-    return { queued, ids };
+    return { queued, skipped, ids };
+  }
+
+  /** A record waiting for consent goes back in line (processRecord decides again). */
+  function release(id: string) {
+    if (owner.get(id) !== 'held') return;
+    setOwner(id, null);
+    save(id, { pendingReason: null });
+    enqueue(id);
+  }
+
+  function allowUpload(ids: readonly string[], origin: string): number {
+    if (closed) return 0;
+    let released = 0;
+    history.transaction(() => {
+      for (const id of ids) {
+        if (!owner.has(id)) continue;
+        consented.set(id, origin);
+        if (owner.get(id) === 'held') {
+          release(id);
+          released++;
+        }
+      }
+    });
+    pump();
+    return released;
+  }
+
+  function recheckHeld() {
+    if (closed) return;
+    history.transaction(() => {
+      for (const [id, where] of [...owner]) if (where === 'held') release(id);
+    });
+    pump();
   }
 
   function newRecord(id: string, path: string, origin: ScanOrigin, at: string): ScanRecord {
@@ -813,6 +932,8 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
       durationMs: null,
       error: null,
       reusedFromId: null,
+      disposition: null,
+      quarantineId: null,
     };
   }
 
@@ -866,6 +987,8 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
   return {
     start,
     submit,
+    allowUpload,
+    recheckHeld,
     resume,
     backendChanged,
     idle: () => (isIdle() || closed ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve))),

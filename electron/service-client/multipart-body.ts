@@ -10,7 +10,9 @@
 // reused only after RING_SLOTS - 1 later chunks were handed to the socket, and
 // undici pulls the next chunk only once the socket's buffer is below its
 // high-water mark (64 KiB), so a reused slot's bytes have long been written.
-import { randomBytes } from 'node:crypto';
+// A small file (most of them) is read whole into one buffer with the multipart
+// envelope around it instead, which undici writes with the head in one go.
+import { randomUUID } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 
@@ -20,6 +22,12 @@ export interface UploadFile {
   size: number;
   /** The name sent as the part's filename (and attributes.file_name by default). */
   name: string;
+  /**
+   * The whole file's bytes, when the caller already read them (e.g. while fingerprinting a
+   * small file): sent as they are, without opening the file again. Ignored unless its
+   * length is `size`.
+   */
+  content?: Buffer;
 }
 
 export interface UploadProgress {
@@ -42,6 +50,13 @@ export class LocalFileError extends Error {
 export const CHUNK_SIZE = 256 * 1024;
 export const RING_SLOTS = 8;
 
+/**
+ * Files up to this size are sent as one buffer. Small enough that the whole body
+ * fits the kernel's socket buffers at once, so no upload can stall unnoticed
+ * after it was handed over (the stall timer watches streamed bodies only).
+ */
+export const SINGLE_BUFFER_BYTES = 64 * 1024;
+
 /** WHATWG multipart/form-data escaping of a field or file name. */
 const escapeName = (name: string) => name.replace(/\n/g, '%0A').replace(/\r/g, '%0D').replace(/"/g, '%22');
 
@@ -56,8 +71,11 @@ export interface MultipartUploadOptions {
 export interface MultipartUpload {
   readonly contentType: string;
   readonly contentLength: number;
-  /** Pull-based body; each chunk is requested only after the previous one was written. */
-  readonly body: AsyncIterable<Uint8Array>;
+  /**
+   * Pull-based body, each chunk requested only after the previous one was written; or,
+   * for a small file, the whole body, already read (and checked) before the request.
+   */
+  readonly body: AsyncIterable<Uint8Array> | Buffer;
   /** Set when the body failed because of the local file (read error, changed while sending). */
   readonly fileError: LocalFileError | undefined;
   /** Closes the file; safe to call more than once, and needed when the body is never read. */
@@ -81,6 +99,12 @@ const describeFsError = (error: unknown): LocalFileError => {
  * file cannot be opened, is not a regular file, or no longer has the expected size.
  */
 export async function openMultipartUpload(file: UploadFile, attributesJson: string, options: MultipartUploadOptions = {}): Promise<MultipartUpload> {
+  if (file.content && file.content.length === file.size) {
+    const { contentType, head, tail } = envelope(file, attributesJson);
+    const whole = Buffer.concat([head, file.content, tail]);
+    options.onSettled?.();
+    return { contentType, contentLength: whole.length, body: whole, fileError: undefined, close: async () => {} };
+  }
   let handle: FileHandle;
   try {
     handle = await open(file.path, 'r');
@@ -103,20 +127,19 @@ export async function openMultipartUpload(file: UploadFile, attributesJson: stri
     throw new LocalFileError('ECHANGED', `The file changed since it was queued (size ${file.size} → ${stat.size} bytes).`);
   }
 
-  const boundary = `----VerdictFormBoundary${randomBytes(12).toString('hex')}`;
-  const head = Buffer.from(
-    `--${boundary}\r\n` +
-      'Content-Disposition: form-data; name="attributes"\r\n' +
-      'Content-Type: application/json\r\n\r\n' +
-      `${attributesJson}\r\n` +
-      `--${boundary}\r\n` +
-      `Content-Disposition: form-data; name="file"; filename="${escapeName(file.name)}"\r\n` +
-      'Content-Type: application/octet-stream\r\n\r\n',
-    'utf8',
-  );
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`, 'latin1');
+  const { contentType, head, tail } = envelope(file, attributesJson);
   const size = stat.size;
   const total = head.length + size + tail.length;
+
+  if (size <= SINGLE_BUFFER_BYTES) {
+    try {
+      const whole = await readWhole(handle, stat, head, tail);
+      options.onSettled?.();
+      return { contentType, contentLength: total, body: whole, fileError: undefined, close: async () => {} };
+    } finally {
+      await handle.close().catch(() => {});
+    }
+  }
 
   let closed = false;
   let fileError: LocalFileError | undefined;
@@ -172,7 +195,7 @@ export async function openMultipartUpload(file: UploadFile, attributesJson: stri
   }
 
   return {
-    contentType: `multipart/form-data; boundary=${boundary}`,
+    contentType,
     contentLength: total,
     body: body(),
     get fileError() {
@@ -180,4 +203,49 @@ export async function openMultipartUpload(file: UploadFile, attributesJson: stri
     },
     close,
   };
+}
+
+/** The multipart framing around the file's bytes: `attributes` first, then the file part. */
+function envelope(file: UploadFile, attributesJson: string): { contentType: string; head: Buffer; tail: Buffer } {
+  // 122 random bits; randomUUID draws from a cached pool (randomBytes costs a call into the CSPRNG each time).
+  const boundary = `----VerdictFormBoundary${randomUUID().replaceAll('-', '')}`;
+  const head = Buffer.from(
+    `--${boundary}\r\n` +
+      'Content-Disposition: form-data; name="attributes"\r\n' +
+      'Content-Type: application/json\r\n\r\n' +
+      `${attributesJson}\r\n` +
+      `--${boundary}\r\n` +
+      `Content-Disposition: form-data; name="file"; filename="${escapeName(file.name)}"\r\n` +
+      'Content-Type: application/octet-stream\r\n\r\n',
+    'utf8',
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`, 'latin1');
+  return { contentType: `multipart/form-data; boundary=${boundary}`, head, tail };
+}
+
+/**
+ * head + the file + tail in one buffer. The same checks as the streamed body: the file
+ * must not end early, and must have the same size and mtime after it was read.
+ */
+async function readWhole(handle: FileHandle, before: Stats, head: Buffer, tail: Buffer): Promise<Buffer> {
+  const size = before.size;
+  const whole = Buffer.allocUnsafe(head.length + size + tail.length);
+  head.copy(whole, 0);
+  let filled = 0;
+  while (filled < size) {
+    let bytesRead: number;
+    try {
+      ({ bytesRead } = await handle.read(whole, head.length + filled, size - filled, filled));
+    } catch (error) {
+      throw describeFsError(error);
+    }
+    if (bytesRead === 0) throw new LocalFileError('ECHANGED', 'The file changed while it was being sent (it became shorter).');
+    filled += bytesRead;
+  }
+  const after = await handle.stat().catch((error: unknown) => {
+    throw describeFsError(error);
+  });
+  if (after.size !== before.size || after.mtimeMs !== before.mtimeMs) throw new LocalFileError('ECHANGED', 'The file changed while it was being sent.');
+  tail.copy(whole, head.length + size);
+  return whole;
 }

@@ -208,17 +208,21 @@ export function createBaseServiceClient(options: ServiceClientOptions): BaseServ
         headers['content-type'] = upload.contentType;
         headers['content-length'] = String(upload.contentLength);
       }
-      const response = await request(`${baseUrl}${op.path}`, {
+      const wholeBody = upload && Buffer.isBuffer(upload.body) ? upload.body : undefined;
+      const responding = request(`${baseUrl}${op.path}`, {
         method: op.method,
         headers,
         // undici takes async iterables (and pulls them chunk by chunk) though its
         // types do not say so; a Readable would read ahead and break the buffer ring.
-        body: upload ? (upload.body as unknown as Readable) : undefined,
+        body: upload ? (wholeBody ?? (upload.body as unknown as Readable)) : undefined,
         dispatcher,
         signal: requestSignal,
         headersTimeout: op.headersTimeoutMs,
         bodyTimeout: timeouts.bodyMs,
       });
+      // A body sent as one buffer is handed over as the request goes out: its progress is reported once.
+      if (wholeBody) op.upload?.onProgress?.({ sent: wholeBody.length, total: wholeBody.length });
+      const response = await responding;
       // The upload is over once the head arrives (possibly early, e.g. a 413).
       if (stallTimer) clearTimeout(stallTimer);
       const contentType = response.headers['content-type'];

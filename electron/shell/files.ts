@@ -1,7 +1,7 @@
 // The `files` part of the bridge that only the shell can do: native dialogs,
 // revealing a file in the OS file manager, and the clipboard.
 import path from 'node:path';
-import { clipboard, dialog, shell, type BrowserWindow, type OpenDialogOptions } from 'electron';
+import { clipboard, dialog, shell, type BrowserWindow, type OpenDialogOptions, type SaveDialogOptions } from 'electron';
 import type { VerdictApi } from '../../shared/bridge/api.ts';
 import { err, ok } from '../../shared/result.ts';
 
@@ -14,12 +14,26 @@ export function dialogOptions(kind: 'files' | 'folder'): OpenDialogOptions {
     : { title: 'Choose a folder', properties: ['openDirectory'] };
 }
 
+/** Where to restore a file whose original place is taken: the dialog suggests its own name. */
+export function saveDialogOptions(defaultName: string): SaveDialogOptions {
+  // Only the name: a path in it would make the dialog open wherever the renderer said. An existing
+  // file is never replaced (the core refuses), so the dialog need not ask about overwriting.
+  const name = path.basename(defaultName.replaceAll('\\', '/'));
+  return { title: 'Restore to…', ...(name ? { defaultPath: name } : {}), properties: ['createDirectory'] };
+}
+
 export function createFileHandlers(parent: () => BrowserWindow | null): FilesHandlers {
   return {
     async pick(kind) {
       const window = parent();
       const result = window ? await dialog.showOpenDialog(window, dialogOptions(kind)) : await dialog.showOpenDialog(dialogOptions(kind));
       return ok(result.canceled ? [] : result.filePaths);
+    },
+    async pickSaveLocation(defaultName) {
+      const window = parent();
+      const options = saveDialogOptions(defaultName);
+      const result = window ? await dialog.showSaveDialog(window, options) : await dialog.showSaveDialog(options);
+      return ok(result.canceled || !result.filePath ? null : result.filePath);
     },
     async reveal(target) {
       if (!path.isAbsolute(target)) return err('invalid_argument', 'Only an absolute path can be shown in the folder.');

@@ -18,13 +18,28 @@ export interface NotificationPolicy {
   notifyClean: boolean;
   /** More individual notices than this in one batch become a summary. */
   maxIndividual: number;
-  /** What Verdict did with an unsafe file (default: left in place; the core may quarantine). */
+  /** What Verdict did with an unsafe file (default: what its record's disposition says). */
   outcomeOf?: (record: Finished) => ThreatOutcome;
 }
 
 export const DEFAULT_MAX_INDIVIDUAL = 3;
 
-export type Finished = Pick<ScanRecord, 'id' | 'fileName' | 'status' | 'safe' | 'detailed'>;
+export type Finished = Pick<ScanRecord, 'id' | 'fileName' | 'status' | 'safe' | 'detailed' | 'disposition'>;
+
+/** What Verdict did with an unsafe file, as its record says. */
+export function outcomeOfRecord(record: Finished): ThreatOutcome {
+  if (record.disposition === 'quarantined') return 'quarantined';
+  if (record.disposition === 'quarantine_failed') return 'quarantine-failed';
+  return 'left-in-place';
+}
+
+/**
+ * Whether a record has reached what it will be notified as: a threat on its way
+ * to quarantine is not, its next record (quarantined, or the move failed) is.
+ */
+export function isSettled(record: Pick<ScanRecord, 'status' | 'disposition'>): boolean {
+  return TERMINAL_STATUSES.includes(record.status) && record.disposition !== 'quarantine_pending';
+}
 
 function threatNotice(record: Finished, texts: ShellTexts, outcome: ThreatOutcome): Notice {
   const label = record.detailed?.trim() || texts.verdict.unsafe;
@@ -40,7 +55,7 @@ export function planNotifications(batch: readonly Finished[], policy: Notificati
   const clean = batch.filter((record) => verdictOf(record) === 'safe');
   const failed = batch.filter((record) => verdictOf(record) === 'could-not-scan');
 
-  const outcomeOf = policy.outcomeOf ?? (() => 'left-in-place');
+  const outcomeOf = policy.outcomeOf ?? outcomeOfRecord;
   const individual = [...threats.map((r) => threatNotice(r, texts, outcomeOf(r))), ...(policy.notifyClean ? clean.map((r) => cleanNotice(r, texts)) : [])];
   if (individual.length > policy.maxIndividual) {
     const parts = [
@@ -57,7 +72,7 @@ export function planNotifications(batch: readonly Finished[], policy: Notificati
 }
 
 export interface FinishedScanCollector {
-  /** Offer a record from a scan event; only first-time terminal records are kept. */
+  /** Offer a record from a scan event; only first-time settled records (see isSettled) are kept. */
   offer(record: ScanRecord): void;
   dispose(): void;
 }
@@ -80,7 +95,8 @@ export function createFinishedScanCollector(options: { windowMs: number; timers:
   };
   return {
     offer(record) {
-      if (!TERMINAL_STATUSES.includes(record.status) || reported.has(record.id)) return;
+      // A threat being moved to quarantine is reported with its next record, saying what Verdict did.
+      if (!isSettled(record) || reported.has(record.id)) return;
       reported.add(record.id);
       // Bounded memory: forget the oldest ids (a Set iterates in insertion order).
       if (reported.size > remember) reported.delete(reported.values().next().value as string);

@@ -5,7 +5,7 @@ import type { Verdict } from '../../shared/scans/record.ts';
 export type ShellLanguage = 'en' | 'de';
 
 /** What Verdict did with a file judged unsafe. */
-export type ThreatOutcome = 'left-in-place' | 'quarantined';
+export type ThreatOutcome = 'left-in-place' | 'quarantined' | 'quarantine-failed';
 
 export interface ShellTexts {
   open: string;
@@ -37,12 +37,14 @@ const en: ShellTexts = {
   noRecentVerdicts: 'No verdicts yet',
   quit: 'Quit Verdict',
   tooltip: { idle: 'Verdict', scanning: 'Verdict: scanning…', threat: 'Verdict: threat found' },
-  verdict: { unsafe: 'Threat', safe: 'Clean', 'could-not-scan': 'Could not scan', pending: 'Scanning', skipped: 'Skipped' },
+  verdict: { unsafe: 'Threat', safe: 'Clean', 'could-not-scan': 'Could not scan', pending: 'Scanning', skipped: 'Skipped', allowed: 'Allowed by you' },
   threatTitle: (name) => `Threat found: ${name}`,
   threatBody: (label, outcome) =>
     outcome === 'quarantined'
       ? `${label}. Verdict moved the file to quarantine; open the scan to restore or delete it.`
-      : `${label}. Verdict left the file where it is; open the scan to decide what to do.`,
+      : outcome === 'quarantine-failed'
+        ? `${label}. Verdict could not move the file to quarantine, so it is still where it was; open the scan to see why.`
+        : `${label}. Verdict left the file where it is; open the scan to decide what to do.`,
   cleanTitle: (name) => `Clean: ${name}`,
   cleanBody: 'No threat found.',
   failedTitle: 'Some files could not be scanned',
@@ -61,12 +63,14 @@ const de: ShellTexts = {
   noRecentVerdicts: 'Noch keine Ergebnisse',
   quit: 'Verdict beenden',
   tooltip: { idle: 'Verdict', scanning: 'Verdict: Prüfung läuft…', threat: 'Verdict: Bedrohung gefunden' },
-  verdict: { unsafe: 'Bedrohung', safe: 'Sauber', 'could-not-scan': 'Nicht prüfbar', pending: 'Wird geprüft', skipped: 'Übersprungen' },
+  verdict: { unsafe: 'Bedrohung', safe: 'Sauber', 'could-not-scan': 'Nicht prüfbar', pending: 'Wird geprüft', skipped: 'Übersprungen', allowed: 'Von Ihnen zugelassen' },
   threatTitle: (name) => `Bedrohung gefunden: ${name}`,
   threatBody: (label, outcome) =>
     outcome === 'quarantined'
       ? `${label}. Verdict hat die Datei in die Quarantäne verschoben; öffnen Sie die Prüfung, um sie wiederherzustellen oder zu löschen.`
-      : `${label}. Verdict hat die Datei nicht verändert; öffnen Sie die Prüfung, um zu entscheiden, was zu tun ist.`,
+      : outcome === 'quarantine-failed'
+        ? `${label}. Verdict konnte die Datei nicht in die Quarantäne verschieben, sie liegt noch am selben Ort; öffnen Sie die Prüfung, um den Grund zu sehen.`
+        : `${label}. Verdict hat die Datei nicht verändert; öffnen Sie die Prüfung, um zu entscheiden, was zu tun ist.`,
   cleanTitle: (name) => `Sauber: ${name}`,
   cleanBody: 'Keine Bedrohung gefunden.',
   failedTitle: 'Einige Dateien konnten nicht geprüft werden',

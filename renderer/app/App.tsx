@@ -1,6 +1,7 @@
 // The window: top bar (sections, queue), threat banner, notices and the section.
 // The scans section stays mounted while settings show, so the list keeps its place.
 import { useEffect, type ReactElement } from 'react';
+import { DialogHost } from '../dialogs/DialogHost.tsx';
 import { useTranslator } from '../i18n/use-translator.ts';
 import { ShieldIcon } from '../icons/icons.tsx';
 import type { ScanFeed } from '../scans/scan-feed.ts';
@@ -53,6 +54,7 @@ export function App({ feed }: { feed: ScanFeed }): ReactElement {
           </div>
         ) : null}
       </main>
+      <DialogHost />
     </div>
   );
 }

@@ -2,15 +2,23 @@
 // failure what went wrong and what to do next.
 import { useEffect, useState, type ReactElement, type ReactNode } from 'react';
 import { verdictOf, type ScanRecord } from '../../shared/scans/record.ts';
+import { consentHostLabel } from '../../shared/settings/protection.ts';
 import { api, call } from '../bridge/api.ts';
 import { formatCount, formatDateTime, formatDuration, formatSize } from '../i18n/format.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
-import { CloseIcon, CopyIcon, FolderIcon, ThreatIcon, WarningIcon } from '../icons/icons.tsx';
+import { CloseIcon, CopyIcon, FolderIcon, SkipIcon, ThreatIcon, UploadIcon, WarningIcon } from '../icons/icons.tsx';
+import { remoteOrigin } from '../privacy/upload-consent.ts';
+import { rescan } from '../scans/submit-paths.ts';
+import { sendWaiting } from '../quarantine/quarantine-actions.ts';
 import { VerdictBadge } from '../scans/VerdictBadge.tsx';
 import { verdictStore } from '../store/store.ts';
 import { useVerdict } from '../store/use-verdict.ts';
 import { failureHelp } from './failure-help.ts';
 import { showScan } from './show-scan.ts';
+import { ThreatResponse } from './ThreatResponse.tsx';
+
+/** Codes of files an exclusion or the automatic size limit left out (the core's ExclusionReason). */
+const EXCLUSION_CODES = new Set(['excluded_path', 'excluded_glob', 'excluded_extension', 'over_auto_scan_size']);
 
 export function DetailPanel(): ReactElement | null {
   const { t } = useTranslator();
@@ -55,11 +63,6 @@ function RecordDetails({ record }: { record: ScanRecord }): ReactElement {
   const unknown = t('detail.unknown');
   const time = (iso: string | null): string => (iso ? formatDateTime(locale, iso) : unknown);
 
-  const rescan = async (): Promise<void> => {
-    const result = await call(api.scans.rescan(record.id));
-    if (result) verdictStore.getState().notify('info', 'detail.rescanned');
-  };
-
   return (
     <div className="detail__body">
       <div className="detail__verdict">
@@ -76,7 +79,7 @@ function RecordDetails({ record }: { record: ScanRecord }): ReactElement {
         </p>
       ) : null}
       <div className="detail__actions">
-        <button type="button" className="button button--primary" onClick={() => void rescan()} disabled={verdict === 'pending'}>
+        <button type="button" className="button button--primary" onClick={() => void rescan(record)} disabled={verdict === 'pending'}>
           {t('detail.rescan')}
         </button>
         <button type="button" className="button" onClick={() => void call(api.files.reveal(record.path))}>
@@ -133,15 +136,25 @@ function RecordDetails({ record }: { record: ScanRecord }): ReactElement {
 
 function VerdictExplanation({ record }: { record: ScanRecord }): ReactElement | null {
   const { t } = useTranslator();
+  const settings = useVerdict((state) => state.settings);
   switch (verdictOf(record)) {
     case 'unsafe':
       return (
         <div className="callout callout--danger" role="note">
           <ThreatIcon />
-          <div>
+          <div className="callout__content">
             <strong>{t('detail.unsafeTitle')}</strong>
-            <p>{t('detail.unsafeHint')}</p>
+            <p>{record.disposition === 'quarantined' ? t('detail.unsafeQuarantinedHint') : t('detail.unsafeHint')}</p>
+            <ThreatResponse record={record} />
           </div>
+        </div>
+      );
+    case 'allowed':
+      return (
+        <div className="callout callout--info" role="note">
+          <strong>{t('detail.allowedTitle')}</strong>
+          <p>{t('detail.allowedHint')}</p>
+          <ThreatResponse record={record} />
         </div>
       );
     case 'could-not-scan': {
@@ -164,9 +177,38 @@ function VerdictExplanation({ record }: { record: ScanRecord }): ReactElement | 
       );
     }
     case 'skipped':
+      if (record.error && EXCLUSION_CODES.has(record.error.code)) {
+        return (
+          <div className="callout callout--neutral" role="note" data-testid="excluded">
+            <SkipIcon />
+            <div>
+              <strong>{t('detail.excludedTitle')}</strong>
+              <p>{record.error.message}</p>
+              <p className="muted small">{t('detail.excludedHint')}</p>
+              <button type="button" className="button button--small" onClick={() => void rescan(record)}>
+                {t('detail.scanAnyway')}
+              </button>
+            </div>
+          </div>
+        );
+      }
       return <p className="callout callout--neutral">{t('detail.skippedHint')}</p>;
-    case 'pending':
+    case 'pending': {
+      const origin = remoteOrigin(settings);
+      if (record.pendingReason === 'awaiting_upload_consent' && origin) {
+        return (
+          <div className="callout callout--info" role="note" data-testid="awaiting-consent">
+            <strong>{t('upload.waitingTitle', { host: consentHostLabel(origin) })}</strong>
+            <p>{t('upload.waitingHint')}</p>
+            <button type="button" className="button button--primary button--small" onClick={() => void sendWaiting([record])}>
+              <UploadIcon />
+              {t('upload.sendTo', { host: consentHostLabel(origin) })}
+            </button>
+          </div>
+        );
+      }
       return <p className="callout callout--neutral">{t('detail.pendingHint')}</p>;
+    }
     case 'safe':
       return null;
   }

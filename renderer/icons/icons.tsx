@@ -93,3 +93,19 @@ export const ShieldIcon = (props: IconProps): ReactElement => (
     <path d="m8.5 12 2.5 2.5 4.5-5" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" fill="none" />
   </Svg>
 );
+
+/** A shield with a check: content the user allowed (not the round "clean" mark). */
+export const AllowedIcon = (props: IconProps): ReactElement => (
+  <Svg {...props}>
+    <path d="M12 2 4 5v6c0 5 3.4 9.4 8 11 4.6-1.6 8-6 8-11V5z" fill="none" stroke="currentColor" strokeWidth="2" strokeLinejoin="round" />
+    <path d="m8.5 12 2.5 2.5 4.5-5" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" fill="none" />
+  </Svg>
+);
+
+/** A padlock: quarantine (locked away, not deleted). */
+export const QuarantineIcon = (props: IconProps): ReactElement => (
+  <Svg {...props}>
+    <rect x="5" y="10.5" width="14" height="10" rx="2" fill="none" stroke="currentColor" strokeWidth="1.8" />
+    <path d="M8.5 10.5V7.5a3.5 3.5 0 0 1 7 0v3" fill="none" stroke="currentColor" strokeWidth="1.8" />
+  </Svg>
+);

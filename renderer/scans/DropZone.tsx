@@ -1,9 +1,12 @@
 // Where files and folders are dropped; its buttons do the same for keyboard
 // users. A dropped File becomes a path through the preload (files.pathFor).
 import { useState, type DragEvent, type ReactElement } from 'react';
+import { consentHostLabel } from '../../shared/settings/protection.ts';
 import { api } from '../bridge/api.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
 import { FileIcon, FolderIcon, UploadIcon } from '../icons/icons.tsx';
+import { remoteOrigin } from '../privacy/upload-consent.ts';
+import { useVerdict } from '../store/use-verdict.ts';
 import { pickAndSubmit, submitPaths } from './submit-paths.ts';
 
 const carriesFiles = (event: DragEvent): boolean => Array.from(event.dataTransfer.types).includes('Files');
@@ -11,6 +14,7 @@ const carriesFiles = (event: DragEvent): boolean => Array.from(event.dataTransfe
 export function DropZone(): ReactElement {
   const { t } = useTranslator();
   const [active, setActive] = useState(false);
+  const origin = useVerdict((state) => remoteOrigin(state.settings));
 
   const onDragOver = (event: DragEvent<HTMLElement>): void => {
     if (!carriesFiles(event)) return;
@@ -46,7 +50,7 @@ export function DropZone(): ReactElement {
         <h2 id="dropzone-title" className="dropzone__title">
           {active ? t('drop.active') : t('drop.title')}
         </h2>
-        <p className="dropzone__hint">{t('drop.hint')}</p>
+        <p className="dropzone__hint">{origin ? t('drop.hintRemote', { host: consentHostLabel(origin) }) : t('drop.hint')}</p>
       </div>
       <div className="dropzone__actions">
         <button type="button" className="button button--primary" onClick={() => void pickAndSubmit('files')}>

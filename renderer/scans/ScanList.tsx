@@ -1,12 +1,15 @@
 // The scan list: a listbox virtualized with @tanstack/react-virtual, so only the
 // visible rows exist in the DOM however long the history is. Pages load lazily
 // as rows come into view. Keyboard: arrows, Page Up/Down, Home/End move the
-// cursor; Enter or Space opens the scan; Escape closes the details.
+// cursor; Enter opens the scan; Space ticks it for a bulk action, Shift+arrows
+// tick a range, Ctrl/Cmd+A ticks every loaded scan; Escape unticks all, then
+// closes the details.
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useRef, type KeyboardEvent, type ReactElement } from 'react';
 import { useTranslator } from '../i18n/use-translator.ts';
 import { verdictStore } from '../store/store.ts';
 import { useVerdict } from '../store/use-verdict.ts';
+import { BulkBar } from './BulkBar.tsx';
 import { isFiltered } from './filters.ts';
 import type { ScanFeed } from './scan-feed.ts';
 import { ROW_HEIGHT, ScanRow, rowDomId } from './ScanRow.tsx';
@@ -19,6 +22,8 @@ export function ScanList({ feed }: { feed: ScanFeed }): ReactElement {
   const filtered = useVerdict((state) => isFiltered(state.filters));
   const setActiveIndex = useVerdict((state) => state.setActiveIndex);
   const select = useVerdict((state) => state.select);
+  const toggleChecked = useVerdict((state) => state.toggleChecked);
+  const checkRange = useVerdict((state) => state.checkRange);
   const scrollRef = useRef<HTMLDivElement>(null);
   const count = ids.length;
 
@@ -46,6 +51,17 @@ export function ScanList({ feed }: { feed: ScanFeed }): ReactElement {
     [select, setActiveIndex],
   );
 
+  const check = useCallback(
+    (index: number, range: boolean) => {
+      const id = verdictStore.getState().ids[index];
+      if (id === undefined) return;
+      setActiveIndex(index);
+      if (range) checkRange(index);
+      else toggleChecked(id, index);
+    },
+    [checkRange, setActiveIndex, toggleChecked],
+  );
+
   const move = (index: number): void => {
     const next = Math.max(0, Math.min(index, count - 1));
     setActiveIndex(next);
@@ -55,6 +71,21 @@ export function ScanList({ feed }: { feed: ScanFeed }): ReactElement {
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>): void => {
     if (count === 0) return;
     const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? ROW_HEIGHT * 10) / ROW_HEIGHT) - 1);
+    if (event.shiftKey && (event.key === 'ArrowDown' || event.key === 'ArrowUp')) {
+      event.preventDefault();
+      const state = verdictStore.getState();
+      // The range starts where the cursor is when it begins.
+      if (state.checkAnchor === null) check(activeIndex, false);
+      const next = Math.max(0, Math.min(activeIndex + (event.key === 'ArrowDown' ? 1 : -1), count - 1));
+      move(next);
+      checkRange(next);
+      return;
+    }
+    if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'a') {
+      event.preventDefault();
+      verdictStore.getState().setChecked(verdictStore.getState().ids.filter((id): id is string => id !== undefined));
+      return;
+    }
     const keys: Record<string, () => void> = {
       ArrowDown: () => move(activeIndex + 1),
       ArrowUp: () => move(activeIndex - 1),
@@ -63,8 +94,8 @@ export function ScanList({ feed }: { feed: ScanFeed }): ReactElement {
       Home: () => move(0),
       End: () => move(count - 1),
       Enter: () => pick(activeIndex),
-      ' ': () => pick(activeIndex),
-      Escape: () => select(null),
+      ' ': () => check(activeIndex, false),
+      Escape: () => (verdictStore.getState().checked.size > 0 ? verdictStore.getState().clearChecked() : select(null)),
     };
     const action = keys[event.key];
     if (action) {
@@ -84,6 +115,7 @@ export function ScanList({ feed }: { feed: ScanFeed }): ReactElement {
         <span className="list__count" aria-live="polite">
           {listState === 'ready' ? tn('list.count', count) : t('list.loading')}
         </span>
+        <BulkBar />
       </div>
       <div className="list__columns" aria-hidden="true">
         <span>{t('list.col.name')}</span>
@@ -96,6 +128,7 @@ export function ScanList({ feed }: { feed: ScanFeed }): ReactElement {
         ref={scrollRef}
         className="list__scroller"
         role="listbox"
+        aria-multiselectable="true"
         tabIndex={0}
         aria-label={t('list.label')}
         aria-activedescendant={count > 0 && activeRendered ? rowDomId(activeIndex) : undefined}
@@ -107,7 +140,7 @@ export function ScanList({ feed }: { feed: ScanFeed }): ReactElement {
         ) : (
           <div className="list__canvas" style={{ height: `${virtualizer.getTotalSize()}px` }}>
             {items.map((item) => (
-              <ScanRow key={item.key} index={item.index} start={item.start} setSize={count} onPick={pick} />
+              <ScanRow key={item.key} index={item.index} start={item.start} setSize={count} onPick={pick} onCheck={check} />
             ))}
           </div>
         )}

@@ -18,14 +18,17 @@ interface ScanRowProps {
   start: number;
   setSize: number;
   onPick(index: number): void;
+  /** Ticks or unticks the row for a bulk action (Shift: the range from the last one ticked). */
+  onCheck(index: number, range: boolean): void;
 }
 
-export const ScanRow = memo(function ScanRow({ index, start, setSize, onPick }: ScanRowProps): ReactElement {
+export const ScanRow = memo(function ScanRow({ index, start, setSize, onPick, onCheck }: ScanRowProps): ReactElement {
   const { t, locale } = useTranslator();
   const id = useVerdict((state) => state.ids[index]);
   const record = useVerdict((state) => (id === undefined ? undefined : state.records.get(id)));
   const selected = useVerdict((state) => id !== undefined && state.selectedId === id);
   const active = useVerdict((state) => state.activeIndex === index);
+  const checked = useVerdict((state) => id !== undefined && state.checked.has(id));
   // Positioned through the CSSOM (React's style prop), which the CSP allows.
   const position = { transform: `translateY(${start}px)` };
   const common = {
@@ -48,15 +51,31 @@ export const ScanRow = memo(function ScanRow({ index, start, setSize, onPick }: 
   return (
     <div
       {...common}
-      aria-selected={selected}
-      className={`row row--${verdict}${selected ? ' row--selected' : ''}${active ? ' row--active' : ''}`}
+      // The listbox is multi-select: "selected" is ticked for a bulk action; the open scan is "current".
+      aria-selected={checked}
+      aria-current={selected ? 'true' : undefined}
+      className={`row row--${verdict}${selected ? ' row--selected' : ''}${active ? ' row--active' : ''}${checked ? ' row--checked' : ''}`}
       data-index={index}
       data-scan-id={record.id}
       data-status={record.status}
       data-verdict={verdict}
-      onClick={() => onPick(index)}
+      data-disposition={record.disposition ?? undefined}
+      onClick={(event) => (event.shiftKey ? onCheck(index, true) : onPick(index))}
     >
       <span className="row__name" title={record.path}>
+        {/* Not a Tab stop: the list is one, and Space ticks the row under the keyboard cursor. */}
+        <input
+          type="checkbox"
+          className="row__check"
+          tabIndex={-1}
+          checked={checked}
+          aria-label={t('list.check', { name: record.fileName })}
+          onClick={(event) => {
+            event.stopPropagation();
+            onCheck(index, event.shiftKey);
+          }}
+          onChange={() => undefined}
+        />
         <FileIcon />
         <span className="row__filename">{record.fileName}</span>
       </span>

@@ -7,7 +7,7 @@ import type { Translator } from '../i18n/messages.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
 import { useVerdict } from '../store/use-verdict.ts';
 
-const KNOWN_REASONS = ['awaiting_api_key', 'retrying', 'service_unreachable', 'backend_unavailable', 'fingerprinting', 'waiting_for_identical'] as const;
+const KNOWN_REASONS = ['awaiting_api_key', 'retrying', 'service_unreachable', 'backend_unavailable', 'fingerprinting', 'waiting_for_identical', 'awaiting_upload_consent'] as const;
 type KnownReason = (typeof KNOWN_REASONS)[number];
 const isKnownReason = (reason: string): reason is KnownReason => (KNOWN_REASONS as readonly string[]).includes(reason);
 
@@ -41,6 +41,10 @@ export function StatusCell({ record }: { record: ScanRecord }): ReactElement {
         />
       </span>
     );
+  }
+  // A finished threat: what was done about it says more than "Completed".
+  if (record.status === 'completed' && record.disposition && record.disposition !== 'allowed') {
+    return <span className={`status status--completed status--${record.disposition}`}>{translate.t(`disposition.${record.disposition}`)}</span>;
   }
   return <span className={`status status--${record.status}`}>{label}</span>;
 }

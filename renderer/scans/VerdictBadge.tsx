@@ -3,7 +3,7 @@
 import type { ReactElement } from 'react';
 import { verdictOf, type ScanRecord, type Verdict } from '../../shared/scans/record.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
-import { CleanIcon, ClockIcon, SkipIcon, ThreatIcon, WarningIcon } from '../icons/icons.tsx';
+import { AllowedIcon, CleanIcon, ClockIcon, SkipIcon, ThreatIcon, WarningIcon } from '../icons/icons.tsx';
 
 const ICONS: Record<Verdict, (props: { className?: string }) => ReactElement> = {
   unsafe: ThreatIcon,
@@ -11,9 +11,11 @@ const ICONS: Record<Verdict, (props: { className?: string }) => ReactElement> = 
   'could-not-scan': WarningIcon,
   pending: ClockIcon,
   skipped: SkipIcon,
+  // Its own shape and word: content the user allowed is never shown as clean.
+  allowed: AllowedIcon,
 };
 
-export function VerdictBadge({ record, large = false }: { record: Pick<ScanRecord, 'status' | 'safe'>; large?: boolean }): ReactElement {
+export function VerdictBadge({ record, large = false }: { record: Pick<ScanRecord, 'status' | 'safe' | 'disposition'>; large?: boolean }): ReactElement {
   const { t } = useTranslator();
   const verdict = verdictOf(record);
   const Icon = ICONS[verdict];

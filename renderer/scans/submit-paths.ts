@@ -1,17 +1,39 @@
-// Queues paths with the core and says how many files that was.
+// Queues paths with the core (after asking, for a remote service, whether they
+// may be sent) and says how many files that was.
+import type { ScanRecord } from '../../shared/scans/record.ts';
 import { api, call } from '../bridge/api.ts';
+import { uploadConsent } from '../privacy/upload-consent.ts';
 import { verdictStore } from '../store/store.ts';
 
 export async function submitPaths(paths: string[]): Promise<void> {
   if (paths.length === 0) return;
-  const result = await call(api.scans.submit(paths));
-  if (!result) return;
   const { notify } = verdictStore.getState();
-  if (result.queued === 0) notify('info', 'drop.nothingQueued');
+  const consent = await uploadConsent(paths);
+  if (!consent.go) {
+    notify('info', 'upload.cancelled');
+    return;
+  }
+  const result = await call(api.scans.submit(paths, consent.consent ? { consent: consent.consent } : undefined));
+  if (!result) return;
+  const skipped = result.skipped ?? 0;
+  if (result.queued === 0 && skipped > 0) notify('info', skipped === 1 ? 'drop.skipped_one' : 'drop.skipped_other', { count: skipped });
+  else if (result.queued === 0) notify('info', 'drop.nothingQueued');
+  else if (skipped > 0) notify('info', 'drop.queuedSkipped', { queued: result.queued, skipped });
   else notify('info', result.queued === 1 ? 'drop.queued_one' : 'drop.queued_other', { count: result.queued });
 }
 
 export async function pickAndSubmit(kind: 'files' | 'folder'): Promise<void> {
   const paths = await call(api.files.pick(kind));
   if (paths) await submitPaths(paths);
+}
+
+/** "Scan again" (also "scan anyway" for a skipped file): for a remote service that asks first, after the user agreed. */
+export async function rescan(record: Pick<ScanRecord, 'id' | 'path'>): Promise<void> {
+  const consent = await uploadConsent([record.path]);
+  if (!consent.go) {
+    verdictStore.getState().notify('info', 'upload.cancelled');
+    return;
+  }
+  const result = await call(api.scans.rescan(record.id, consent.consent ? { consent: consent.consent } : undefined));
+  if (result) verdictStore.getState().notify('info', 'detail.rescanned');
 }

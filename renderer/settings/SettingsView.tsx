@@ -5,6 +5,7 @@ import type { ModeChoice } from '../../shared/scans/record.ts';
 import type { Settings } from '../../shared/settings/settings.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
 import { useVerdict } from '../store/use-verdict.ts';
+import { AllowedFiles, ExclusionSettings, HistorySettings, PrivacySettings, ThreatSettings } from './ProtectionSettings.tsx';
 import { ServiceSettings } from './ServiceSettings.tsx';
 import { updateSettings } from './settings-actions.ts';
 import { WatchedFolders } from './WatchedFolders.tsx';
@@ -20,7 +21,12 @@ export function SettingsView(): ReactElement {
       <h1 className="visually-hidden">{t('settings.title')}</h1>
       <GeneralSettings settings={settings} />
       <ServiceSettings key={JSON.stringify(settings.backend)} settings={settings} />
+      <PrivacySettings settings={settings} />
+      <ThreatSettings settings={settings} />
       <WatchedFolders />
+      <ExclusionSettings settings={settings} />
+      <HistorySettings settings={settings} />
+      <AllowedFiles />
     </div>
   );
 }

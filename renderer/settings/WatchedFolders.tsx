@@ -1,10 +1,14 @@
 // Watched folders: their state and errors, per-folder options, add, remove,
 // and pause or resume all of them.
-import { useState, type ReactElement } from 'react';
+import { useId, useState, type ReactElement } from 'react';
 import type { WatchedFolderStatus } from '../../shared/bridge/api.ts';
+import { MAX_ASYNC_FILE_SIZE, MB } from '../../shared/service-contract/limits.ts';
+import type { ThreatAction } from '../../shared/settings/protection.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
 import { FolderIcon, WarningIcon } from '../icons/icons.tsx';
 import { useVerdict } from '../store/use-verdict.ts';
+import { ExclusionFields } from './ProtectionSettings.tsx';
+import { NumberField } from './rule-fields.tsx';
 import { addWatchedFolder, removeWatchedFolder, setAllWatchingPaused, updateWatchedFolder } from './settings-actions.ts';
 
 export function WatchedFolders(): ReactElement {
@@ -56,6 +60,7 @@ function WatchedFolderItem({ status }: { status: WatchedFolderStatus }): ReactEl
     if (lines.join('\n') !== patterns) void updateWatchedFolder(folder.id, { ignore: lines });
   };
   const ignoreId = `ignore-${folder.id}`;
+  const actionId = useId();
 
   return (
     <li className="watched__item" data-watch-state={status.state}>
@@ -89,7 +94,29 @@ function WatchedFolderItem({ status }: { status: WatchedFolderStatus }): ReactEl
       <label className="field" htmlFor={ignoreId}>
         <span className="field__label">{t('watch.ignore')}</span>
         <textarea id={ignoreId} rows={2} value={ignore} onChange={(event) => setIgnore(event.target.value)} onBlur={commitIgnore} spellCheck={false} placeholder="*.tmp" />
+        <span className="muted small">{t('watch.ignoreHint')}</span>
       </label>
+      <div className="field">
+        <label className="field__label" htmlFor={actionId}>
+          {t('watch.threatAction')}
+        </label>
+        <select id={actionId} value={folder.threatAction} onChange={(event) => void updateWatchedFolder(folder.id, { threatAction: event.target.value as ThreatAction })}>
+          <option value="notify">{t('protect.action.notify')}</option>
+          <option value="quarantine">{t('protect.action.quarantine')}</option>
+        </select>
+      </div>
+      <details className="watched__more">
+        <summary>{t('watch.exclusions')}</summary>
+        <ExclusionFields rules={folder.exclusions} scope="folder" onCommit={(exclusions) => void updateWatchedFolder(folder.id, { exclusions })} />
+        <NumberField
+          label={t('watch.maxSize')}
+          value={folder.maxAutoScanSize}
+          scale={MB}
+          unit="MB"
+          max={MAX_ASYNC_FILE_SIZE}
+          onCommit={(maxAutoScanSize) => void updateWatchedFolder(folder.id, { maxAutoScanSize })}
+        />
+      </details>
     </li>
   );
 }

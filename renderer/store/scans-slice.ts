@@ -97,6 +97,7 @@ export const createScansSlice: StateCreator<VerdictStore, [], [], ScansSlice> = 
     let progress = state.progress;
     let counts = state.counts;
     let selectedId = state.selectedId;
+    let checked = state.checked;
     let recordsChanged = false;
     let headInserts = state.headInserts;
     const toRemove = new Set<string>();
@@ -143,6 +144,7 @@ export const createScansSlice: StateCreator<VerdictStore, [], [], ScansSlice> = 
             if (records.delete(id)) recordsChanged = true;
             toRemove.add(id);
             if (selectedId === id) selectedId = null;
+            if (checked.has(id)) checked = new Set([...checked].filter((other) => other !== id));
           }
           break;
       }
@@ -166,6 +168,7 @@ export const createScansSlice: StateCreator<VerdictStore, [], [], ScansSlice> = 
       progress,
       counts,
       selectedId,
+      checked,
       headInserts,
       ...(recordsChanged ? { recordsVersion: state.recordsVersion + 1 } : {}),
     });

@@ -2,6 +2,7 @@
 // implements it over IPC, the e2e test bridge implements it over HTTP, and the
 // renderer's type for `window.verdict` is this interface.
 import { z } from 'zod';
+import type { AllowedContent, BulkOutcome, QuarantineEntry } from '../quarantine/entry.ts';
 import type { Result } from '../result.ts';
 import {
   historyQuerySchema,
@@ -21,6 +22,7 @@ import {
   type WatchedFolder,
   type WatchedFolderPatch,
 } from '../settings/settings.ts';
+import { consentOriginSchema } from '../settings/protection.ts';
 
 export { watchedFolderPatchSchema, type WatchedFolderPatch };
 
@@ -58,20 +60,64 @@ export interface WatchedFolderStatus {
   error: string | null;
 }
 
+export interface ScanSubmitOptions {
+  mode?: z.infer<typeof modeChoiceSchema>;
+  /**
+   * The remote service origin (e.g. https://scan.example.com) the user agreed to
+   * send these files to. Without it, a manual scan for a remote service that asks
+   * first waits (pending `awaiting_upload_consent`) instead of being sent.
+   */
+  consent?: string;
+}
+
+/** What a bulk quarantine action did, one outcome per id in the order given. */
+export type BulkOutcomes = Array<BulkOutcome<QuarantineEntry>>;
+
 export interface VerdictApi {
   scans: {
-    /** Queue files and folders; returns how many files were queued. */
-    submit(paths: string[], options?: { mode?: z.infer<typeof modeChoiceSchema> }): Promise<Result<{ queued: number }>>;
+    /** Queue files and folders; returns how many files were queued (and how many an exclusion left out). */
+    submit(paths: string[], options?: ScanSubmitOptions): Promise<Result<{ queued: number; skipped?: number }>>;
     list(query: HistoryQuery): Promise<Result<Page<ScanRecord>>>;
     get(id: string): Promise<Result<ScanRecord>>;
-    /** Submit the same file again, bypassing verdict reuse. */
-    rescan(id: string): Promise<Result<{ queued: number }>>;
+    /** Submit the same file again, bypassing verdict reuse (and exclusions: "scan anyway"). */
+    rescan(id: string, options?: { consent?: string }): Promise<Result<{ queued: number }>>;
     counts(): Promise<Result<QueueCounts>>;
+    /**
+     * The user agreed to send these waiting scans (pending `awaiting_upload_consent`)
+     * to `origin`; they go on if it is still the service in use.
+     */
+    allowUpload(ids: string[], origin: string): Promise<Result<{ released: number }>>;
     onEvent(listener: (event: ScanEvent) => void): Unsubscribe;
+  };
+  quarantine: {
+    /** Entries still in quarantine (default) or every entry ever, newest first. */
+    list(options?: { include?: 'active' | 'all' }): Promise<Result<QuarantineEntry[]>>;
+    /** The newest quarantine entry of a scan, or null. */
+    forRecord(recordId: string): Promise<Result<QuarantineEntry | null>>;
+    /** Moves the files of unsafe scans to quarantine now (notify mode, or after a failed move). */
+    add(recordIds: string[]): Promise<Result<Array<BulkOutcome<QuarantineEntry>>>>;
+    /** Puts the file back (its sha256 must match; nothing may exist there), or to `to`. */
+    restore(entryId: string, options?: { to?: string }): Promise<Result<QuarantineEntry>>;
+    /** Restores and remembers the content as allowed: identical files are not flagged again. */
+    allow(entryId: string, options?: { to?: string }): Promise<Result<QuarantineEntry>>;
+    /** With `toFolder`, each file goes into that folder under its own name. */
+    restoreMany(entryIds: string[], options?: { toFolder?: string }): Promise<Result<BulkOutcomes>>;
+    allowMany(entryIds: string[], options?: { toFolder?: string }): Promise<Result<BulkOutcomes>>;
+    deleteMany(entryIds: string[]): Promise<Result<BulkOutcomes>>;
+    /** Allows an unsafe scan's content without quarantining it (notify mode). */
+    allowRecord(recordId: string): Promise<Result<AllowedContent>>;
+    allowed(): Promise<Result<AllowedContent[]>>;
+    revokeAllowed(sha256: string): Promise<Result<null>>;
+  };
+  history: {
+    /** Removes every finished scan except those whose file is in quarantine; never a pending one. */
+    clear(): Promise<Result<{ removed: number }>>;
   };
   files: {
     /** Opens the native file dialog; resolves with the chosen paths. */
     pick(kind: 'files' | 'folder'): Promise<Result<string[]>>;
+    /** The native save dialog (restoring a file elsewhere); null when cancelled. */
+    pickSaveLocation(defaultName: string): Promise<Result<string | null>>;
     /** Path of a dropped File (webUtils.getPathForFile in the preload). */
     pathFor(file: DroppedFile): string;
     reveal(path: string): Promise<Result<null>>;
@@ -106,12 +152,16 @@ export interface VerdictApi {
  * the renderer sees, so an IPC channel `ns:method` forwards to `core[ns][method]`.
  * `files` and `app` belong to the Electron shell.
  */
-export type CoreApi = Pick<VerdictApi, 'scans' | 'settings' | 'watch'>;
+export type CoreApi = Pick<VerdictApi, 'scans' | 'settings' | 'watch' | 'quarantine' | 'history'>;
 
 // ---- Input schemas: every IPC handler parses its arguments with these. ----
 
 const id = z.string().min(1).max(128);
+const ids = z.array(id).min(1).max(10_000);
 const path = z.string().min(1).max(4096);
+const sha256 = z.string().regex(/^[0-9a-fA-F]{64}$/);
+const restoreOptions = z.object({ to: path.optional() }).strict().optional();
+const bulkRestoreOptions = z.object({ toFolder: path.optional() }).strict().optional();
 
 export const watchedFolderInputSchema = watchedFolderSchema.omit({ id: true }).partial({
   recursive: true,
@@ -123,12 +173,29 @@ export type WatchedFolderInput = z.input<typeof watchedFolderInputSchema>;
 
 /** IPC channel → schema of its argument tuple. Events flow main → renderer on EVENT_CHANNELS. */
 export const INVOKE_CHANNELS = {
-  'scans:submit': z.tuple([z.array(path).min(1).max(100_000), z.object({ mode: modeChoiceSchema.optional() }).strict().optional()]),
+  'scans:submit': z.tuple([
+    z.array(path).min(1).max(100_000),
+    z.object({ mode: modeChoiceSchema.optional(), consent: consentOriginSchema.optional() }).strict().optional(),
+  ]),
   'scans:list': z.tuple([historyQuerySchema]),
   'scans:get': z.tuple([id]),
-  'scans:rescan': z.tuple([id]),
+  'scans:rescan': z.tuple([id, z.object({ consent: consentOriginSchema.optional() }).strict().optional()]),
   'scans:counts': z.tuple([]),
+  'scans:allowUpload': z.tuple([ids, consentOriginSchema]),
+  'quarantine:list': z.tuple([z.object({ include: z.enum(['active', 'all']).optional() }).strict().optional()]),
+  'quarantine:forRecord': z.tuple([id]),
+  'quarantine:add': z.tuple([ids]),
+  'quarantine:restore': z.tuple([id, restoreOptions]),
+  'quarantine:allow': z.tuple([id, restoreOptions]),
+  'quarantine:restoreMany': z.tuple([ids, bulkRestoreOptions]),
+  'quarantine:allowMany': z.tuple([ids, bulkRestoreOptions]),
+  'quarantine:deleteMany': z.tuple([ids]),
+  'quarantine:allowRecord': z.tuple([id]),
+  'quarantine:allowed': z.tuple([]),
+  'quarantine:revokeAllowed': z.tuple([sha256]),
+  'history:clear': z.tuple([]),
   'files:pick': z.tuple([z.enum(['files', 'folder'])]),
+  'files:pickSaveLocation': z.tuple([z.string().max(1024)]),
   'files:reveal': z.tuple([path]),
   'files:copyText': z.tuple([z.string().max(4096)]),
   'settings:get': z.tuple([]),

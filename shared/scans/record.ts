@@ -19,6 +19,16 @@ export type ModeChoice = z.infer<typeof modeChoiceSchema>;
 
 export const recordErrorSchema = z.object({ code: z.string(), message: z.string() });
 
+/**
+ * What was done about an unsafe verdict (issue 8). quarantine_pending: decided,
+ * the move is not finished yet (a crash in between is finished at the next
+ * start); quarantine_failed: the move was refused (the error says why);
+ * restored / deleted: the user's action on the quarantined file; allowed: the
+ * user allowed this content (the record then reads as "allowed", never "clean").
+ */
+export const dispositionSchema = z.enum(['quarantine_pending', 'quarantined', 'quarantine_failed', 'restored', 'deleted', 'allowed']);
+export type Disposition = z.infer<typeof dispositionSchema>;
+
 export const scanRecordSchema = z.object({
   id: z.string(),
   path: z.string(),
@@ -48,17 +58,30 @@ export const scanRecordSchema = z.object({
   error: recordErrorSchema.nullable(),
   /** Set when the verdict was reused from an earlier scan of identical content. */
   reusedFromId: z.string().nullable(),
+  /**
+   * What was done about an unsafe verdict; null (or absent in records built before
+   * issue 8): nothing (safe, no verdict, or notify only). Optional without a
+   * default on purpose: a default would be filled into every patch.
+   */
+  disposition: dispositionSchema.nullable().optional(),
+  /** The quarantine entry (shared/quarantine/entry.ts) of this scan's file, once there is one. */
+  quarantineId: z.string().nullable().optional(),
 });
 export type ScanRecord = z.infer<typeof scanRecordSchema>;
 
-export type Verdict = 'unsafe' | 'safe' | 'could-not-scan' | 'pending' | 'skipped';
+export const VERDICTS = ['unsafe', 'safe', 'could-not-scan', 'pending', 'skipped', 'allowed'] as const;
+export type Verdict = (typeof VERDICTS)[number];
 
-/** The one place that decides how a record reads: "could not scan" is never "clean". */
-export function verdictOf(record: Pick<ScanRecord, 'status' | 'safe'>): Verdict {
+/**
+ * The one place that decides how a record reads: "could not scan" is never
+ * "clean", and content the user allowed reads "allowed" (the engine's verdict
+ * stays in `safe`), never "clean" either.
+ */
+export function verdictOf(record: Pick<ScanRecord, 'status' | 'safe'> & { disposition?: Disposition | null }): Verdict {
   if (record.status === 'skipped') return 'skipped';
   if (record.status === 'failed') return 'could-not-scan';
   if (record.status !== 'completed') return 'pending';
-  if (record.safe === false) return 'unsafe';
+  if (record.safe === false) return record.disposition === 'allowed' ? 'allowed' : 'unsafe';
   if (record.safe === true) return 'safe';
   return 'could-not-scan';
 }
@@ -83,7 +106,9 @@ export type ScanEvent =
 
 export const historyQuerySchema = z.object({
   statuses: z.array(localStatusSchema).max(10).optional(),
-  verdicts: z.array(z.enum(['unsafe', 'safe', 'could-not-scan', 'pending', 'skipped'])).max(10).optional(),
+  verdicts: z.array(z.enum(VERDICTS)).max(10).optional(),
+  /** Records waiting for one of these reasons (e.g. `awaiting_upload_consent`). */
+  pendingReasons: z.array(z.string().max(64)).max(10).optional(),
   /** Matches file name (substring) or a digest (prefix). */
   search: z.string().max(512).optional(),
   offset: z.number().int().nonnegative().default(0),

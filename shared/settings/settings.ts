@@ -2,6 +2,14 @@
 // read. Never holds the API key: that lives in the OS keychain only.
 import { z } from 'zod';
 import { modeChoiceSchema } from '../scans/record.ts';
+import {
+  consentOriginSchema,
+  exclusionRulesSchema,
+  historyRetentionSchema,
+  maxAutoScanSizeSchema,
+  protectionSettingsShape,
+  threatActionSchema,
+} from './protection.ts';
 
 export const SETTINGS_VERSION = 1;
 
@@ -11,8 +19,16 @@ const watchedFolderOptions = {
   ignore: z.array(z.string().max(512)).max(200),
   paused: z.boolean(),
   scanExisting: z.boolean(),
+  /** What happens to a threat found in this folder (issue 8). */
+  threatAction: threatActionSchema,
+  /** This folder's own exclusions, on top of the global ones; replaced whole. */
+  exclusions: exclusionRulesSchema,
+  /** Overrides the global limit for automatic scans; null: the global one. */
+  maxAutoScanSize: maxAutoScanSizeSchema,
 };
 
+// The per-folder backend of shared/settings/protection.ts (folderProtectionShape.backend) is not
+// part of the schema: the pipeline sends to one backend at a time, so it could not be honoured.
 export const watchedFolderSchema = z.object({
   id: z.string(),
   path: z.string().min(1),
@@ -20,6 +36,9 @@ export const watchedFolderSchema = z.object({
   ignore: watchedFolderOptions.ignore.default([]),
   paused: watchedFolderOptions.paused.default(false),
   scanExisting: watchedFolderOptions.scanExisting.default(false),
+  threatAction: watchedFolderOptions.threatAction.default('notify'),
+  exclusions: watchedFolderOptions.exclusions.prefault({}),
+  maxAutoScanSize: watchedFolderOptions.maxAutoScanSize.default(null),
 });
 export type WatchedFolder = z.infer<typeof watchedFolderSchema>;
 
@@ -54,6 +73,15 @@ const userPreferences = {
   /** Reuse a verdict for identical content scanned within this many days (0: never reuse). */
   reuseVerdictDays: z.number().int().min(0).max(3650),
   notifyClean: z.boolean(),
+  /** For manual scans (drop, dialog, opened with Verdict, command line). */
+  threatAction: threatActionSchema,
+  /** Global exclusions (manual scans and every watched folder); replaced whole. */
+  exclusions: exclusionRulesSchema,
+  maxAutoScanSize: maxAutoScanSizeSchema,
+  confirmRemoteUploads: z.boolean(),
+  remoteUploadConsentHosts: z.array(consentOriginSchema).max(100),
+  /** Replaced whole: `{}` keeps history until it is cleared. */
+  historyRetention: historyRetentionSchema,
 };
 
 export const settingsSchema = z.object({
@@ -65,6 +93,8 @@ export const settingsSchema = z.object({
   notifyClean: userPreferences.notifyClean.default(false),
   watchingPaused: z.boolean().default(false),
   watchedFolders: z.array(watchedFolderSchema).max(100).default([]),
+  // Every protection field has a default, so settings files written before issue 8 parse unchanged.
+  ...protectionSettingsShape,
 });
 export type Settings = z.infer<typeof settingsSchema>;
 

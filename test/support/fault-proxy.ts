@@ -31,7 +31,7 @@
  *   connections are refused until `up()` (or the given time) — same port after.
  *
  * Rules are checked in the order added; the first one that matches and still
- * applies wins. `nth` counts the requests matching the rule's method/path.
+ * applies wins. `nth` counts the requests matching the rule's method/path (and `headers`).
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -44,8 +44,8 @@ export type Fault =
   | {
       kind: 'status';
       status: number;
-      /** Seconds, an absolute Date (sent as an HTTP-date), or a raw header value. */
-      retryAfter?: number | Date | string;
+      /** Seconds, an absolute Date (sent as an HTTP-date), a raw header value, or a function giving one per answer. */
+      retryAfter?: number | Date | string | (() => number | Date | string);
       /** A string is sent as is, anything else as JSON. Default: a `{code, message}` body. */
       body?: unknown;
       contentType?: string;
@@ -60,6 +60,8 @@ export interface FaultRule {
   method?: string;
   /** Exact pathname, a RegExp tested against it, or a predicate; any path when absent. */
   path?: string | RegExp | ((pathname: string) => boolean);
+  /** Only requests whose headers pass this test (e.g. one API key); any when absent. */
+  headers?: (headers: http.IncomingHttpHeaders) => boolean;
   /** Only the nth matching request(s), 1-based. */
   nth?: number | readonly number[];
   /** Only the first `times` matching requests (default: all). */
@@ -166,13 +168,14 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     timers.add(timer);
   };
 
-  const pickFault = (method: string, pathname: string): Fault | undefined => {
+  const pickFault = (method: string, pathname: string, headers: http.IncomingHttpHeaders): Fault | undefined => {
     let chosen: Fault | undefined;
     for (const active of rules) {
       const { rule } = active;
       if (active.removed) continue;
       if (rule.method && rule.method.toUpperCase() !== method) continue;
       if (!matchesPath(rule.path, pathname)) continue;
+      if (rule.headers && !rule.headers(headers)) continue;
       active.matched++;
       if (chosen) continue;
       const nth = rule.nth === undefined ? undefined : typeof rule.nth === 'number' ? [rule.nth] : rule.nth;
@@ -276,8 +279,8 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
         if (res.destroyed) return;
         const headers: http.OutgoingHttpHeaders = { ...fault.headers };
         if (fault.retryAfter !== undefined) {
-          headers['retry-after'] =
-            fault.retryAfter instanceof Date ? fault.retryAfter.toUTCString() : typeof fault.retryAfter === 'number' ? String(fault.retryAfter) : fault.retryAfter;
+          const retryAfter = typeof fault.retryAfter === 'function' ? fault.retryAfter() : fault.retryAfter;
+          headers['retry-after'] = retryAfter instanceof Date ? retryAfter.toUTCString() : typeof retryAfter === 'number' ? String(retryAfter) : retryAfter;
         }
         const body = encodeBody(fault.body ?? { code: `injected_${fault.status}`, message: `Injected HTTP ${fault.status}.` });
         headers['content-type'] = fault.contentType ?? (typeof fault.body === 'string' ? 'text/plain' : 'application/json');
@@ -318,7 +321,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   const server = http.createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
     const method = (req.method ?? 'GET').toUpperCase();
     const pathname = new URL(req.url ?? '/', 'http://proxy').pathname;
-    const fault = pickFault(method, pathname);
+    const fault = pickFault(method, pathname, req.headers);
     const length = req.headers['content-length'];
     requests.push({
       n: ++arrivals,

@@ -40,11 +40,21 @@ export class BuiltinEngine implements ScanEngine {
     if (signal?.aborted) throw new EngineError('engine_aborted', 'the scan was cancelled', { cause: signal.reason });
     const head = await readHead(filePath, EICAR_MAX_FILE_SIZE + 1);
     if (signal?.aborted) throw new EngineError('engine_aborted', 'the scan was cancelled', { cause: signal.reason });
-    if (isEicarTestFile(head)) {
-      return { safe: false, detailed: DETAILED_LABELS.infected, findings: [{ name: EICAR_FINDING }] };
-    }
-    return { safe: true, detailed: DETAILED_LABELS.basicChecksClean, findings: [] };
+    return verdictFor(head);
   }
+
+  async scanBytes(content: Buffer, signal?: AbortSignal): Promise<EngineVerdict> {
+    if (signal?.aborted) throw new EngineError('engine_aborted', 'the scan was cancelled', { cause: signal.reason });
+    return verdictFor(content.subarray(0, EICAR_MAX_FILE_SIZE + 1));
+  }
+}
+
+/** `head`: up to one byte more than an EICAR file may have, from the start of the file. */
+function verdictFor(head: Buffer): EngineVerdict {
+  if (isEicarTestFile(head)) {
+    return { safe: false, detailed: DETAILED_LABELS.infected, findings: [{ name: EICAR_FINDING }] };
+  }
+  return { safe: true, detailed: DETAILED_LABELS.basicChecksClean, findings: [] };
 }
 
 /** Up to `limit` bytes from the start of the file: one more than EICAR allows tells "too long". */

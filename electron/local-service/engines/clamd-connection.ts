@@ -4,13 +4,13 @@
 import { createConnection, type Socket } from 'node:net';
 import { EngineError } from './engine.ts';
 import { chunkHeader, END_OF_STREAM, endpointLabel, type ClamdEndpoint } from './clamd-protocol.ts';
-import type { FileChunk, FileChunks } from './file-chunks.ts';
+import type { ChunkSource, FileChunk } from './file-chunks.ts';
 
 export interface ClamdRequest {
   endpoint: ClamdEndpoint;
   command: Buffer;
-  /** For INSTREAM: the file (being opened) whose bytes follow the command; the caller closes it. */
-  body?: Promise<FileChunks>;
+  /** For INSTREAM: the file (being opened), or bytes in memory, that follow the command; the caller closes it. */
+  body?: Promise<ChunkSource>;
   connectTimeoutMs: number;
   /** Longest silence from clamd (no byte read or written) before giving up. */
   idleTimeoutMs: number;
@@ -150,7 +150,7 @@ export function clamdRequest(request: ClamdRequest): Promise<string> {
 async function upload(
   socket: Socket,
   command: Buffer,
-  opening: Promise<FileChunks>,
+  opening: Promise<ChunkSource>,
   firstChunk: Promise<FileChunk>,
   stop: AbortSignal,
   progress: { bytesSent: number },

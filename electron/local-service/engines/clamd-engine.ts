@@ -2,7 +2,7 @@
 // protocol, one connection per scan, so clamd need not see the service's files.
 import { EngineError, type EngineVerdict, type ScanEngine } from './engine.ts';
 import { ClamdStreamDropped, clamdRequest } from './clamd-connection.ts';
-import { FileChunks } from './file-chunks.ts';
+import { BufferChunks, FileChunks, type ChunkSource } from './file-chunks.ts';
 import { COMMANDS, endpointLabel, parseInstreamReply, quoteReply, replyMessages, type ClamdEndpoint } from './clamd-protocol.ts';
 
 export interface ClamdEngineOptions {
@@ -45,10 +45,18 @@ export class ClamdEngine implements ScanEngine {
   }
 
   async scan(filePath: string, signal?: AbortSignal): Promise<EngineVerdict> {
-    if (signal?.aborted) throw new EngineError('engine_aborted', 'the scan was cancelled', { cause: signal.reason });
     // Opening the file overlaps with connecting; an unreadable file still
     // fails the scan with file_unreadable once clamd has been reached.
-    const opening = FileChunks.open(filePath, this.#chunkSize);
+    return this.#instream(() => FileChunks.open(filePath, this.#chunkSize), signal);
+  }
+
+  async scanBytes(content: Buffer, signal?: AbortSignal): Promise<EngineVerdict> {
+    return this.#instream(async () => new BufferChunks(content, this.#chunkSize), signal);
+  }
+
+  async #instream(openBody: () => Promise<ChunkSource>, signal?: AbortSignal): Promise<EngineVerdict> {
+    if (signal?.aborted) throw new EngineError('engine_aborted', 'the scan was cancelled', { cause: signal.reason });
+    const opening = openBody();
     opening.catch(() => undefined); // reported through the request
     let reply: string;
     try {
@@ -109,7 +117,7 @@ export class ClamdEngine implements ScanEngine {
     return message;
   }
 
-  #request(command: Buffer, signal: AbortSignal | undefined, body?: Promise<FileChunks>, timeoutMs?: number): Promise<string> {
+  #request(command: Buffer, signal: AbortSignal | undefined, body?: Promise<ChunkSource>, timeoutMs?: number): Promise<string> {
     return clamdRequest({
       endpoint: this.endpoint,
       command,

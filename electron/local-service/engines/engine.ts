@@ -18,6 +18,12 @@ export interface ScanEngine {
   /** `clamd` or `builtin`; reported in findings and logs. */
   readonly name: string;
   scan(filePath: string, signal?: AbortSignal): Promise<EngineVerdict>;
+  /**
+   * The same verdict for a whole file whose bytes are already in memory (the service
+   * keeps small uploads there, so the engine need not read them back from disk).
+   * Optional: without it the service scans the upload's file.
+   */
+  scanBytes?(content: Buffer, signal?: AbortSignal): Promise<EngineVerdict>;
   close?(): Promise<void>;
 }
 

@@ -1,5 +1,6 @@
 // Reads a file from disk chunk by chunk for INSTREAM, knowing which chunk is
 // the last, so the final chunk and the end-of-stream marker leave in one write.
+// BufferChunks does the same for bytes already in memory (small uploads).
 import { open, type FileHandle } from 'node:fs/promises';
 import { EngineError } from './engine.ts';
 
@@ -9,7 +10,39 @@ export interface FileChunk {
   last: boolean;
 }
 
-export class FileChunks {
+/** What an INSTREAM upload reads from: a file on disk or bytes in memory. */
+export interface ChunkSource {
+  readonly size: number;
+  next(): Promise<FileChunk>;
+  close(): Promise<void>;
+}
+
+/** The bytes of a file already in memory, in chunks of at most `chunkSize`. */
+export class BufferChunks implements ChunkSource {
+  readonly #content: Buffer;
+  readonly #chunkSize: number;
+  #position = 0;
+
+  constructor(content: Buffer, chunkSize: number) {
+    this.#content = content;
+    this.#chunkSize = chunkSize;
+  }
+
+  get size(): number {
+    return this.#content.length;
+  }
+
+  async next(): Promise<FileChunk> {
+    const end = Math.min(this.#content.length, this.#position + this.#chunkSize);
+    const data = this.#content.subarray(this.#position, end);
+    this.#position = end;
+    return { data, last: end >= this.#content.length };
+  }
+
+  async close(): Promise<void> {}
+}
+
+export class FileChunks implements ChunkSource {
   readonly #handle: FileHandle;
   /** The size when opened: the bytes a scan covers (the service scans files it no longer writes). */
   readonly size: number;

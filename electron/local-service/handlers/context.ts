@@ -6,6 +6,7 @@ import type { Scan } from '../../../shared/service-contract/scan.ts';
 import type { ScanRunner } from '../scanning/scan-runner.ts';
 import type { DataDirLayout } from '../store/data-dir.ts';
 import type { ScanStore } from '../store/scan-store.ts';
+import type { MemoryBudget } from '../upload/upload-sink.ts';
 
 export interface RequestContext {
   req: IncomingMessage;
@@ -19,6 +20,8 @@ export interface ServiceParts {
   store: ScanStore;
   runner: ScanRunner;
   syncWindowMs: number;
+  /** Shared by all uploads being received into memory (small files; see upload/upload-sink.ts). */
+  uploadMemory: MemoryBudget;
   /** Tells webhook subscribers that a scan entered `processing`. */
   onSubmitted(scan: Scan): void;
 }

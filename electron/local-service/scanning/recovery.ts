@@ -1,6 +1,9 @@
 // On start: scans a previous run left `processing` are scanned again when
-// their upload survived, or failed as `interrupted` when it did not; partial
-// uploads from interrupted requests are removed.
+// their upload survived. Without it, an async scan is failed as `interrupted`
+// (its client was told it was accepted), while a sync scan is forgotten: a
+// small sync upload lives only in memory until its answer (handlers/submit-scan.ts),
+// nobody was told the scan exists, and the client's retry under the same
+// reference submits it again. Partial uploads from interrupted requests are removed.
 import { existsSync } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -13,18 +16,22 @@ import { INTERRUPTED } from './scan-view.ts';
 export interface RecoveryReport {
   resumed: string[];
   failed: StoredScan[];
+  /** Sync scans whose answer was never sent, deleted. */
+  forgotten: string[];
 }
 
 export async function recoverInterruptedScans(layout: DataDirLayout, store: ScanStore, runner: ScanRunner): Promise<RecoveryReport> {
   for (const name of await readdir(layout.incomingDir)) await rm(join(layout.incomingDir, name), { force: true, recursive: true });
 
-  const report: RecoveryReport = { resumed: [], failed: [] };
+  const report: RecoveryReport = { resumed: [], failed: [], forgotten: [] };
   const processing = store.listProcessing();
   const known = new Set(processing.map((scan) => scan.id));
   for (const scan of processing) {
     if (existsSync(layout.uploadFileOf(scan.id))) {
       runner.enqueue(scan.id);
       report.resumed.push(scan.id);
+    } else if (scan.executionMode === 'sync') {
+      if (store.forget(scan.id)) report.forgotten.push(scan.id);
     } else {
       const failed = store.fail(scan.id, { error: { code: INTERRUPTED, detail: null }, completedAt: isoNow(), scanDurationMs: null });
       if (failed) report.failed.push(failed);

@@ -1,7 +1,10 @@
 // Runs the engine over accepted uploads with bounded concurrency, records the
 // outcome (completed, or failed with a reason, never safe on failure), deletes
 // the upload, and wakes whoever waits for the scan (sync requests, webhooks).
-import { rm } from 'node:fs/promises';
+// Small uploads may come with their bytes, which the engine then scans from
+// memory (see handlers/submit-scan.ts for when such an upload has no file).
+import { unlinkSync } from 'node:fs';
+import { unlink } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import { EngineError, type EngineVerdict, type ScanEngine } from '../engines/engine.ts';
 import { isoNow } from '../clock.ts';
@@ -18,14 +21,28 @@ export interface ScanRunnerOptions {
   scanDelayMs: number;
   onTerminal(scan: StoredScan): void;
   logger: ServiceLogger;
+  /** Bytes of queued uploads kept in memory at most (default MAX_HELD_BYTES); beyond it the engine reads the file. */
+  maxHeldBytes?: number;
 }
 
+/** Enough for a queue of many small files; a backlog past it costs only a read from disk per scan. */
+export const MAX_HELD_BYTES = 16 * 1024 * 1024;
+
 export interface ScanRunner {
-  enqueue(scanId: string): void;
+  /** Whether `enqueue` would keep an upload of this size in memory now (the engine can scan bytes, the budget allows). */
+  canHold(bytes: number): boolean;
+  /**
+   * `content`: the upload's bytes, when the caller has them in memory. They are kept for
+   * the engine when `canHold` allows (true is returned); otherwise the engine reads the
+   * upload's file, which must then exist.
+   */
+  enqueue(scanId: string, content?: Buffer): boolean;
   /** The terminal scan, or null when `timeoutMs` passes first. */
   waitForTerminal(scanId: string, timeoutMs: number): Promise<StoredScan | null>;
   /** Stops scanning: running scans are abandoned and stay `processing`, to be resumed on the next start. */
   close(): Promise<void>;
+  /** close() was called (waiters woken by it get null, like a timeout). */
+  readonly closing: boolean;
 }
 
 type EngineOutcome = { ok: true; verdict: EngineVerdict } | { ok: false; error: unknown };
@@ -36,6 +53,18 @@ export function createScanRunner(options: ScanRunnerOptions): ScanRunner {
   const running = new Set<Promise<void>>();
   const waiters = new Map<string, Set<(scan: StoredScan | null) => void>>();
   const shutdown = new AbortController();
+  const held = new Map<string, Buffer>();
+  const maxHeldBytes = options.maxHeldBytes ?? MAX_HELD_BYTES;
+  let heldBytes = 0;
+
+  const takeHeld = (scanId: string): Buffer | undefined => {
+    const content = held.get(scanId);
+    if (content) {
+      held.delete(scanId);
+      heldBytes -= content.length;
+    }
+    return content;
+  };
 
   const settle = (scan: StoredScan) => {
     for (const wake of [...(waiters.get(scan.id) ?? [])]) wake(scan);
@@ -49,9 +78,10 @@ export function createScanRunner(options: ScanRunnerOptions): ScanRunner {
   async function scanOne(scanId: string): Promise<void> {
     const signal = shutdown.signal;
     const file = options.uploadFileOf(scanId);
+    const content = takeHeld(scanId);
     const started = performance.now();
     const outcome: Promise<EngineOutcome> = Promise.resolve()
-      .then(() => engine.scan(file, signal))
+      .then(() => (content && engine.scanBytes ? engine.scanBytes(content, signal) : engine.scan(file, signal)))
       .then((verdict) => ({ ok: true as const, verdict }), (error: unknown) => ({ ok: false as const, error }));
     await Promise.all([outcome, atLeast(started, options.scanDelayMs, signal)]);
     if (signal.aborted) return;
@@ -71,7 +101,9 @@ export function createScanRunner(options: ScanRunnerOptions): ScanRunner {
       logger.warn({ scanId, err: result.error }, 'scan failed');
       stored = store.fail(scanId, { error: failureOf(result.error), completedAt, scanDurationMs });
     }
-    await rm(file, { force: true }).catch((error: unknown) => logger.warn({ scanId, err: error }, 'could not delete an upload'));
+    await removeUpload(file, content !== undefined).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') logger.warn({ scanId, err: error }, 'could not delete an upload');
+    });
     if (stored) settle(stored);
   }
 
@@ -91,10 +123,22 @@ export function createScanRunner(options: ScanRunnerOptions): ScanRunner {
     }
   }
 
+  const canHold = (bytes: number) => engine.scanBytes !== undefined && !shutdown.signal.aborted && heldBytes + bytes <= maxHeldBytes;
+
   return {
-    enqueue(scanId) {
+    get closing() {
+      return shutdown.signal.aborted;
+    },
+    canHold,
+    enqueue(scanId, content) {
+      const holding = content !== undefined && canHold(content.length);
+      if (holding) {
+        held.set(scanId, content);
+        heldBytes += content.length;
+      }
       queue.push(scanId);
       pump();
+      return holding;
     },
     waitForTerminal(scanId, timeoutMs) {
       const now = store.get(scanId);
@@ -115,6 +159,8 @@ export function createScanRunner(options: ScanRunnerOptions): ScanRunner {
     async close() {
       shutdown.abort();
       queue.length = 0;
+      held.clear();
+      heldBytes = 0;
       // Nobody will finish these scans in this process: release their waiters now rather than at the window's end.
       for (const set of [...waiters.values()]) for (const wake of [...set]) wake(null);
       await Promise.allSettled([...running]);
@@ -133,4 +179,14 @@ async function atLeast(started: number, ms: number, signal: AbortSignal): Promis
 function failureOf(error: unknown): StoredScanError {
   if (error instanceof EngineError) return { code: error.code, detail: error.message };
   return { code: ENGINE_FAILED_UNEXPECTEDLY, detail: null };
+}
+
+/**
+ * A small upload (its bytes were held) may have no file at all (a sync one, see
+ * handlers/submit-scan.ts) or a small one: removing it on this thread costs less
+ * than a round trip through the thread pool. ENOENT is the caller's to ignore.
+ */
+async function removeUpload(file: string, small: boolean): Promise<void> {
+  if (small) unlinkSync(file);
+  else await unlink(file);
 }

@@ -41,6 +41,8 @@ export interface ScanStore {
   listProcessing(): StoredScan[];
   complete(id: string, outcome: { result: ScanResult; completedAt: string; scanDurationMs: number }): StoredScan | null;
   fail(id: string, outcome: { error: StoredScanError; completedAt: string; scanDurationMs: number | null }): StoredScan | null;
+  /** Deletes a scan that is still processing (a sync scan nobody was answered about; see scanning/recovery.ts). */
+  forget(id: string): boolean;
 }
 
 interface ScanRow {
@@ -66,6 +68,11 @@ interface ScanRow {
 }
 
 const SQLITE_CONSTRAINT_UNIQUE = 2067;
+
+/** The row `insert` has just stored, without reading it back. */
+export function processingScan(scan: NewScan): StoredScan {
+  return { ...scan, status: 'processing', result: null, error: null, completedAt: null, scanDurationMs: null };
+}
 
 function fromRow(row: ScanRow): StoredScan {
   return {
@@ -99,14 +106,18 @@ export function createScanStore(db: DatabaseSync): ScanStore {
   const byReference = db.prepare('SELECT * FROM scans WHERE integration_id = ? AND external_reference_id = ?');
   const processing = db.prepare(`SELECT * FROM scans WHERE status = 'processing' ORDER BY submitted_at`);
   // Only a processing scan may change: terminal states are final (spec section 3).
+  // RETURNING gives the stored row in the same statement; a row that was already
+  // terminal returns nothing and is read as it is.
   const complete = db.prepare(
     `UPDATE scans SET status = 'completed', result_safe = ?, result_detailed = ?, result_findings = ?, completed_at = ?, scan_duration_ms = ?
-     WHERE id = ? AND status = 'processing'`,
+     WHERE id = ? AND status = 'processing' RETURNING *`,
   );
   const fail = db.prepare(
     `UPDATE scans SET status = 'failed', error_code = ?, error_detail = ?, completed_at = ?, scan_duration_ms = ?
-     WHERE id = ? AND status = 'processing'`,
+     WHERE id = ? AND status = 'processing' RETURNING *`,
   );
+
+  const forget = db.prepare(`DELETE FROM scans WHERE id = ? AND status = 'processing'`);
 
   const one = (statement: ReturnType<DatabaseSync['prepare']>, ...params: SQLInputValue[]): StoredScan | null => {
     const row = statement.get(...params) as ScanRow | undefined;
@@ -141,12 +152,14 @@ export function createScanStore(db: DatabaseSync): ScanStore {
     listProcessing: () => (processing.all() as unknown as ScanRow[]).map(fromRow),
     complete(id, outcome) {
       const { result } = outcome;
-      complete.run(result.safe ? 1 : 0, result.detailed, JSON.stringify(result.findings), outcome.completedAt, outcome.scanDurationMs, id);
-      return one(byId, id);
+      return (
+        one(complete, result.safe ? 1 : 0, result.detailed, JSON.stringify(result.findings), outcome.completedAt, outcome.scanDurationMs, id) ??
+        one(byId, id)
+      );
     },
     fail(id, outcome) {
-      fail.run(outcome.error.code, outcome.error.detail, outcome.completedAt, outcome.scanDurationMs, id);
-      return one(byId, id);
+      return one(fail, outcome.error.code, outcome.error.detail, outcome.completedAt, outcome.scanDurationMs, id) ?? one(byId, id);
     },
+    forget: (id) => forget.run(id).changes > 0,
   };
 }

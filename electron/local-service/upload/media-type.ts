@@ -1,11 +1,16 @@
 // Detects the media type of an upload from its content (file-type's magic
 // numbers), falling back to text/plain for UTF-8 text and
 // application/octet-stream for anything else. The name is never consulted.
-import { fileTypeFromFile } from 'file-type';
+// An upload held in memory is examined there (the whole file, so the answer is
+// the one its file would give), without reading it back from disk.
+import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
 
-export async function detectMediaType(file: string, sample: Buffer, size: number): Promise<string> {
+/** The whole upload: its file, or all of its bytes. */
+export type MediaSource = { path: string } | { content: Buffer };
+
+export async function detectMediaType(source: MediaSource, sample: Buffer, size: number): Promise<string> {
   try {
-    const detected = await fileTypeFromFile(file);
+    const detected = 'content' in source ? await fileTypeFromBuffer(source.content) : await fileTypeFromFile(source.path);
     if (detected) return detected.mime;
   } catch {
     // An unreadable or odd container is not fatal: fall through to the content sniff.

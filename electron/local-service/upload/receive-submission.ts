@@ -1,9 +1,9 @@
-// Reads a multipart submission (spec 2.3) as a stream: the file part goes to a
-// temporary file in the data directory while its digests are computed in the
-// same pass; the size limit is enforced while receiving, so the body is never
-// held in memory. The `attributes` part (at most 64 KB) is parsed and checked.
+// Reads a multipart submission (spec 2.3) as a stream: the file part stays in
+// memory while small and otherwise goes to a temporary file in the data
+// directory, its digests computed in the same pass; the size limit is enforced
+// while receiving, so a large body is never held in memory. The `attributes`
+// part (at most 64 KB) is parsed and checked.
 import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
@@ -17,6 +17,13 @@ import { MAX_ATTRIBUTES_BYTES, parseAttributes } from './attributes.ts';
 import { DigestStream, FileTooLargeError } from './digest-stream.ts';
 import { sanitizeFileName } from './file-name.ts';
 import { detectMediaType } from './media-type.ts';
+import { MemoryBudget, UploadSink } from './upload-sink.ts';
+
+/** Files up to this size may be received into memory (see upload-sink.ts); larger ones stream to disk. */
+export const SMALL_UPLOAD_BYTES = 1024 * 1024;
+
+/** All bodies being received in memory at once, together; past it they stream to disk as large ones do. */
+export const UPLOAD_MEMORY_BUDGET_BYTES = 16 * 1024 * 1024;
 
 export interface ReceiveOptions {
   mode: ExecutionMode;
@@ -25,11 +32,18 @@ export interface ReceiveOptions {
   incomingDir: string;
   /** Called once the headers have passed the checks, right before the body is read (sends 100 Continue). */
   beforeBody?: () => void;
+  /**
+   * Receive small files into memory, within this service-wide budget; up to `perUpload`
+   * bytes each (default SMALL_UPLOAD_BYTES). Without it every file goes to a temporary file.
+   */
+  memory?: { budget: MemoryBudget; perUpload?: number };
 }
 
+/** The received file: its bytes, or the temporary file holding them (the caller moves or deletes it). */
+export type ReceivedFile = { kind: 'memory'; content: Buffer } | { kind: 'file'; tempFile: string };
+
 export interface ReceivedSubmission {
-  /** The temporary file; the caller moves or deletes it. */
-  tempFile: string;
+  file: ReceivedFile;
   size: number;
   hash: FileHash;
   fileType: string;
@@ -66,8 +80,9 @@ export async function receiveSubmission(req: IncomingMessage, options: ReceiveOp
   let fileStarted = false;
   try {
     const parsed = await parseBody(req, options, tempFile, () => (fileStarted = true));
-    const fileType = await detectMediaType(tempFile, parsed.sample, parsed.size);
-    return { tempFile, size: parsed.size, hash: parsed.hash, fileType, partFileName: parsed.partFileName, attributes: parsed.attributes };
+    const file: ReceivedFile = parsed.content ? { kind: 'memory', content: parsed.content } : { kind: 'file', tempFile };
+    const fileType = await detectMediaType(file.kind === 'memory' ? { content: file.content } : { path: tempFile }, parsed.sample, parsed.size);
+    return { file, size: parsed.size, hash: parsed.hash, fileType, partFileName: parsed.partFileName, attributes: parsed.attributes };
   } catch (error) {
     if (fileStarted) await rm(tempFile, { force: true });
     throw error;
@@ -75,6 +90,8 @@ export async function receiveSubmission(req: IncomingMessage, options: ReceiveOp
 }
 
 interface ParsedBody {
+  /** The whole file when it stayed in memory, else null (it is in the temporary file). */
+  content: Buffer | null;
   size: number;
   hash: FileHash;
   sample: Buffer;
@@ -99,6 +116,7 @@ function parseBody(req: IncomingMessage, options: ReceiveOptions, tempFile: stri
 
     let failure: Error | null = null;
     let digest: DigestStream | null = null;
+    let sink: UploadSink | null = null;
     let fileWritten: Promise<void> | null = null;
     let partFileName: string | null = null;
     let attributesText: string | undefined;
@@ -106,6 +124,7 @@ function parseBody(req: IncomingMessage, options: ReceiveOptions, tempFile: stri
     const fail = (error: Error) => {
       if (failure) return;
       failure = error;
+      sink?.release();
       req.unpipe(parser);
       // Stop a file still being written. (Destroying busboy's file stream instead can leave the pipeline unsettled.)
       digest?.destroy(error);
@@ -126,9 +145,14 @@ function parseBody(req: IncomingMessage, options: ReceiveOptions, tempFile: stri
       }
       partFileName = info.filename === undefined ? null : sanitizeFileName(info.filename);
       digest = new DigestStream(options.maxFileSize);
-      onFileStart();
+      sink = new UploadSink({
+        memoryLimit: options.memory ? (options.memory.perUpload ?? SMALL_UPLOAD_BYTES) : 0,
+        budget: options.memory?.budget ?? NO_MEMORY,
+        spillFile: tempFile,
+        onSpill: onFileStart,
+      });
       stream.on('limit', () => fail(tooLarge(options)));
-      fileWritten = pipeline(stream, digest, createWriteStream(tempFile, { flags: 'wx', mode: 0o600 })).catch((error: unknown) => {
+      fileWritten = pipeline(stream, digest, sink).catch((error: unknown) => {
         fail(error instanceof FileTooLargeError ? tooLarge(options) : asError(error));
       });
     });
@@ -155,12 +179,17 @@ function parseBody(req: IncomingMessage, options: ReceiveOptions, tempFile: stri
       void (async () => {
         await fileWritten;
         if (failure) return;
-        if (!fileWritten || !digest) return fail(bad({ key: 'missingFilePart' }));
+        if (!fileWritten || !digest || !sink) return fail(bad({ key: 'missingFilePart' }));
         if (attributesText === undefined) return fail(bad({ key: 'missingAttributesPart' }));
         try {
           const attributes = parseAttributes(attributesText);
           const done: DigestStream = digest;
-          resolve({ size: done.size, hash: done.digests(), sample: done.sample(), partFileName, attributes });
+          const content = sink.content();
+          // The content is the caller's now (the scan runner bounds what it keeps).
+          sink.release();
+          // The bytes the engine will scan must be exactly the bytes hashed.
+          if (content && content.length !== done.size) throw new Error(`the upload held in memory has ${content.length} bytes, ${done.size} were received`);
+          resolve({ content, size: done.size, hash: done.digests(), sample: done.sample(), partFileName, attributes });
         } catch (error) {
           fail(asError(error));
         }
@@ -193,5 +222,7 @@ function tooLarge(options: ReceiveOptions): HttpError {
     params: { limit: `${options.maxFileSize / MB} MB`, bytes: options.maxFileSize, mode: options.mode },
   });
 }
+
+const NO_MEMORY = new MemoryBudget(0);
 
 const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));

@@ -12,6 +12,7 @@ import { fixtureDir } from '../../fixtures/engine-files.ts';
 import { clamdscanFileList, writeSmallFiles } from '../clamd-engine.ts';
 import type { BenchCase } from './bench-case.ts';
 import { alternate, fromSamples } from './support/statistics.ts';
+import { cpuBetween, describePerItem, pidWithArgument, threadTimes } from './support/thread-cpu.ts';
 
 export const throughputCase: BenchCase = {
   id: 'throughput',
@@ -31,6 +32,10 @@ export const throughputCase: BenchCase = {
       await writeFile(clamdscanConfig, `LocalSocket ${clamd.socketPath}\n`);
       // clamd's first scans are slower, and both sides should read from the page cache.
       await clamdscanFileList(clamdscanConfig, fileList);
+      // Where our CPU goes, per thread (Linux; informational, not a figure): the service runs in a worker thread.
+      const clamdPid = pidWithArgument(clamd.configPath);
+      const cpuNotes: string[] = [];
+      const peerClamdNotes: string[] = [];
 
       const ours = async (rep: number) => {
         const dataDir = await mkdtemp(path.join(context.tmp, 'core-'));
@@ -40,11 +45,22 @@ export const throughputCase: BenchCase = {
           { watch: false, logLevel: 'warn' },
         );
         try {
+          const ownBefore = threadTimes();
+          const clamdBefore = clamdPid === null ? null : threadTimes(clamdPid);
           const started = performance.now();
           const submitted = await core.submit([files.path], { origin: 'cli' });
           if (!submitted.ok) throw new Error(`submit failed: ${submitted.error.message}`);
           await core.idle();
           const ms = performance.now() - started;
+          const ownAfter = threadTimes();
+          const clamdAfter = clamdPid === null ? null : threadTimes(clamdPid);
+          if (ownBefore && ownAfter) {
+            const cpu = cpuBetween(ownBefore, ownAfter);
+            if (clamdBefore && clamdAfter) cpu.set('clamd', [...cpuBetween(clamdBefore, clamdAfter).values()].reduce((a, b) => a + b, 0));
+            const line = describePerItem(cpu, count);
+            cpuNotes.push(line);
+            context.log(`throughput rep ${rep + 1}/${context.reps}: CPU ms per file by thread: ${line}`);
+          }
           const safe = await core.scans.list({ verdicts: ['safe'], limit: 1 });
           if (!safe.ok || safe.value.total !== count) throw new Error(`expected ${count} clean scans, got ${safe.ok ? safe.value.total : safe.error.message}`);
           context.log(`throughput rep ${rep + 1}/${context.reps}: pipeline ${ms.toFixed(0)} ms (${((count / ms) * 1000).toFixed(0)} files/s)`);
@@ -55,10 +71,16 @@ export const throughputCase: BenchCase = {
         }
       };
       const peer = async (rep: number) => {
+        const clamdBefore = clamdPid === null ? null : threadTimes(clamdPid);
         const started = performance.now();
         await clamdscanFileList(clamdscanConfig, fileList);
         const ms = performance.now() - started;
-        context.log(`throughput rep ${rep + 1}/${context.reps}: clamdscan ${ms.toFixed(0)} ms (${((count / ms) * 1000).toFixed(0)} files/s)`);
+        const clamdAfter = clamdPid === null ? null : threadTimes(clamdPid);
+        if (clamdBefore && clamdAfter) {
+          const clamdMs = [...cpuBetween(clamdBefore, clamdAfter).values()].reduce((a, b) => a + b, 0);
+          peerClamdNotes.push(`clamd ${(clamdMs / count).toFixed(2)}`);
+        }
+        context.log(`throughput rep ${rep + 1}/${context.reps}: clamdscan ${ms.toFixed(0)} ms (${((count / ms) * 1000).toFixed(0)} files/s)${peerClamdNotes.length > 0 ? `, ${peerClamdNotes.at(-1)} CPU ms per file` : ''}`);
         return (count / ms) * 1000;
       };
       const runs = await alternate(context.reps, ours, peer);
@@ -71,7 +93,9 @@ export const throughputCase: BenchCase = {
             target: { on: 'ratio', op: '>=', value: 1.0, text: 'ratio ≥ 1.0' },
             note:
               `createCore with the embedded service (clamd engine), origin cli (auto mode: sync for small files), ` +
-              `3 files in flight, the service scanning ${Math.min(4, availableParallelism())} at a time; clamdscan: one process, --file-list, start-up included`,
+              `3 files in flight, the service scanning ${Math.min(4, availableParallelism())} at a time; clamdscan: one process, --file-list, start-up included` +
+              (cpuNotes.length > 0 ? `; CPU ms per file by thread, last repetition: ${cpuNotes.at(-1)}` : '') +
+              (peerClamdNotes.length > 0 ? ` (during clamdscan: ${peerClamdNotes.at(-1)})` : ''),
           },
           runs.ours,
           runs.peer,

@@ -60,6 +60,10 @@ export interface AppHarness {
   server: TestServer;
   /** The paths the next "Add files" / "Add folder" dialog returns (then: cancelled). */
   pickNext(paths: string[]): void;
+  /** What the next save dialog (restore elsewhere) answers: a path, or null for cancel (then: cancelled). */
+  saveNext(path: string | null): void;
+  /** The names the save dialogs were opened with. */
+  saveRequests: string[];
   copied: string[];
   revealed: string[];
   /** Uncaught page errors, console errors and CSP violations so far. */
@@ -73,11 +77,17 @@ const EXPECTED_CONSOLE = [/frame-ancestors' is ignored when delivered via a <met
 
 export async function openApp(browser: Browser, options: OpenAppOptions): Promise<AppHarness> {
   const picks: string[][] = [];
+  const saves: Array<string | null> = [];
+  const saveRequests: string[] = [];
   const copied: string[] = [];
   const revealed: string[] = [];
   const problems: string[] = [];
   const bridge = createTestBridge(options.core, {
     pick: async (): Promise<Result<string[]>> => ok(picks.shift() ?? []),
+    pickSaveLocation: async (defaultName): Promise<Result<string | null>> => {
+      saveRequests.push(defaultName);
+      return ok(saves.shift() ?? null);
+    },
     reveal: async (target) => {
       revealed.push(target);
       return ok(null);
@@ -112,6 +122,8 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
     bridge,
     server,
     pickNext: (paths) => picks.push(paths),
+    saveNext: (target) => saves.push(target),
+    saveRequests,
     copied,
     revealed,
     problems,

@@ -128,5 +128,10 @@ describe('CLI line format', () => {
     expect(exitCodeFor([base, failed])).toBe(2);
     expect(exitCodeFor([failed, unsafe])).toBe(1);
     expect(exitCodeFor([{ ...base, status: 'queued', safe: null } as ScanRecord])).toBe(2);
+    // Content the user allowed: not a threat for the exit code, never printed as clean.
+    const allowed = { ...base, safe: false, detailed: 'Eicar-Test-Signature', disposition: 'allowed' } as ScanRecord;
+    expect(exitCodeFor([base, allowed])).toBe(0);
+    expect(formatPlain(allowed)).toBe('ALLOWED /tmp/a\\u000ab.txt  (Eicar-Test-Signature; allowed by you)');
+    expect(formatPlain({ ...allowed, disposition: 'quarantine_pending' })).toMatch(/^THREAT .*; moving it to quarantine\)$/);
   });
 });

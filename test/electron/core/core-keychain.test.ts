@@ -48,10 +48,16 @@ describe.runIf(canRun)('core with the OS keychain', () => {
 
       const stored = await core.settings.setApiKey(`  ${wrongKey}\n`);
       expect(stored).toEqual({ ok: true, value: { isSet: true, masked: '••••••••cdef', keychainError: null } });
+      // The backend is rebuilt after the settings change (the embedded service stops first): wait for it.
+      await until(async () => {
+        const report = await core.settings.testConnection();
+        return report.ok && report.value.reachable;
+      }, 'the remote backend to be in use');
       expect(await core.settings.testConnection()).toMatchObject({ ok: true, value: { reachable: true, authorized: false } });
 
       const files = await writeFiles(join(dir.path), 5, 'keyed');
-      const submitted = await core.submit(files, { origin: 'drop' });
+      // The user agreed to send them (a manual scan to a remote service asks first).
+      const submitted = await core.submit(files, { origin: 'drop', uploadConsent: new URL(service.url).origin });
       if (!submitted.ok) throw new Error(submitted.error.message);
       await until(async () => {
         const records = await Promise.all(submitted.value.ids.map((id) => core.scans.get(id)));

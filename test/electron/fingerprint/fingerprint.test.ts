@@ -31,6 +31,12 @@ describe('fingerprintFile', () => {
     ['a 1-byte file', () => Buffer.from('a')],
     ['a few MB not a multiple of the chunk size', () => randomBytes(3 * 1024 * 1024 + 12_345)],
     ['exactly two chunks', () => randomBytes(2 * 1024 * 1024)],
+    // Buffers are sized to the file (+1): these sit on and around that edge.
+    ['a 4 KB file', () => randomBytes(4096)],
+    ['a 64 KB file', () => randomBytes(65_536)],
+    ['one byte short of a chunk', () => randomBytes(1024 * 1024 - 1)],
+    ['exactly one chunk', () => randomBytes(1024 * 1024)],
+    ['one byte past a chunk', () => randomBytes(1024 * 1024 + 1)],
   ];
   for (const [label, make] of cases) {
     it(`matches coreutils for ${label}`, async () => {

@@ -10,10 +10,11 @@ import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HISTORY_FILE_NAME, openHistory, type History } from '../../../electron/history/history.ts';
-import { LATEST_VERSION, migrate, NewerSchemaError, userVersion, type Migration } from '../../../electron/history/migrations.ts';
+import { LATEST_VERSION, migrate, MIGRATIONS, NewerSchemaError, userVersion, type Migration } from '../../../electron/history/migrations.ts';
+import { RECORD_COLUMNS, recordToRow } from '../../../electron/history/row-mapping.ts';
 import { hasFts5 } from '../../../electron/history/name-index.ts';
 import { csvField } from '../../../electron/history/export-format.ts';
-import { verdictOf, type LocalStatus, type ScanRecord, type Verdict } from '../../../shared/scans/record.ts';
+import { dispositionSchema, verdictOf, VERDICTS, type LocalStatus, type ScanRecord, type Verdict } from '../../../shared/scans/record.ts';
 import { makeRecord } from './fixtures/records.ts';
 import { runUntilKilled } from './fixtures/run-until-killed.ts';
 
@@ -147,6 +148,8 @@ describe('records', () => {
       durationMs: 1500,
       error: null,
       reusedFromId: 'earlier-id',
+      disposition: 'quarantined',
+      quarantineId: 'entry-7',
     };
     history.insert(full);
     expect(history.get(full.id)).toEqual(full);
@@ -220,18 +223,64 @@ describe('records', () => {
 });
 
 describe('verdicts', () => {
-  it('the verdict filter agrees with verdictOf for every status and safe value', () => {
+  it('the verdict filter agrees with verdictOf for every status, safe value and disposition', () => {
     const statuses: LocalStatus[] = ['queued', 'uploading', 'processing', 'completed', 'failed', 'skipped'];
-    const records = statuses.flatMap((status) => [true, false, null].map((safe) => makeRecord({ status, safe })));
+    const dispositions = [null, ...dispositionSchema.options];
+    const records = statuses.flatMap((status) =>
+      [true, false, null].flatMap((safe) => dispositions.map((disposition) => makeRecord({ status, safe, disposition }))),
+    );
     history.insertMany(records);
-    const verdicts: Verdict[] = ['unsafe', 'safe', 'could-not-scan', 'pending', 'skipped'];
+    const verdicts: Verdict[] = [...VERDICTS];
     for (const verdict of verdicts) {
       const expected = records.filter((r) => verdictOf(r) === verdict).map((r) => r.id).sort();
       const found = history.query({ verdicts: [verdict], limit: 1000 }).items.map((r) => r.id).sort();
       expect(found, verdict).toEqual(expected);
     }
-    // A completed scan without a verdict is "could not scan", never "safe".
-    expect(history.query({ verdicts: ['safe'] }).items.every((r) => r.safe === true)).toBe(true);
+    // A completed scan without a verdict is "could not scan", never "safe"; allowed content is never "safe" either.
+    expect(history.query({ verdicts: ['safe'], limit: 1000 }).items.every((r) => r.safe === true)).toBe(true);
+    expect(history.query({ verdicts: ['allowed'], limit: 1000 }).items.every((r) => r.safe === false && r.disposition === 'allowed')).toBe(true);
+    expect(verdictOf({ status: 'completed', safe: false, disposition: 'allowed' })).toBe('allowed');
+    expect(verdictOf({ status: 'completed', safe: false, disposition: 'quarantined' })).toBe('unsafe');
+    expect(verdictOf({ status: 'completed', safe: false })).toBe('unsafe');
+  });
+
+  it('filters waiting records by why they wait', () => {
+    const held = makeRecord({ status: 'queued', pendingReason: 'awaiting_upload_consent' });
+    history.insertMany([held, makeRecord({ status: 'queued', pendingReason: 'retrying' }), makeRecord({ status: 'queued' }), makeRecord({ status: 'completed', safe: true })]);
+    expect(history.query({ pendingReasons: ['awaiting_upload_consent'] }).items.map((r) => r.id)).toEqual([held.id]);
+    expect(history.query({ pendingReasons: ['awaiting_upload_consent', 'retrying'] }).total).toBe(2);
+  });
+});
+
+describe('migration 2 (dispositions)', () => {
+  it('upgrades a schema-1 database in place: rows kept, new columns empty, verdicts as before, allowed content filterable', () => {
+    history.close();
+    const file = path.join(dataDir, 'old.sqlite');
+    const db = new DatabaseSync(file);
+    migrate(db, MIGRATIONS.filter((migration) => migration.version === 1));
+    const columns = RECORD_COLUMNS.filter((column) => column !== 'disposition' && column !== 'quarantine_id');
+    const insert = db.prepare(`INSERT INTO scans (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
+    const old = [makeRecord({ status: 'completed', safe: false, sha256: hex(32) }), makeRecord({ status: 'completed', safe: true }), makeRecord({ status: 'queued' })];
+    for (const record of old) {
+      const row = recordToRow(record);
+      insert.run(...columns.map((column) => row[column] ?? null));
+    }
+    expect(userVersion(db)).toBe(1);
+    db.close();
+
+    history = openHistory(dataDir, { fileName: 'old.sqlite' });
+    inspect((check) => expect(userVersion(check)).toBe(LATEST_VERSION));
+    for (const record of old) expect(history.get(record.id)).toEqual(record);
+    expect(history.query({ verdicts: ['unsafe'] }).items.map((r) => r.id)).toEqual([old[0]!.id]);
+    const allowed = history.update(old[0]!.id, { disposition: 'allowed', quarantineId: 'entry-1' });
+    expect(allowed).toMatchObject({ disposition: 'allowed', quarantineId: 'entry-1' });
+    expect(history.query({ verdicts: ['unsafe'] }).total).toBe(0);
+    expect(history.query({ verdicts: ['allowed'] }).items.map((r) => r.id)).toEqual([old[0]!.id]);
+    // A patch that does not name the disposition leaves it alone.
+    expect(history.update(old[0]!.id, { detailed: 'still allowed' })?.disposition).toBe('allowed');
+    expect(history.withDisposition('allowed').map((r) => r.id)).toEqual([old[0]!.id]);
+    expect(history.withDisposition('allowed', { sha256: old[0]!.sha256!.toUpperCase() })).toHaveLength(1);
+    expect(history.withDisposition('allowed', { sha256: hex(32) })).toHaveLength(0);
   });
 });
 
@@ -564,6 +613,21 @@ describe('retention', () => {
     expect(history.keepLast(4).sort()).toEqual([records[0]!.id, records[1]!.id].sort());
     expect(history.query({ order: 'oldest' }).items.map((r) => r.id)).toEqual([pending.id, ...records.slice(2).map((r) => r.id)]);
     expect(() => history.keepLast(-1)).toThrow(RangeError);
+  });
+
+  it('never removes the record of a file in quarantine (or on its way there); other dispositions go', () => {
+    const at = (day: number) => new Date(Date.UTC(2025, 0, day)).toISOString();
+    const quarantined = completed({ safe: false, disposition: 'quarantined', quarantineId: 'q1', queuedAt: at(1) });
+    const moving = completed({ safe: false, disposition: 'quarantine_pending', queuedAt: at(2) });
+    const restored = completed({ safe: false, disposition: 'restored', quarantineId: 'q2', queuedAt: at(3) });
+    const allowed = completed({ safe: false, disposition: 'allowed', queuedAt: at(4) });
+    history.insertMany([quarantined, moving, restored, allowed]);
+    expect(history.deleteOlderThan('2026-01-01T00:00:00.000Z').sort()).toEqual([restored.id, allowed.id].sort());
+    expect(history.keepLast(0)).toEqual([]);
+    expect(history.query({ order: 'oldest' }).items.map((r) => r.id)).toEqual([quarantined.id, moving.id]);
+    // Restored from quarantine: the record is ordinary history again.
+    history.update(quarantined.id, { disposition: 'restored' });
+    expect(history.keepLast(0)).toEqual([quarantined.id]);
   });
 
   it('keeps the name index in step with inserts, renames and deletes', () => {

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../../shared/service-contract/errors.ts';
 import { asyncSubmissionSchema, scanSchema, terminalScanSchema } from '../../../shared/service-contract/scan.ts';
 import { EICAR_TEST_STRING } from '../../../electron/local-service/engines/builtin-engine.ts';
+import { SMALL_UPLOAD_BYTES } from '../../../electron/local-service/upload/receive-submission.ts';
 import {
   FailingEngine,
   GatedEngine,
@@ -435,10 +436,11 @@ describe('transport robustness', () => {
     const socket = connect(service.port, '127.0.0.1');
     await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
     const boundary = 'cut-off';
+    // Past the in-memory limit, so the partial upload goes to a temporary file.
     socket.write(
       `POST /file-scans HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY_A}\r\n` +
         `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: 10000000\r\n\r\n` +
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.bin"\r\n\r\n${'x'.repeat(100_000)}`,
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.bin"\r\n\r\n${'x'.repeat(SMALL_UPLOAD_BYTES + 100_000)}`,
     );
     await waitFor(async () => (await readdir(join(service.dataDir, 'incoming'))).length > 0, 'the upload to start');
     socket.destroy();

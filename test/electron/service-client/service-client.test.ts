@@ -5,6 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { readFile, truncate } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY, newRef, rejection, startFixture, waitFor, type Fixture } from './fixture.ts';
+import { SINGLE_BUFFER_BYTES } from '../../../electron/service-client/multipart-body.ts';
 
 let fx: Fixture;
 beforeAll(async () => {
@@ -84,6 +85,21 @@ describe('submissions and lookups', () => {
     expect(post?.contentLength).toBe(last.total);
     expect(last.total - file.size).toBeGreaterThan(0);
     expect(last.total - file.size).toBeLessThan(1024);
+  });
+
+  it('sends a small file as one buffer: byte-exact at the limit and past it, progress reported once', async () => {
+    const client = fx.client();
+    for (const size of [0, 1, SINGLE_BUFFER_BYTES - 1, SINGLE_BUFFER_BYTES, SINGLE_BUFFER_BYTES + 1]) {
+      const file = await fx.file(`single-${size}.bin`, size === 0 ? Buffer.alloc(0) : size);
+      const events: { sent: number; total: number }[] = [];
+      const scan = await client.submitSync(file, { external_reference_id: newRef(`single-${size}`) }, { onProgress: (p) => events.push(p) });
+      expect(scan.file_size).toBe(size);
+      expect(scan.file_hash?.sha256).toBe(await sha256(file.path));
+      const post = fx.proxy.requests.filter((r) => r.method === 'POST').at(-1);
+      expect(events.at(-1)).toEqual({ sent: post?.contentLength, total: post?.contentLength });
+      if (size <= SINGLE_BUFFER_BYTES) expect(events).toHaveLength(1);
+      else expect(events.length).toBeGreaterThan(1);
+    }
   });
 
   it('keeps unknown fields of a scan', async () => {

@@ -31,7 +31,25 @@ const fullSettings: Settings = {
   reuseVerdictDays: 7,
   notifyClean: true,
   watchingPaused: true,
-  watchedFolders: [{ id: 'w1', path: '/home/user/Downloads', recursive: false, ignore: ['*.tmp'], paused: true, scanExisting: true }],
+  watchedFolders: [
+    {
+      id: 'w1',
+      path: '/home/user/Downloads',
+      recursive: false,
+      ignore: ['*.tmp'],
+      paused: true,
+      scanExisting: true,
+      threatAction: 'quarantine',
+      exclusions: { paths: ['cache'], globs: ['*.part'], extensions: ['iso'] },
+      maxAutoScanSize: 10_000_000,
+    },
+  ],
+  threatAction: 'quarantine',
+  exclusions: { paths: ['~/Private'], globs: ['node_modules'], extensions: ['vmdk'] },
+  maxAutoScanSize: 50_000_000,
+  confirmRemoteUploads: false,
+  remoteUploadConsentHosts: ['https://scan.example.com'],
+  historyRetention: { keepDays: 30, keepScans: 5000 },
 };
 
 describe('openSettings', () => {

@@ -134,6 +134,7 @@ export const shell = { openExternal: vi.fn(async (_url: string) => {}), showItem
 export const clipboard = { writeText: vi.fn((_text: string) => {}) };
 export const dialog = {
   showOpenDialog: vi.fn(async (..._args: unknown[]) => ({ canceled: false, filePaths: [] as string[] })),
+  showSaveDialog: vi.fn(async (..._args: unknown[]) => ({ canceled: false, filePath: '' as string | undefined })),
   showErrorBox: vi.fn((_title: string, _content: string) => {}),
 };
 
@@ -261,5 +262,5 @@ export function resetFakeElectron(): void {
   nativeTheme.shouldUseDarkColors = false;
   nativeTheme.themeSource = 'light';
   session.defaultSession = new FakeSession();
-  for (const fn of [shell.openExternal, shell.showItemInFolder, clipboard.writeText, dialog.showOpenDialog, dialog.showErrorBox, webUtils.getPathForFile, protocol.registerSchemesAsPrivileged, app.requestSingleInstanceLock, app.quit, app.exit]) fn.mockClear();
+  for (const fn of [shell.openExternal, shell.showItemInFolder, clipboard.writeText, dialog.showOpenDialog, dialog.showSaveDialog, dialog.showErrorBox, webUtils.getPathForFile, protocol.registerSchemesAsPrivileged, app.requestSingleInstanceLock, app.quit, app.exit]) fn.mockClear();
 }

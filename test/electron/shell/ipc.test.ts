@@ -110,6 +110,30 @@ describe('argument validation', () => {
     ['settings:update', [{ apiKey: 'sneaky' }]],
     ['watch:setAllPaused', ['yes']],
     ['watch:update', ['id', { path: '/elsewhere' }]],
+    ['watch:update', ['id', { threatAction: 'delete' }]],
+    ['scans:submit', [['/a'], { consent: 'https://scan.example.com/path' }]],
+    ['scans:submit', [['/a'], { consent: 'ftp://scan.example.com' }]],
+    ['scans:rescan', ['id', { consent: 'not a url' }]],
+    ['scans:rescan', ['id', { force: true }]],
+    ['scans:allowUpload', [[], 'https://scan.example.com']],
+    ['scans:allowUpload', [['id'], 'https://user:pw@scan.example.com']],
+    ['quarantine:list', [{ include: 'deleted' }]],
+    ['quarantine:add', [[]]],
+    ['quarantine:add', ['r1']],
+    ['quarantine:restore', ['q1', { to: '' }]],
+    ['quarantine:restore', ['q1', { to: '/x', overwrite: true }]],
+    ['quarantine:restoreMany', [['q1'], { to: '/x' }]],
+    ['quarantine:allowMany', [['q1'], { toFolder: 7 }]],
+    ['quarantine:deleteMany', [Array.from({ length: 10_001 }, (_, i) => `q${i}`)]],
+    ['quarantine:allowRecord', ['']],
+    ['quarantine:revokeAllowed', ['not-a-digest']],
+    ['history:clear', [{ everything: true }]],
+    ['files:pickSaveLocation', [42]],
+    ['settings:update', [{ threatAction: 'delete' }]],
+    ['settings:update', [{ maxAutoScanSize: 0 }]],
+    ['settings:update', [{ remoteUploadConsentHosts: ['https://scan.example.com/api'] }]],
+    ['settings:update', [{ historyRetention: { keepDays: 0 } }]],
+    ['settings:update', [{ exclusions: { extensions: ['a/b'] } }]],
   ])('%s with %j answers invalid_argument without calling the handler', async (channel, args) => {
     const result = (await invoke(channel, args)) as { ok: boolean; error: { code: string; message: string } };
     expect(result.ok).toBe(false);
@@ -181,6 +205,56 @@ describe('routing', () => {
       { method: 'watch.setAllPaused', args: [true] },
       { method: 'scans.rescan', args: ['s1'] },
     ]);
+  });
+
+  it('sends the quarantine, history and upload-consent channels to the core as given', async () => {
+    await invoke('quarantine:add', [['r1', 'r2']]);
+    await invoke('quarantine:restore', ['q1', { to: '/home/user/elsewhere.exe' }]);
+    await invoke('quarantine:allow', ['q1']);
+    await invoke('quarantine:restoreMany', [['q1', 'q2'], { toFolder: '/home/user/restored' }]);
+    await invoke('quarantine:allowMany', [['q3']]);
+    await invoke('quarantine:deleteMany', [['q4']]);
+    await invoke('quarantine:allowRecord', ['r3']);
+    await invoke('quarantine:revokeAllowed', ['A'.repeat(64)]);
+    await invoke('quarantine:list', []);
+    await invoke('quarantine:forRecord', ['r1']);
+    await invoke('quarantine:allowed', []);
+    await invoke('history:clear', []);
+    await invoke('scans:allowUpload', [['s1'], 'https://scan.example.com']);
+    await invoke('scans:submit', [['/home/user/a'], { consent: 'http://127.0.0.1:8080' }]);
+    await invoke('scans:rescan', ['s1', { consent: 'https://scan.example.com' }]);
+    await invoke('settings:update', [{ threatAction: 'quarantine', historyRetention: { keepScans: 100 } }]);
+    expect(core.calls).toEqual([
+      { method: 'quarantine.add', args: [['r1', 'r2']] },
+      { method: 'quarantine.restore', args: ['q1', { to: '/home/user/elsewhere.exe' }] },
+      { method: 'quarantine.allow', args: ['q1'] },
+      { method: 'quarantine.restoreMany', args: [['q1', 'q2'], { toFolder: '/home/user/restored' }] },
+      { method: 'quarantine.allowMany', args: [['q3']] },
+      { method: 'quarantine.deleteMany', args: [['q4']] },
+      { method: 'quarantine.allowRecord', args: ['r3'] },
+      { method: 'quarantine.revokeAllowed', args: ['A'.repeat(64)] },
+      { method: 'quarantine.list', args: [] },
+      { method: 'quarantine.forRecord', args: ['r1'] },
+      { method: 'quarantine.allowed', args: [] },
+      { method: 'history.clear', args: [] },
+      { method: 'scans.allowUpload', args: [['s1'], 'https://scan.example.com'] },
+      { method: 'scans.submit', args: [['/home/user/a'], { consent: 'http://127.0.0.1:8080' }] },
+      { method: 'scans.rescan', args: ['s1', { consent: 'https://scan.example.com' }] },
+      { method: 'settings.update', args: [{ threatAction: 'quarantine', historyRetention: { keepScans: 100 } }] },
+    ]);
+  });
+
+  it('answers files:pickSaveLocation with the save dialog: the chosen path, or null when cancelled', async () => {
+    dialog.showSaveDialog.mockResolvedValueOnce({ canceled: false, filePath: '/home/user/Desktop/eicar (restored).com' });
+    await expect(invoke('files:pickSaveLocation', ['eicar.com'])).resolves.toEqual(ok('/home/user/Desktop/eicar (restored).com'));
+    expect(dialog.showSaveDialog.mock.calls[0]![0]).toMatchObject({ defaultPath: 'eicar.com' });
+    dialog.showSaveDialog.mockResolvedValueOnce({ canceled: true, filePath: '/ignored' });
+    await expect(invoke('files:pickSaveLocation', ['eicar.com'])).resolves.toEqual(ok(null));
+    // The renderer names a file, never where the dialog opens.
+    dialog.showSaveDialog.mockResolvedValueOnce({ canceled: false, filePath: '/home/user/x' });
+    await invoke('files:pickSaveLocation', ['/etc/../etc/passwd']);
+    expect(dialog.showSaveDialog.mock.calls[2]![0]).toMatchObject({ defaultPath: 'passwd' });
+    expect(core.calls).toEqual([]);
   });
 
   it('answers files:* in the shell: dialog, reveal, clipboard', async () => {

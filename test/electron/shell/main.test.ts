@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { INVOKE_CHANNELS } from '../../../shared/bridge/api.ts';
+import { EVENT_CHANNELS, INVOKE_CHANNELS } from '../../../shared/bridge/api.ts';
 import { app, BrowserWindow, events, FakeEvent, ipcMain, protocol, session, Tray } from './fake-electron.ts';
 import { createTestCore, type TestCore } from './test-core.ts';
 
@@ -69,8 +69,10 @@ describe('electron/main.ts', () => {
     expect(ipcMain.handlers.size).toBe(Object.keys(INVOKE_CHANNELS).length);
   });
 
-  it('scans files named on the first launch', async () => {
-    await vi.waitFor(() => expect(core.calls).toContainEqual({ method: 'submit', args: [[firstLaunchFile], { origin: 'cli' }] }));
+  it('scans files named on the first launch as opened with Verdict (a manual scan), and shows the scan', async () => {
+    await vi.waitFor(() => expect(core.calls).toContainEqual({ method: 'submit', args: [[firstLaunchFile], { origin: 'second-instance' }] }));
+    // The detail panel is where a scan waiting for upload consent can be sent.
+    await vi.waitFor(() => expect(BrowserWindow.instances[0]!.webContents.sent).toContainEqual([EVENT_CHANNELS.showScan, 'id-0']));
   });
 
   it('scans what a second launch hands over, and brings the window to the front', async () => {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ScanRecord } from '../../../shared/scans/record.ts';
 import { scanRecord } from './test-core.ts';
 import { realTimers } from '../../../electron/shell/event-batcher.ts';
-import { createFinishedScanCollector, planNotifications } from '../../../electron/shell/notification-rules.ts';
+import { createFinishedScanCollector, outcomeOfRecord, planNotifications } from '../../../electron/shell/notification-rules.ts';
 import { textsFor } from '../../../electron/shell/texts.ts';
 
 const texts = textsFor('en');
@@ -27,6 +27,23 @@ describe('planNotifications', () => {
   it('says so when Verdict quarantined the file', () => {
     const [notice] = planNotifications([threat('q')], { notifyClean: false, maxIndividual: 3, outcomeOf: () => 'quarantined' }, texts);
     expect(notice!.body).toBe('Win.Test.EICAR_HDB-1. Verdict moved the file to quarantine; open the scan to restore or delete it.');
+  });
+
+  it('says what Verdict did, as the record says: moved to quarantine, or could not move it', () => {
+    expect(plan([threat('q1')].map((r) => ({ ...r, disposition: 'quarantined' as const })))[0]!.body).toBe(
+      'Win.Test.EICAR_HDB-1. Verdict moved the file to quarantine; open the scan to restore or delete it.',
+    );
+    expect(plan([{ ...threat('q2'), disposition: 'quarantine_failed' as const }])[0]!.body).toBe(
+      'Win.Test.EICAR_HDB-1. Verdict could not move the file to quarantine, so it is still where it was; open the scan to see why.',
+    );
+    expect(outcomeOfRecord({ ...threat('q3'), disposition: 'restored' })).toBe('left-in-place');
+    expect(planNotifications([{ ...threat('q4'), disposition: 'quarantined' }], { notifyClean: false, maxIndividual: 3 }, textsFor('de'))[0]!.body).toMatch(
+      /in die Quarantäne verschoben/,
+    );
+  });
+
+  it('never notifies content the user allowed: it is neither a threat nor clean', () => {
+    expect(plan([{ ...threat('ok'), disposition: 'allowed' }], true)).toEqual([]);
   });
 
   it('names a threat without a detailed label as a threat', () => {
@@ -97,6 +114,18 @@ describe('createFinishedScanCollector', () => {
     collector.offer(failed('c'));
     vi.advanceTimersByTime(1500);
     expect(batches).toEqual([['a', 'b'], ['c']]);
+  });
+
+  it('waits for a threat on its way to quarantine, and notifies its next record (what Verdict did)', () => {
+    const batches: ScanRecord[][] = [];
+    const collector = createFinishedScanCollector({ windowMs: 1500, timers: realTimers, onBatch: (batch) => batches.push(batch) });
+    collector.offer({ ...threat('a'), disposition: 'quarantine_pending' });
+    vi.advanceTimersByTime(5000);
+    expect(batches).toEqual([]);
+    collector.offer({ ...threat('a'), disposition: 'quarantined', quarantineId: 'q' });
+    collector.offer({ ...threat('a'), disposition: 'restored', quarantineId: 'q' });
+    vi.advanceTimersByTime(1500);
+    expect(batches.map((batch) => batch.map((r) => [r.id, r.disposition]))).toEqual([[['a', 'quarantined']]]);
   });
 
   it('bounds the ids it remembers', () => {

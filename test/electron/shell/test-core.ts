@@ -2,6 +2,7 @@
 // records calls and lets a test emit events. It stands in for electron/core,
 // which another module owns; the shell only forwards to it.
 import type { WatchedFolderStatus } from '../../../shared/bridge/api.ts';
+import type { QuarantineEntry } from '../../../shared/quarantine/entry.ts';
 import { ok } from '../../../shared/result.ts';
 import type { ScanEvent, ScanRecord } from '../../../shared/scans/record.ts';
 import { defaultSettings, type Settings } from '../../../shared/settings/settings.ts';
@@ -25,12 +26,13 @@ export function createTestCore(): TestCore {
     calls,
     settingsValue: defaultSettings(),
     folders: [],
+    startupWarnings: [],
     emit: (event) => listeners.forEach((listener) => listener(event)),
     emitWatch: (folders) => watchListeners.forEach((listener) => listener(folders)),
     listenerCount: () => listeners.size,
     async submit(...args) {
       record('submit', args);
-      return ok({ queued: args[0].length, ids: args[0].map((_, index) => `id-${index}`) });
+      return ok({ queued: args[0].length, skipped: 0, ids: args[0].map((_, index) => `id-${index}`) });
     },
     onEvent(listener) {
       listeners.add(listener);
@@ -61,9 +63,65 @@ export function createTestCore(): TestCore {
         record('scans.counts', []);
         return ok({ queued: 0, uploading: 0, processing: 0 });
       },
+      async allowUpload(...args) {
+        record('scans.allowUpload', args);
+        return ok({ released: args[0].length });
+      },
       onEvent(listener) {
         listeners.add(listener);
         return () => listeners.delete(listener);
+      },
+    },
+    quarantine: {
+      async list(...args) {
+        record('quarantine.list', args);
+        return ok([]);
+      },
+      async forRecord(...args) {
+        record('quarantine.forRecord', args);
+        return ok(null);
+      },
+      async add(...args) {
+        record('quarantine.add', args);
+        return ok(args[0].map((id) => ({ id, ok: true as const, value: quarantineEntry({ recordId: id }) })));
+      },
+      async restore(...args) {
+        record('quarantine.restore', args);
+        return ok(quarantineEntry({ id: args[0], state: 'restored' }));
+      },
+      async allow(...args) {
+        record('quarantine.allow', args);
+        return ok(quarantineEntry({ id: args[0], state: 'allowed' }));
+      },
+      async restoreMany(...args) {
+        record('quarantine.restoreMany', args);
+        return ok(args[0].map((id) => ({ id, ok: true as const, value: quarantineEntry({ id, state: 'restored' }) })));
+      },
+      async allowMany(...args) {
+        record('quarantine.allowMany', args);
+        return ok(args[0].map((id) => ({ id, ok: true as const, value: quarantineEntry({ id, state: 'allowed' }) })));
+      },
+      async deleteMany(...args) {
+        record('quarantine.deleteMany', args);
+        return ok(args[0].map((id) => ({ id, ok: true as const, value: quarantineEntry({ id, state: 'deleted' }) })));
+      },
+      async allowRecord(...args) {
+        record('quarantine.allowRecord', args);
+        return ok({ sha256: 'a'.repeat(64), fileName: 'file.txt', allowedAt: '2025-01-01T00:00:00.000Z', entryId: null, recordId: args[0] });
+      },
+      async allowed() {
+        record('quarantine.allowed', []);
+        return ok([]);
+      },
+      async revokeAllowed(...args) {
+        record('quarantine.revokeAllowed', args);
+        return ok(null);
+      },
+    },
+    history: {
+      async clear() {
+        record('history.clear', []);
+        return ok({ removed: 0 });
       },
     },
     settings: {
@@ -136,13 +194,43 @@ export function scanRecord(overrides: Partial<ScanRecord> = {}): ScanRecord {
     durationMs: 1000,
     error: null,
     reusedFromId: null,
+    disposition: null,
+    quarantineId: null,
+    ...overrides,
+  };
+}
+
+/** A quarantine entry with sensible defaults (a file in quarantine). */
+export function quarantineEntry(overrides: Partial<QuarantineEntry> = {}): QuarantineEntry {
+  return {
+    id: 'entry-1',
+    originalPath: '/home/user/file.exe',
+    fileName: 'file.exe',
+    size: 68,
+    mode: 0o644,
+    sha256: 'a'.repeat(64),
+    recordId: 'scan-1',
+    state: 'quarantined',
+    quarantinedAt: '2025-01-01T00:00:02.000Z',
+    resolvedAt: null,
+    restoredTo: null,
     ...overrides,
   };
 }
 
 export function folderStatus(id: string, paused = false): WatchedFolderStatus {
   return {
-    folder: { id, path: `/home/user/${id}`, recursive: true, ignore: [], paused, scanExisting: false },
+    folder: {
+      id,
+      path: `/home/user/${id}`,
+      recursive: true,
+      ignore: [],
+      paused,
+      scanExisting: false,
+      threatAction: 'notify',
+      exclusions: { paths: [], globs: [], extensions: [] },
+      maxAutoScanSize: null,
+    },
     state: paused ? 'paused' : 'watching',
     error: null,
   };

@@ -13,6 +13,8 @@ export const BRIDGE_PREFIX = '/__bridge';
 /** What the shell would do with the OS: the test decides. */
 export interface TestFiles {
   pick(kind: 'files' | 'folder'): Promise<Result<string[]>>;
+  /** Optional: a bridge without it answers not_implemented (the save dialog is not used). */
+  pickSaveLocation?(defaultName: string): Promise<Result<string | null>>;
   reveal(path: string): Promise<Result<null>>;
   copyText(text: string): Promise<Result<null>>;
 }
@@ -39,7 +41,14 @@ export function createTestBridge(core: CoreApi, files: TestFiles): TestBridge {
   let subscriptions = 0;
   const subscriptionWaiters: Array<{ count: number; resolve: () => void }> = [];
 
-  const namespaces: Record<string, object> = { scans: core.scans, settings: core.settings, watch: core.watch, files };
+  const namespaces: Record<string, object> = {
+    scans: core.scans,
+    settings: core.settings,
+    watch: core.watch,
+    quarantine: core.quarantine,
+    history: core.history,
+    files,
+  };
 
   const handlerFor = (channel: InvokeChannel): Handler | undefined => {
     const [ns, method] = channel.split(':') as [string, string];

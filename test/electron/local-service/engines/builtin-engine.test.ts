@@ -65,6 +65,24 @@ describe('BuiltinEngine', () => {
     const error = await engine.scan(file, AbortSignal.abort()).catch((e: unknown) => e);
     expect((error as EngineError).code).toBe('engine_aborted');
   });
+
+  test('scanBytes gives the same verdict as scan for the same bytes', async () => {
+    const cases = [
+      EICAR,
+      Buffer.concat([EICAR, Buffer.from('\r\n')]),
+      Buffer.concat([EICAR, Buffer.alloc(61, ' ')]),
+      Buffer.concat([Buffer.from(' '), EICAR]),
+      EICAR.subarray(0, 67),
+      Buffer.alloc(0),
+      noise(100_000, 3),
+    ];
+    for (const [index, content] of cases.entries()) {
+      const fromFile = await engine.scan(await files.write(`bytes-${index}`, content));
+      await expect(engine.scanBytes(content)).resolves.toEqual(fromFile);
+    }
+    const error = await engine.scanBytes(EICAR, AbortSignal.abort()).catch((e: unknown) => e);
+    expect((error as EngineError).code).toBe('engine_aborted');
+  });
 });
 
 test('isEicarTestFile follows the definition byte by byte', () => {

@@ -107,6 +107,23 @@ describe('ClamdEngine with a real clamd', () => {
     verdicts.forEach((verdict, i) => expect(verdict).toEqual(i % 2 ? infected(TEST_SIGNATURES.eicar) : CLEAN));
   });
 
+  test('scanBytes: the same verdicts from bytes in memory (clean, empty, EICAR, packed, several chunks)', async (context) => {
+    const engine = engineFor(needClamd(context));
+    await expect(engine.scanBytes(Buffer.from('just a harmless text file\n'))).resolves.toEqual(CLEAN);
+    await expect(engine.scanBytes(Buffer.alloc(0))).resolves.toEqual(CLEAN);
+    await expect(engine.scanBytes(EICAR)).resolves.toEqual(infected(TEST_SIGNATURES.eicar));
+    await expect(engine.scanBytes(gzipSync(Buffer.concat([noise(5000), EICAR])))).resolves.toEqual(infected(TEST_SIGNATURES.eicar));
+    // EICAR as the last bytes of a body sent in many small chunks: every chunk reaches clamd.
+    const chunked = new ClamdEngine({ endpoint: { socketPath: needClamd(context).socketPath }, chunkSize: 4096 });
+    await expect(chunked.scanBytes(Buffer.concat([noise(300_000, 4), EICAR]))).resolves.toEqual(infected(TEST_SIGNATURES.eicar));
+    await expect(chunked.scanBytes(noise(300_000, 4))).resolves.toEqual(CLEAN);
+    if (existsSync(`${CLAMAV_TESTFILES_DIR}/clam.zip`)) {
+      const { readFile } = await import('node:fs/promises');
+      await expect(engine.scanBytes(await readFile(`${CLAMAV_TESTFILES_DIR}/clam.zip`))).resolves.toEqual(infected(TEST_SIGNATURES.clamTestFile));
+    }
+    expect((await scanError(engine.scanBytes(EICAR, AbortSignal.abort()))).code).toBe('engine_aborted');
+  });
+
   test('an unreadable file is file_unreadable, not clean', async (context) => {
     const engine = engineFor(needClamd(context));
     const error = await scanError(engine.scan(`${files.path}/does-not-exist`));

@@ -1,0 +1,185 @@
+// What the core does about threats: the decision after each verdict (allowed
+// content, notify, quarantine), moving a file to quarantine and recording it on
+// its scan, finishing moves a crash interrupted, and the user's quarantine
+// actions (restore, allow, delete, in bulk) with the scan records kept in step.
+import type { CoreApi } from '../../shared/bridge/api.ts';
+import type { BulkOutcome, QuarantineEntry } from '../../shared/quarantine/entry.ts';
+import { err, ok, type Result } from '../../shared/result.ts';
+import type { Disposition, ScanRecord } from '../../shared/scans/record.ts';
+import type { Settings } from '../../shared/settings/settings.ts';
+import type { History, ScanRecordPatch } from '../history/history.ts';
+import type { Logger } from '../logging/logger.ts';
+import type { Quarantine, QuarantineRequest } from '../quarantine/quarantine.ts';
+import { decideThreatResponse, type ThreatResponse } from '../quarantine/threat-response.ts';
+import type { ScanEvents } from '../scans/events.ts';
+
+export interface ThreatActions {
+  /** The decision after a verdict (the pipeline writes it with the verdict). */
+  respond(record: ScanRecord): ThreatResponse;
+  /** Moves a threat's file to quarantine in the background (its record says `quarantine_pending`). */
+  onThreat(record: ScanRecord, request: QuarantineRequest): void;
+  /** Finishes the quarantines a crash interrupted (records still `quarantine_pending`); call at start. */
+  finishPending(): void;
+  api: CoreApi['quarantine'];
+  /** Resolves when no move or quarantine action is running. */
+  idle(): Promise<void>;
+  /** Refuses new moves and waits for those still running (before the quarantine is closed). */
+  settle(): Promise<void>;
+}
+
+/** States of a record whose file is in quarantine, or on its way there. */
+const IN_QUARANTINE: ReadonlySet<Disposition | null | undefined> = new Set(['quarantined', 'quarantine_pending']);
+
+export function createThreatActions(input: {
+  history: History;
+  quarantine: Quarantine;
+  settings: () => Settings;
+  events: ScanEvents;
+  log: Logger;
+}): ThreatActions {
+  const { history, quarantine, events, log } = input;
+  const running = new Set<Promise<unknown>>();
+  let closing = false;
+
+  const update = (recordId: string | null, patch: ScanRecordPatch): ScanRecord | null => {
+    if (recordId === null) return null;
+    const saved = history.update(recordId, patch);
+    if (saved) events.record(saved);
+    return saved;
+  };
+
+  /** Moves one record's file and writes the outcome on the record (an entry, or why it failed). */
+  async function moveRecord(record: ScanRecord, request: QuarantineRequest): Promise<Result<QuarantineEntry>> {
+    const result = await quarantine.quarantine(request);
+    if (result.ok) {
+      update(record.id, { disposition: 'quarantined', quarantineId: result.value.id, error: null });
+    } else {
+      // The verdict stands (completed, unsafe); `error` says why the file could not be moved.
+      update(record.id, { disposition: 'quarantine_failed', error: result.error });
+      // The message names the path: the user's own window may show it, the log only gets the code.
+      log.warn({ id: record.id, code: result.error.code }, 'could not move a threat to quarantine');
+    }
+    return result;
+  }
+
+  const track = <T>(work: Promise<T>): Promise<T> => {
+    running.add(work);
+    void work.finally(() => running.delete(work)).catch(() => {});
+    return work;
+  };
+
+  function onThreat(record: ScanRecord, request: QuarantineRequest): void {
+    if (closing) return;
+    void track(
+      moveRecord(record, request).catch((error: unknown) => {
+        log.error({ err: error, id: record.id }, 'quarantine failed unexpectedly');
+      }),
+    );
+  }
+
+  function finishPending(): void {
+    for (const record of history.withDisposition('quarantine_pending')) {
+      if (record.sha256 === null) {
+        update(record.id, { disposition: 'quarantine_failed', error: { code: 'hash_mismatch', message: 'The file was never fingerprinted; scan it again.' } });
+        continue;
+      }
+      // quarantine() is idempotent per record: a move that finished before the crash is found, not repeated.
+      onThreat(record, { path: record.path, sha256: record.sha256, recordId: record.id });
+    }
+  }
+
+  /** Runs a quarantine action and marks each touched entry's record. */
+  const withRecords = async (outcomes: Promise<Array<BulkOutcome<QuarantineEntry>>>, disposition: (entry: QuarantineEntry) => Disposition) => {
+    const done = await track(outcomes);
+    for (const outcome of done) if (outcome.ok) update(outcome.value.recordId, { disposition: disposition(outcome.value) });
+    return ok(done);
+  };
+  const afterRestore = (entry: QuarantineEntry): Disposition => (entry.state === 'allowed' ? 'allowed' : 'restored');
+
+  const single = async (pending: Promise<Result<QuarantineEntry>>, disposition: Disposition): Promise<Result<QuarantineEntry>> => {
+    const result = await track(pending);
+    if (result.ok) update(result.value.recordId, { disposition });
+    return result;
+  };
+
+  const api: CoreApi['quarantine'] = {
+    list: async (options) => ok(quarantine.list(options)),
+    forRecord: async (recordId) => ok(quarantine.byRecord(recordId)),
+    async add(recordIds) {
+      const outcomes: Array<BulkOutcome<QuarantineEntry>> = [];
+      for (const id of recordIds) {
+        const record = history.get(id);
+        const refusal = refuseQuarantine(record);
+        if (refusal || !record) {
+          outcomes.push({ id, ok: false, error: refusal ?? { code: 'not_found', message: 'There is no scan with this id.' } });
+          continue;
+        }
+        // Written first, like after a verdict: a crash during the move is finished at the next start.
+        update(record.id, { disposition: 'quarantine_pending' });
+        const result = await track(moveRecord(record, { path: record.path, sha256: record.sha256!, recordId: record.id }));
+        outcomes.push(result.ok ? { id, ok: true, value: result.value } : { id, ok: false, error: result.error });
+      }
+      return ok(outcomes);
+    },
+    restore: (entryId, options) => single(quarantine.restore(entryId, options ?? {}), 'restored'),
+    allow: (entryId, options) => single(quarantine.allow(entryId, options ?? {}), 'allowed'),
+    restoreMany: (entryIds, options) => withRecords(quarantine.restoreMany(entryIds, options ?? {}), afterRestore),
+    allowMany: (entryIds, options) => withRecords(quarantine.allowMany(entryIds, options ?? {}), afterRestore),
+    deleteMany: (entryIds) => withRecords(quarantine.deleteMany(entryIds), () => 'deleted'),
+    async allowRecord(recordId) {
+      const record = history.get(recordId);
+      if (!record) return err('not_found', 'There is no scan with this id.');
+      if (record.status !== 'completed' || record.safe !== false || record.sha256 === null) {
+        return err('invalid_state', 'Only a file judged unsafe can be allowed.');
+      }
+      if (IN_QUARANTINE.has(record.disposition)) {
+        return err('invalid_state', 'This file is in quarantine: allow it from there (it is restored at the same time).');
+      }
+      const allowed = quarantine.allowContent({ sha256: record.sha256, fileName: record.fileName, recordId: record.id });
+      if (allowed.ok) update(record.id, { disposition: 'allowed' });
+      return allowed;
+    },
+    allowed: async () => ok(quarantine.allowedContent()),
+    async revokeAllowed(sha256) {
+      if (typeof sha256 !== 'string' || !quarantine.revokeAllowed(sha256)) return err('not_found', 'This content is not on the allowed list.');
+      // Those scans read as threats again; a file that came back from quarantine stays "restored".
+      history.transaction(() => {
+        for (const record of history.withDisposition('allowed', { sha256 })) {
+          update(record.id, { disposition: record.quarantineId ? 'restored' : null });
+        }
+      });
+      return ok(null);
+    },
+  };
+
+  return {
+    respond(record) {
+      const settings = input.settings();
+      return decideThreatResponse(record, {
+        manualAction: settings.threatAction,
+        folders: settings.watchedFolders,
+        isAllowed: (sha256) => quarantine.isAllowed(sha256),
+        wasRestoredTo: (sha256, path) => quarantine.wasRestoredTo(sha256, path),
+      });
+    },
+    onThreat,
+    finishPending,
+    api,
+    async idle() {
+      while (running.size > 0) await Promise.allSettled([...running]);
+    },
+    async settle() {
+      closing = true;
+      while (running.size > 0) await Promise.allSettled([...running]);
+    },
+  };
+}
+
+/** Why an unsafe scan's file cannot be moved to quarantine now, or null. */
+function refuseQuarantine(record: ScanRecord | null): { code: string; message: string } | null {
+  if (!record) return { code: 'not_found', message: 'There is no scan with this id.' };
+  if (record.status !== 'completed' || record.safe !== false) return { code: 'invalid_state', message: 'Only a file judged unsafe is moved to quarantine.' };
+  if (IN_QUARANTINE.has(record.disposition)) return { code: 'invalid_state', message: 'This file is in quarantine already.' };
+  if (record.sha256 === null) return { code: 'hash_mismatch', message: 'This scan has no fingerprint; scan the file again.' };
+  return null;
+}

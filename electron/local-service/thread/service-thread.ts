@@ -1,0 +1,55 @@
+// Worker-thread entry of the local service (see start-in-thread.ts): starts
+// startLocalService with the options it was given, reports the URL or why it
+// could not start, forwards warnings and errors, and closes on request.
+import { parentPort, workerData } from 'node:worker_threads';
+import type { ServiceLogger } from '../logger.ts';
+import { describeEngine } from '../engines/select-engine.ts';
+import { startLocalService, type LocalService } from '../server.ts';
+import { errorData, plainFields, type FromThread, type LogLevel, type ThreadServiceOptions, type ToThread } from './thread-protocol.ts';
+
+interface ThreadData {
+  options: ThreadServiceOptions;
+  /** Levels forwarded to the app; the others cost nothing. */
+  levels: readonly LogLevel[];
+}
+
+const port = parentPort;
+if (!port) throw new Error('service-thread.ts runs only as a worker thread (start it with startLocalServiceInThread).');
+
+const post = (message: FromThread) => port.postMessage(message);
+const { options, levels } = workerData as ThreadData;
+
+const forward =
+  (level: LogLevel) =>
+  (fields: object, message: string): void => {
+    post({ type: 'log', level, fields: plainFields(fields), message });
+  };
+const noop = () => {};
+const logger: ServiceLogger = {
+  info: levels.includes('info') ? forward('info') : noop,
+  warn: levels.includes('warn') ? forward('warn') : noop,
+  error: levels.includes('error') ? forward('error') : noop,
+};
+
+const starting: Promise<LocalService> = startLocalService({ ...options, logger });
+let closing: Promise<void> | null = null;
+
+port.on('message', (message: ToThread) => {
+  if (message.type !== 'close') return;
+  closing ??= (async () => {
+    // A close that arrives during start-up waits for it, so no listener is left behind.
+    const service = await starting.catch(() => null);
+    await service?.close();
+    post({ type: 'closed' });
+    // Nothing may keep the thread alive now: the parent waits for it to exit.
+    port.close();
+  })();
+});
+
+try {
+  const service = await starting;
+  post({ type: 'ready', url: service.url, port: service.port, engine: describeEngine(service.engine) });
+} catch (error) {
+  post({ type: 'start-failed', error: errorData(error) });
+  port.close();
+}

@@ -1,0 +1,221 @@
+// Runs the local service in a worker thread of this process, so its half of
+// the work (multipart parsing, hashing, its database, the engine's I/O) runs
+// on another core than the caller's. The service is the same HTTP server as
+// startLocalService's: clients talk to it over loopback exactly as before.
+// A thread that dies after start-up is restarted on the same port (bounded),
+// so the URL handed out stays valid; every exit is reported to the logger.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { EngineError } from '../engines/engine.ts';
+import type { EngineDescription } from '../engines/select-engine.ts';
+import { silentLogger, type ServiceLogger } from '../logger.ts';
+import type { ErrorData, FromThread, LogLevel, ThreadServiceOptions, ToThread } from './thread-protocol.ts';
+
+export interface StartInThreadOptions extends ThreadServiceOptions {
+  /** Receives the thread's log records (levels: `logLevels`) and reports of unexpected exits. */
+  logger?: ServiceLogger;
+  /** Which of the thread's log records cross over (default warn and error; info is one line per request). */
+  logLevels?: readonly LogLevel[];
+  /** V8 limits of the thread (e.g. a smaller young generation to bound memory while receiving uploads). */
+  resourceLimits?: ResourceLimits;
+  /** Restarts after unexpected exits: at most `max` within `windowMs` (default 3 per minute); false: none. */
+  restart?: { max: number; windowMs: number } | false;
+  /** How long close() waits for the thread to finish its own shutdown before terminating it (default 15 s). */
+  closeTimeoutMs?: number;
+  /** The thread's entry module (default SERVICE_THREAD_URL; tests substitute one that misbehaves). */
+  threadEntry?: URL;
+}
+
+export interface ThreadedLocalService {
+  /** e.g. http://127.0.0.1:41234; the same after a restart. */
+  url: string;
+  port: number;
+  engine: EngineDescription;
+  close(): Promise<void>;
+}
+
+/**
+ * The worker's entry: service-thread.ts next to this file when run from source; in a
+ * bundle, `service-thread.js` next to the bundle's chunk (the build must emit
+ * electron/local-service/thread/service-thread.ts as an entry of its own).
+ */
+export const SERVICE_THREAD_URL = new URL(import.meta.url.endsWith('.ts') ? './service-thread.ts' : './service-thread.js', import.meta.url);
+
+/**
+ * The thread itself could not run (its entry is missing, or it died before the
+ * service could report anything): a problem of packaging or of the runtime, not of
+ * the service's options. The service would start on the caller's thread.
+ */
+export class ServiceThreadUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ServiceThreadUnavailableError';
+  }
+}
+
+const DEFAULT_RESTART = { max: 3, windowMs: 60_000 };
+const DEFAULT_CLOSE_TIMEOUT_MS = 15_000;
+
+interface Running {
+  worker: Worker;
+  url: string;
+  port: number;
+  engine: EngineDescription;
+  /** Resolves when the thread has exited, with why. */
+  exited: Promise<{ code: number; error: Error | undefined }>;
+}
+
+export async function startLocalServiceInThread(options: StartInThreadOptions): Promise<ThreadedLocalService> {
+  const { logger = silentLogger, logLevels = ['warn', 'error'], resourceLimits, restart = DEFAULT_RESTART } = options;
+  const closeTimeoutMs = options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
+  const serviceOptions: ThreadServiceOptions = {
+    host: options.host,
+    port: options.port,
+    apiKeys: options.apiKeys,
+    dataDir: options.dataDir,
+    engine: options.engine,
+    syncWindowMs: options.syncWindowMs,
+    scanDelayMs: options.scanDelayMs,
+    webhook: options.webhook,
+    rateLimit: options.rateLimit,
+    scanConcurrency: options.scanConcurrency,
+  };
+  const entry = options.threadEntry ?? SERVICE_THREAD_URL;
+  if (entry.protocol === 'file:' && !existsSync(fileURLToPath(entry))) {
+    throw new ServiceThreadUnavailableError(`The local service's thread entry is missing: ${fileURLToPath(entry)}`);
+  }
+  const launchOn = (port: number | undefined) => launch(entry, { ...dropUndefined(serviceOptions), port }, logLevels, logger, resourceLimits);
+
+  const first = await launchOn(serviceOptions.port);
+  let current: Running | null = first;
+  let restarting: Promise<void> | null = null;
+  let closing: Promise<void> | null = null;
+  const restarts: number[] = [];
+
+  const supervise = (running: Running) => {
+    void running.exited.then(({ code, error }) => {
+      if (closing || current !== running) return;
+      current = null;
+      const why = error ? `${error.name}: ${error.message}` : `exit code ${code}`;
+      const now = Date.now();
+      while (restarts.length > 0 && now - (restarts[0] as number) > (restart ? restart.windowMs : 0)) restarts.shift();
+      if (!restart || restarts.length >= restart.max) {
+        logger.error({ err: error, exitCode: code }, `the local service thread stopped unexpectedly (${why}); not restarting it`);
+        return;
+      }
+      restarts.push(now);
+      logger.error({ err: error, exitCode: code }, `the local service thread stopped unexpectedly (${why}); restarting it`);
+      // The same port, so clients keep their URL; their retries bridge the gap.
+      restarting = launchOn(first.port).then(
+        (next) => {
+          restarting = null;
+          if (closing) return stop(next, closeTimeoutMs);
+          current = next;
+          supervise(next);
+        },
+        (failure: unknown) => {
+          restarting = null;
+          logger.error({ err: failure }, 'the local service thread could not be restarted');
+        },
+      );
+    });
+  };
+  supervise(first);
+
+  return {
+    url: first.url,
+    port: first.port,
+    engine: first.engine,
+    close() {
+      closing ??= (async () => {
+        await restarting;
+        const running = current;
+        current = null;
+        if (running) await stop(running, closeTimeoutMs);
+      })();
+      return closing;
+    },
+  };
+}
+
+function launch(
+  entry: URL,
+  options: ThreadServiceOptions,
+  levels: readonly LogLevel[],
+  logger: ServiceLogger,
+  resourceLimits: ResourceLimits | undefined,
+): Promise<Running> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(entry, {
+      workerData: { options, levels },
+      name: 'verdict-local-service',
+      ...(resourceLimits ? { resourceLimits } : {}),
+    });
+    let resolveExit!: (exit: { code: number; error: Error | undefined }) => void;
+    const exited = new Promise<{ code: number; error: Error | undefined }>((done) => (resolveExit = done));
+    let thrown: Error | undefined;
+    let startFailure: Error | undefined;
+    let started = false;
+
+    worker.on('message', (message: FromThread) => {
+      switch (message.type) {
+        case 'ready':
+          started = true;
+          resolve({ worker, url: message.url, port: message.port, engine: message.engine, exited });
+          return;
+        case 'start-failed':
+          // The service has already released what it opened; the thread has nothing left to do.
+          startFailure = errorFromData(message.error);
+          void worker.terminate();
+          return;
+        case 'log':
+          logger[message.level](message.fields, message.message);
+          return;
+        case 'closed':
+          return;
+      }
+    });
+    // An exception nobody caught in the thread: it ends the thread (reported through 'exit').
+    worker.on('error', (error) => {
+      thrown = error;
+    });
+    worker.on('exit', (code) => {
+      resolveExit({ code, error: thrown });
+      if (started) return;
+      if (startFailure) reject(startFailure);
+      else {
+        const why = thrown ? `: ${thrown.message}` : ` (exit code ${code})`;
+        reject(new ServiceThreadUnavailableError(`The local service thread stopped before it could start the service${why}`, { cause: thrown }));
+      }
+    });
+  });
+}
+
+/** Asks the thread to close the service (server, scans, database, engine), then waits for it to exit. */
+async function stop(running: Running, timeoutMs: number): Promise<void> {
+  running.worker.postMessage({ type: 'close' } satisfies ToThread);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), timeoutMs)));
+  const outcome = await Promise.race([running.exited, late]);
+  clearTimeout(timer);
+  if (outcome === 'late') {
+    await running.worker.terminate();
+    await running.exited;
+  }
+}
+
+/** The start-up error as the caller would have seen it in-process (same message, EngineError kept). */
+function errorFromData(data: ErrorData): Error {
+  const error = data.name === 'EngineError' ? new EngineError(data.code ?? 'engine_error', data.message) : new Error(data.message);
+  if (data.name !== 'EngineError') {
+    error.name = data.name;
+    if (data.code !== undefined) Object.assign(error, { code: data.code });
+  }
+  if (data.stack) error.stack = data.stack;
+  return error;
+}
+
+function dropUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as T;
+}

@@ -1,0 +1,67 @@
+// The messages between the app and a local service running in a worker thread
+// (start-in-thread.ts ↔ service-thread.ts). Everything here must survive the
+// structured clone: plain data, no functions, no class instances.
+import type { ApiKeyConfig } from '../auth/api-keys.ts';
+import type { RateLimitOptions } from '../auth/rate-limiter.ts';
+import type { EngineDescription, SelectEngineOptions } from '../engines/select-engine.ts';
+import type { WebhookOptions } from '../webhooks/webhook-sender.ts';
+
+/** LocalServiceOptions minus what cannot cross a thread boundary (an engine instance, a logger). */
+export interface ThreadServiceOptions {
+  host?: string;
+  port?: number;
+  apiKeys: readonly ApiKeyConfig[];
+  dataDir: string;
+  engine: SelectEngineOptions;
+  syncWindowMs?: number;
+  scanDelayMs?: number;
+  webhook?: WebhookOptions;
+  rateLimit?: RateLimitOptions | false;
+  scanConcurrency?: number;
+}
+
+export type LogLevel = 'info' | 'warn' | 'error';
+
+/** An Error as plain data (structured clone keeps neither `code` nor the class). */
+export interface ErrorData {
+  name: string;
+  message: string;
+  code?: string;
+  stack?: string;
+}
+
+export type FromThread =
+  | { type: 'ready'; url: string; port: number; engine: EngineDescription }
+  | { type: 'start-failed'; error: ErrorData }
+  | { type: 'log'; level: LogLevel; fields: Record<string, unknown>; message: string }
+  | { type: 'closed' };
+
+export type ToThread = { type: 'close' };
+
+export function errorData(error: unknown): ErrorData {
+  if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
+  const code = (error as { code?: unknown }).code;
+  return {
+    name: error.name,
+    message: error.message,
+    ...(typeof code === 'string' ? { code } : {}),
+    ...(error.stack ? { stack: error.stack } : {}),
+  };
+}
+
+/** Log fields as plain data: Errors become ErrorData, anything uncloneable becomes its string form. */
+export function plainFields(fields: object): Record<string, unknown> {
+  const plain: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) {
+    if (value instanceof Error) plain[key] = errorData(value);
+    else if (value === null || ['string', 'number', 'boolean', 'undefined'].includes(typeof value)) plain[key] = value;
+    else {
+      try {
+        plain[key] = structuredClone(value);
+      } catch {
+        plain[key] = String(value);
+      }
+    }
+  }
+  return plain;
+}

@@ -1,0 +1,138 @@
+// What was done about a threat, and what the user can do now, by the record's
+// disposition: move to quarantine or allow (notified only), restore / allow /
+// delete permanently (in quarantine), try again (the move failed), stop
+// allowing (allowed). The quarantine entry (where it came from, since when) is
+// fetched for the record.
+import { useEffect, useState, type ReactElement } from 'react';
+import type { QuarantineEntry } from '../../shared/quarantine/entry.ts';
+import type { ScanRecord } from '../../shared/scans/record.ts';
+import { api } from '../bridge/api.ts';
+import { formatDateTime } from '../i18n/format.ts';
+import { useTranslator } from '../i18n/use-translator.ts';
+import { AllowedIcon, QuarantineIcon, WarningIcon } from '../icons/icons.tsx';
+import { allowUnquarantined, deletePermanently, moveToQuarantine, restoreOne, stopAllowing } from '../quarantine/quarantine-actions.ts';
+
+/** The quarantine entry of a record, refetched when its disposition changes. */
+function useEntry(record: ScanRecord): QuarantineEntry | null {
+  const [entry, setEntry] = useState<{ key: string; value: QuarantineEntry | null } | null>(null);
+  const key = `${record.id}:${record.quarantineId ?? ''}:${record.disposition ?? ''}`;
+  useEffect(() => {
+    if (!record.quarantineId) return;
+    let stale = false;
+    void api.quarantine.forRecord(record.id).then((result) => {
+      if (!stale) setEntry({ key, value: result.ok ? result.value : null });
+    });
+    return () => {
+      stale = true;
+    };
+  }, [key, record.id, record.quarantineId]);
+  return entry?.key === key ? entry.value : null;
+}
+
+export function ThreatResponse({ record }: { record: ScanRecord }): ReactElement | null {
+  const { t, locale } = useTranslator();
+  const entry = useEntry(record);
+  const [busy, setBusy] = useState(false);
+  const run = (action: () => Promise<unknown>) => async (): Promise<void> => {
+    setBusy(true);
+    try {
+      await action();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  switch (record.disposition ?? null) {
+    case null:
+      return (
+        <div className="threat-actions" data-testid="threat-actions" data-disposition="none">
+          <p>{t('threat.notified')}</p>
+          <div className="detail__actions">
+            <button type="button" className="button button--danger" disabled={busy} onClick={run(() => moveToQuarantine([record]))}>
+              <QuarantineIcon />
+              {t('threat.moveToQuarantine')}
+            </button>
+            <button type="button" className="button" disabled={busy} onClick={run(() => allowUnquarantined(record))}>
+              {t('threat.allow')}
+            </button>
+          </div>
+        </div>
+      );
+    case 'quarantine_pending':
+      return (
+        <p className="threat-actions" data-testid="threat-actions" data-disposition="quarantine_pending">
+          {t('threat.moving')}
+        </p>
+      );
+    case 'quarantine_failed':
+      return (
+        <div className="threat-actions" data-testid="threat-actions" data-disposition="quarantine_failed">
+          <p className="threat-actions__problem">
+            <WarningIcon />
+            <span>{record.error?.code === 'hash_mismatch' ? t('threat.failedChanged') : t('threat.failed')}</span>
+          </p>
+          {record.error ? <p className="muted small">{record.error.message}</p> : null}
+          <div className="detail__actions">
+            <button type="button" className="button button--danger" disabled={busy} onClick={run(() => moveToQuarantine([record]))}>
+              {t('threat.tryAgain')}
+            </button>
+          </div>
+        </div>
+      );
+    case 'quarantined':
+      return (
+        <div className="threat-actions threat-actions--quarantined" data-testid="threat-actions" data-disposition="quarantined">
+          <p className="threat-actions__status">
+            <QuarantineIcon />
+            <strong>{t('threat.inQuarantine')}</strong>
+          </p>
+          {entry ? (
+            <p data-testid="quarantine-entry">
+              {t('threat.inQuarantineSince', { date: formatDateTime(locale, entry.quarantinedAt) })}{' '}
+              {entry.originalPath ? t('threat.originalLocation', { path: entry.originalPath }) : t('threat.originalUnknown')}
+            </p>
+          ) : null}
+          <p className="muted small">{t('threat.quarantineHint')}</p>
+          <div className="detail__actions">
+            <button type="button" className="button" disabled={busy || !entry} onClick={run(async () => entry && restoreOne(entry, 'restore'))}>
+              {t('threat.restore')}
+            </button>
+            <button type="button" className="button" disabled={busy || !entry} onClick={run(async () => entry && restoreOne(entry, 'allow'))}>
+              {t('threat.allowRestore')}
+            </button>
+            <button type="button" className="button button--danger" disabled={busy || !entry} onClick={run(async () => entry && deletePermanently([entry.id]))}>
+              {t('threat.delete')}
+            </button>
+          </div>
+        </div>
+      );
+    case 'restored':
+      return (
+        <p className="threat-actions" data-testid="threat-actions" data-disposition="restored">
+          {entry?.restoredTo ? t('threat.restoredTo', { path: entry.restoredTo }) : t('threat.restored')}
+        </p>
+      );
+    case 'deleted':
+      return (
+        <p className="threat-actions" data-testid="threat-actions" data-disposition="deleted">
+          {t('threat.deleted')}
+        </p>
+      );
+    case 'allowed':
+      return (
+        <div className="threat-actions" data-testid="threat-actions" data-disposition="allowed">
+          <p className="threat-actions__status">
+            <AllowedIcon />
+            <span>{entry?.restoredTo ? t('threat.allowedRestoredTo', { path: entry.restoredTo }) : t('threat.allowedHint')}</span>
+          </p>
+          {record.sha256 ? (
+            <div className="detail__actions">
+              <button type="button" className="button" disabled={busy} onClick={run(() => stopAllowing(record.sha256 as string))}>
+                {t('threat.stopAllowing')}
+              </button>
+            </div>
+          ) : null}
+        </div>
+      );
+  }
+}

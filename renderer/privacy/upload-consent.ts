@@ -1,0 +1,45 @@
+// Asks before a manual scan sends files to a remote service ("This file will be
+// sent to <host>"), once per batch, with "don't ask again" remembered per host
+// in the settings. The core holds back what was not agreed to (a backstop), so
+// this is where the user gives the consent the core needs.
+import type { Settings } from '../../shared/settings/settings.ts';
+import { consentHostLabel, needsUploadConsent } from '../../shared/settings/protection.ts';
+import { askUploadConsent } from '../dialogs/ask.ts';
+import { updateSettings } from '../settings/settings-actions.ts';
+import { verdictStore } from '../store/store.ts';
+
+/** The origin of the configured remote service (what records and consent name), or null for the built-in one. */
+export function remoteOrigin(settings: Pick<Settings, 'backend'> | null): string | null {
+  if (settings?.backend.kind !== 'remote') return null;
+  try {
+    return new URL(settings.backend.baseUrl).origin;
+  } catch {
+    return null;
+  }
+}
+
+/** The name shown for a path: its last part. */
+const nameOf = (path: string): string => path.split(/[\\/]/).filter(Boolean).at(-1) ?? path;
+
+export type Consent = { go: false } | { go: true; consent?: string };
+
+/**
+ * Whether files may go to the service now, asking the user if the settings say so.
+ * `consent` is the origin agreed to (sent with the submission); absent when no question was needed.
+ * `force` asks even when the settings would not (scans the core is holding for consent).
+ */
+export async function uploadConsent(paths: readonly string[], options: { force?: boolean } = {}): Promise<Consent> {
+  const settings = verdictStore.getState().settings;
+  const origin = remoteOrigin(settings);
+  if (origin === null || !settings) return { go: true };
+  if (!options.force && !needsUploadConsent(settings, origin)) return { go: true };
+  if (options.force && !needsUploadConsent(settings, origin)) return { go: true, consent: origin };
+  const answer = await askUploadConsent({ host: consentHostLabel(origin), count: paths.length, name: paths.length > 0 ? nameOf(paths[0]!) : null });
+  if (!answer) return { go: false };
+  if (answer.dontAsk) {
+    const hosts = verdictStore.getState().settings?.remoteUploadConsentHosts ?? [];
+    // Saved first: then the core already knows when the files arrive (and lets waiting ones go).
+    await updateSettings({ remoteUploadConsentHosts: [...new Set([...hosts, origin])] });
+  }
+  return { go: true, consent: origin };
+}

@@ -1,0 +1,111 @@
+// The user's actions on threats, for one scan (detail panel) or many (the
+// list's selection): move to quarantine, restore, allow, delete permanently,
+// stop allowing, and send scans that wait for upload consent. They confirm what
+// cannot be undone, ask for another location when the original one is taken,
+// and report what happened in the notice line. The core keeps records in step.
+import type { BulkOutcome, QuarantineEntry } from '../../shared/quarantine/entry.ts';
+import type { Result } from '../../shared/result.ts';
+import type { ScanRecord } from '../../shared/scans/record.ts';
+import { consentHostLabel } from '../../shared/settings/protection.ts';
+import { api, call } from '../bridge/api.ts';
+import { confirmAction } from '../dialogs/ask.ts';
+import { remoteOrigin, uploadConsent } from '../privacy/upload-consent.ts';
+import { verdictStore } from '../store/store.ts';
+
+/** Codes that mean "this place does not work; pick another" (the file itself is fine). */
+const NEEDS_LOCATION = new Set(['restore_conflict', 'target_folder_missing', 'original_path_unknown']);
+
+const notify = (...args: Parameters<ReturnType<typeof verdictStore.getState>['notify']>): void => verdictStore.getState().notify(...args);
+
+export async function moveToQuarantine(records: readonly ScanRecord[]): Promise<void> {
+  if (records.length === 0) return;
+  const outcomes = await call(api.quarantine.add(records.map((record) => record.id)));
+  if (outcomes) report(outcomes, 'quarantine.moved');
+}
+
+/** Restore (or allow, which restores too) one file; asks for another place if its own is taken. */
+export async function restoreOne(entry: Pick<QuarantineEntry, 'id' | 'fileName' | 'originalPath'>, how: 'restore' | 'allow'): Promise<boolean> {
+  if (how === 'allow' && !(await confirmAllow(1))) return false;
+  const run = (to?: string): Promise<Result<QuarantineEntry>> => (how === 'allow' ? api.quarantine.allow(entry.id, to ? { to } : undefined) : api.quarantine.restore(entry.id, to ? { to } : undefined));
+  let result = await run();
+  if (!result.ok && NEEDS_LOCATION.has(result.error.code)) {
+    const elsewhere = await confirmAction({
+      title: 'quarantine.conflictTitle',
+      body: result.error.code === 'restore_conflict' ? 'quarantine.conflictBody' : 'quarantine.noPlaceBody',
+      params: { path: entry.originalPath ?? entry.fileName },
+      confirm: 'quarantine.chooseLocation',
+    });
+    if (!elsewhere) return false;
+    const to = await call(api.files.pickSaveLocation(entry.fileName));
+    if (!to) return false;
+    result = await run(to);
+  }
+  if (!result.ok) {
+    notify('error', 'error.generic', { message: result.error.message });
+    return false;
+  }
+  notify('info', how === 'allow' ? 'quarantine.allowedOne' : 'quarantine.restoredOne', { path: result.value.restoredTo ?? '' });
+  return true;
+}
+
+export async function deletePermanently(entryIds: readonly string[]): Promise<void> {
+  if (entryIds.length === 0) return;
+  const sure = await confirmAction({ title: 'quarantine.deleteTitle', body: 'quarantine.deleteBody', params: { count: entryIds.length }, confirm: 'quarantine.deleteConfirm', danger: true });
+  if (!sure) return;
+  const outcomes = await call(api.quarantine.deleteMany([...entryIds]));
+  if (outcomes) report(outcomes, 'quarantine.deleted');
+}
+
+/** Restore or allow many; those whose place is taken can go into one folder the user picks. */
+export async function restoreMany(entryIds: readonly string[], how: 'restore' | 'allow'): Promise<void> {
+  if (entryIds.length === 0) return;
+  if (how === 'allow' && !(await confirmAllow(entryIds.length))) return;
+  const run = (ids: string[], toFolder?: string) => (how === 'allow' ? api.quarantine.allowMany(ids, toFolder ? { toFolder } : undefined) : api.quarantine.restoreMany(ids, toFolder ? { toFolder } : undefined));
+  const outcomes = await call(run([...entryIds]));
+  if (!outcomes) return;
+  const blocked = outcomes.filter((outcome) => !outcome.ok && NEEDS_LOCATION.has(outcome.error.code)).map((outcome) => outcome.id);
+  report(outcomes, how === 'allow' ? 'quarantine.allowed' : 'quarantine.restored');
+  if (blocked.length === 0) return;
+  const intoFolder = await confirmAction({ title: 'quarantine.conflictTitle', body: 'quarantine.conflictManyBody', params: { count: blocked.length }, confirm: 'quarantine.chooseFolder' });
+  if (!intoFolder) return;
+  const [folder] = (await call(api.files.pick('folder'))) ?? [];
+  if (!folder) return;
+  const second = await call(run(blocked, folder));
+  if (second) report(second, how === 'allow' ? 'quarantine.allowed' : 'quarantine.restored');
+}
+
+export async function allowUnquarantined(record: ScanRecord): Promise<void> {
+  if (!(await confirmAllow(1))) return;
+  if (await call(api.quarantine.allowRecord(record.id))) notify('info', 'quarantine.allowedKept');
+}
+
+export async function stopAllowing(sha256: string): Promise<boolean> {
+  const done = (await call(api.quarantine.revokeAllowed(sha256))) !== undefined;
+  if (done) notify('info', 'allowed.revoked');
+  return done;
+}
+
+/** Scans the core holds until the user agrees to send them to the remote service. */
+export async function sendWaiting(records: readonly ScanRecord[]): Promise<void> {
+  const origin = remoteOrigin(verdictStore.getState().settings);
+  if (records.length === 0 || origin === null) return;
+  const consent = await uploadConsent(
+    records.map((record) => record.path),
+    { force: true },
+  );
+  if (!consent.go) return;
+  const released = await call(api.scans.allowUpload(records.map((record) => record.id), consent.consent ?? origin));
+  if (released) notify('info', 'upload.sent', { host: consentHostLabel(origin), count: released.released });
+}
+
+function confirmAllow(count: number): Promise<boolean> {
+  return confirmAction({ title: 'quarantine.allowTitle', body: 'quarantine.allowBody', params: { count }, confirm: 'quarantine.allowConfirm' });
+}
+
+/** "3 restored" or "2 restored; 1 could not be: <reason>". */
+function report(outcomes: ReadonlyArray<BulkOutcome<QuarantineEntry>>, done: 'quarantine.moved' | 'quarantine.restored' | 'quarantine.allowed' | 'quarantine.deleted'): void {
+  const failed = outcomes.filter((outcome): outcome is Extract<BulkOutcome<QuarantineEntry>, { ok: false }> => !outcome.ok);
+  const succeeded = outcomes.length - failed.length;
+  if (failed.length === 0) notify('info', done, { count: succeeded });
+  else notify('error', 'quarantine.partly', { done: succeeded, failed: failed.length, reason: failed[0]!.error.message });
+}

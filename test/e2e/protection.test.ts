@@ -1,0 +1,317 @@
+// Threat response and privacy in the real renderer (Chromium) against the real
+// core: quarantine chosen in Settings, the quarantine detail, restoring onto a
+// taken path (another location from the save dialog), allowing, bulk actions
+// with the keyboard; and the consent question before a manual scan goes to a
+// remote service (a second real local service, configured as the remote one,
+// its key in a private gnome-keyring), including a scan the core held back.
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { EICAR_TEST_STRING } from '../../electron/local-service/engines/builtin-engine.ts';
+import { verdictOf, type ScanRecord } from '../../shared/scans/record.ts';
+import { en } from '../../renderer/i18n/en.ts';
+import { keyringTestsCanRun, startKeyring, type Keyring } from '../support/keyring.ts';
+import type { RunningClamd } from '../support/clamd.ts';
+import { startTestService, type TestService } from '../electron/scans/harness.ts';
+import { buildRenderer, contrastOf, launchChromium, openApp, type AppHarness } from './support/app-harness.ts';
+import { startEngine, startRealCore, type RealCore } from './support/real-core.ts';
+
+const canUseKeyring = keyringTestsCanRun();
+let built: Awaited<ReturnType<typeof buildRenderer>>;
+let browser: Browser;
+let clamd: RunningClamd | null;
+let keyring: Keyring | null = null;
+let work: string;
+const open: Array<AppHarness | RealCore | TestService> = [];
+
+beforeAll(async () => {
+  if (canUseKeyring) keyring = await startKeyring();
+  [built, browser, clamd] = await Promise.all([buildRenderer(), launchChromium(), startEngine()]);
+  work = await mkdtemp(path.join(tmpdir(), 'verdict-e2e-protect-'));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await clamd?.stop();
+  await built?.remove();
+  await keyring?.stop();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+afterEach(async () => {
+  for (const item of open.splice(0).reverse()) await item.close();
+});
+
+async function start() {
+  const real = await startRealCore({ clamd });
+  open.push(real);
+  const app = await openApp(browser, { core: real.core, staticDir: built.dir });
+  open.push(app);
+  return { real, app, page: app.page };
+}
+
+async function writeFiles(files: Record<string, string>): Promise<Record<string, string>> {
+  const dir = await mkdtemp(path.join(work, 'set-'));
+  const paths: Record<string, string> = {};
+  for (const [name, content] of Object.entries(files)) {
+    paths[name] = path.join(dir, name);
+    await writeFile(paths[name], content, 'latin1');
+  }
+  return paths;
+}
+
+const rowFor = (page: Page, fileName: string) => page.locator('.row[data-scan-id]', { has: page.locator('.row__filename', { hasText: fileName }) });
+
+async function recordFor(real: RealCore, filePath: string): Promise<ScanRecord | undefined> {
+  const list = await real.core.scans.list({ limit: 1000 });
+  if (!list.ok) throw new Error(list.error.message);
+  return list.value.items.find((record) => record.path === filePath);
+}
+
+/** Drops files on the drop zone the way a file manager would (a File per name; pathFor maps it to the path). */
+async function drop(page: Page, paths: string[]): Promise<void> {
+  for (const file of paths) await page.evaluate(`window.__verdictTestBridge.setPath(${JSON.stringify(path.basename(file))}, ${JSON.stringify(file)})`);
+  const names = JSON.stringify(paths.map((file) => path.basename(file)));
+  const dataTransfer = await page.evaluateHandle(`(() => {
+    const transfer = new DataTransfer();
+    for (const name of ${names}) transfer.items.add(new File(['x'], name));
+    return transfer;
+  })()`);
+  const zone = page.getByTestId('dropzone');
+  await zone.dispatchEvent('dragenter', { dataTransfer });
+  await zone.dispatchEvent('drop', { dataTransfer });
+}
+
+function expectNoProblems(app: AppHarness): void {
+  expect(app.problems, 'page errors, console errors or CSP violations').toEqual([]);
+}
+
+describe('quarantine', () => {
+  it('moves a threat to quarantine when chosen in Settings; the detail shows where it was; restore onto a taken path asks for another place', async () => {
+    const { real, app, page } = await start();
+    await page.getByRole('button', { name: en['nav.settings'] }).click();
+    await page.getByLabel(en['protect.manualAction']).selectOption('quarantine');
+    await expect.poll(async () => {
+      const settings = await real.core.settings.get();
+      return settings.ok && settings.value.threatAction;
+    }).toBe('quarantine');
+    await page.getByRole('button', { name: en['nav.scans'] }).click();
+
+    const files = await writeFiles({ 'invoice.exe': EICAR_TEST_STRING, 'notes.txt': 'nothing to see' });
+    app.pickNext([files['invoice.exe']!, files['notes.txt']!]);
+    await page.getByRole('button', { name: en['drop.addFiles'] }).click();
+    const threat = rowFor(page, 'invoice.exe');
+    await threat.and(page.locator('[data-disposition=quarantined]')).waitFor({ timeout: 60_000 });
+    expect(await threat.getAttribute('data-verdict')).toBe('unsafe');
+    await rowFor(page, 'notes.txt').and(page.locator('[data-verdict=safe]')).waitFor({ timeout: 60_000 });
+    expect(existsSync(files['invoice.exe']!)).toBe(false);
+    expect(existsSync(files['notes.txt']!)).toBe(true);
+
+    await threat.click();
+    const detail = page.getByTestId('detail-panel');
+    const actions = detail.getByTestId('threat-actions');
+    await actions.getByText(en['threat.inQuarantine'], { exact: true }).waitFor();
+    await detail.getByTestId('quarantine-entry').getByText(`Original location: ${files['invoice.exe']}`).waitFor();
+    await app.screenshot('quarantine-detail');
+    const record = await recordFor(real, files['invoice.exe']!);
+    expect(record).toMatchObject({ disposition: 'quarantined' });
+
+    // Something new is at the original path: Verdict never replaces it and asks for another place.
+    await writeFile(files['invoice.exe']!, 'a new file with the same name');
+    const elsewhere = path.join(path.dirname(files['invoice.exe']!), 'invoice (restored).exe');
+    app.saveNext(elsewhere);
+    await actions.getByRole('button', { name: en['threat.restore'], exact: true }).click();
+    const confirm = page.getByTestId('confirm-dialog');
+    await confirm.getByText(`A file already exists at ${files['invoice.exe']}`, { exact: false }).waitFor();
+    await confirm.getByRole('button', { name: en['quarantine.chooseLocation'] }).click();
+    await threat.and(page.locator('[data-disposition=restored]')).waitFor({ timeout: 30_000 });
+    expect(app.saveRequests).toEqual(['invoice.exe']);
+    expect(await readFile(elsewhere, 'latin1')).toBe(EICAR_TEST_STRING);
+    expect(await readFile(files['invoice.exe']!, 'utf8')).toBe('a new file with the same name');
+    await detail.getByText(`You restored this file from quarantine to ${elsewhere}.`).waitFor();
+    expect(await recordFor(real, files['invoice.exe']!)).toMatchObject({ disposition: 'restored' });
+    expectNoProblems(app);
+  });
+
+  it('acts on several threats from the list: tick with the keyboard, move to quarantine, allow one, delete the other', async () => {
+    const { real, app, page } = await start();
+    const files = await writeFiles({ 'a-dropper.com': EICAR_TEST_STRING, 'b-dropper.com': `${EICAR_TEST_STRING}` });
+    // Different names, same content: the second reuses the first one's verdict (both unsafe).
+    app.pickNext([files['a-dropper.com']!, files['b-dropper.com']!]);
+    await page.getByRole('button', { name: en['drop.addFiles'] }).click();
+    await expect.poll(() => page.locator('.row[data-verdict=unsafe]').count(), { timeout: 60_000 }).toBe(2);
+
+    // Keyboard: the list is one Tab stop; Space ticks, Shift+ArrowDown extends.
+    await page.getByTestId('scan-list').focus();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Shift+ArrowDown');
+    const bar = page.getByTestId('bulk-bar');
+    await bar.getByText('2 selected').waitFor();
+    expect(await page.locator('.row[aria-selected=true]').count()).toBe(2);
+    await bar.getByRole('button', { name: 'Move to quarantine (2)' }).click();
+    await expect.poll(() => page.locator('.row[data-disposition=quarantined]').count(), { timeout: 30_000 }).toBe(2);
+    for (const file of Object.values(files)) expect(existsSync(file)).toBe(false);
+
+    // Allow one from the list (checkbox): restored and shown as "Allowed by you", never as clean.
+    await rowFor(page, 'a-dropper.com').getByRole('checkbox').click();
+    await bar.getByRole('button', { name: 'Allow (1)' }).click();
+    await page.getByTestId('confirm-dialog').getByRole('button', { name: en['quarantine.allowConfirm'] }).click();
+    const allowed = rowFor(page, 'a-dropper.com');
+    await allowed.and(page.locator('[data-verdict=allowed]')).waitFor({ timeout: 30_000 });
+    expect(await allowed.locator('.badge').textContent()).toBe(en['verdict.allowed']);
+    expect(await page.locator('.row[data-verdict=safe]').count()).toBe(0);
+    expect(await readFile(files['a-dropper.com']!, 'latin1')).toBe(EICAR_TEST_STRING);
+    expect(await contrastOf(page, '.row .badge--allowed')).toBeGreaterThanOrEqual(4.5);
+
+    // Delete the other permanently (a danger confirmation first).
+    await rowFor(page, 'b-dropper.com').getByRole('checkbox').click();
+    await bar.getByRole('button', { name: 'Delete permanently (1)' }).click();
+    const confirm = page.getByTestId('confirm-dialog');
+    await confirm.getByText(en['quarantine.deleteBody']).waitFor();
+    await confirm.getByRole('button', { name: en['quarantine.deleteConfirm'] }).click();
+    await rowFor(page, 'b-dropper.com').and(page.locator('[data-disposition=deleted]')).waitFor({ timeout: 30_000 });
+    const entries = await real.core.quarantine.list({ include: 'all' });
+    expect(entries.ok && entries.value.map((entry) => entry.state).sort()).toEqual(['allowed', 'deleted']);
+
+    // The allowed content is listed in Settings and can be removed there.
+    await page.getByRole('button', { name: en['nav.settings'] }).click();
+    const allowedList = page.getByTestId('allowed-files');
+    await allowedList.getByText('a-dropper.com').waitFor();
+    await allowedList.getByRole('button', { name: 'Stop allowing a-dropper.com' }).click();
+    await allowedList.getByText(en['allowed.empty']).waitFor();
+    const record = await recordFor(real, files['a-dropper.com']!);
+    expect(record && verdictOf(record)).toBe('unsafe');
+    expectNoProblems(app);
+  });
+});
+
+describe('exclusions and history in Settings', () => {
+  it('an extension excluded in Settings makes a file "skipped" with the reason; "Scan anyway" scans it; retention and clear history', async () => {
+    const { real, app, page } = await start();
+    await page.getByRole('button', { name: en['nav.settings'] }).click();
+    const exclusions = page.getByTestId('exclusion-settings');
+    await exclusions.getByLabel(en['exclude.extensions']).fill('iso\nbad ext');
+    await exclusions.getByLabel(en['exclude.extensions']).blur();
+    await exclusions.getByText(en['exclude.extensionInvalid']).waitFor();
+    await exclusions.getByLabel(en['exclude.extensions']).fill('iso');
+    await exclusions.getByLabel(en['exclude.extensions']).blur();
+    await exclusions.getByLabel(en['exclude.paths']).fill('relative/path');
+    await exclusions.getByText(en['exclude.pathRelative']).waitFor();
+    await exclusions.getByLabel(en['exclude.paths']).fill('');
+    await exclusions.getByTestId('max-auto-size').getByRole('textbox').fill('25');
+    await exclusions.getByTestId('max-auto-size').getByRole('textbox').press('Enter');
+    await expect.poll(async () => {
+      const settings = await real.core.settings.get();
+      return settings.ok && [settings.value.exclusions.extensions, settings.value.maxAutoScanSize];
+    }).toEqual([['iso'], 25 * 1024 * 1024]);
+    const history = page.getByTestId('history-settings');
+    await history.getByTestId('keep-scans').getByRole('textbox').fill('500');
+    await history.getByTestId('keep-scans').getByRole('textbox').press('Enter');
+    await expect.poll(async () => {
+      const settings = await real.core.settings.get();
+      return settings.ok && settings.value.historyRetention;
+    }).toEqual({ keepScans: 500 });
+    await page.setViewportSize({ width: 1280, height: 2600 });
+    await app.screenshot('protection-settings');
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    await page.getByRole('button', { name: en['nav.scans'] }).click();
+    const files = await writeFiles({ 'disk.iso': 'an image', 'readme.txt': 'read me' });
+    app.pickNext(Object.values(files));
+    await page.getByRole('button', { name: en['drop.addFiles'] }).click();
+    await page.getByTestId('notice-info').getByText('1 queued, 1 skipped by your exclusions').waitFor();
+    const skipped = rowFor(page, 'disk.iso');
+    await skipped.and(page.locator('[data-verdict=skipped]')).waitFor({ timeout: 30_000 });
+    await skipped.click();
+    const excluded = page.getByTestId('detail-panel').getByTestId('excluded');
+    await excluded.getByText('Not scanned: files ending in .iso are excluded in the global exclusions.').waitFor();
+    await excluded.getByRole('button', { name: en['detail.scanAnyway'] }).click();
+    await expect.poll(() => rowFor(page, 'disk.iso').count(), { timeout: 30_000 }).toBe(2);
+    await rowFor(page, 'disk.iso').and(page.locator('[data-verdict=safe]')).waitFor({ timeout: 60_000 });
+    await rowFor(page, 'readme.txt').and(page.locator('[data-verdict=safe]')).waitFor({ timeout: 60_000 });
+
+    // Clear history: a confirmation, then the list empties (the removal reaches the page as an event).
+    await page.getByRole('button', { name: en['nav.settings'] }).click();
+    await history.getByRole('button', { name: en['history.clear'] }).click();
+    await page.getByTestId('confirm-dialog').getByRole('button', { name: en['history.clearConfirm'] }).click();
+    await page.getByTestId('notice-info').getByText('Scans removed from the history: 3').waitFor();
+    await page.getByRole('button', { name: en['nav.scans'] }).click();
+    await page.getByText(en['list.empty']).waitFor();
+    expectNoProblems(app);
+  });
+});
+
+describe.runIf(canUseKeyring)('upload consent for a remote service', () => {
+  it('asks before the first upload ("This file will be sent to <host>"), sends nothing on Cancel, and remembers "don\'t ask again"', async () => {
+    const remote = await startTestService(await mkdtemp(path.join(work, 'remote-')));
+    open.push(remote);
+    const { real, app, page } = await start();
+    const origin = new URL(remote.url).origin;
+    const host = new URL(remote.url).host;
+    expect((await real.core.settings.update({ backend: { kind: 'remote', baseUrl: remote.url } })).ok).toBe(true);
+    expect((await real.core.settings.setApiKey(remote.key)).ok).toBe(true);
+    await page.reload();
+    await app.bridge.subscribed(2);
+    const files = await writeFiles({ 'contract.pdf': '%PDF-1.4 contract', 'second.txt': 'second', 'third.txt': 'third', 'held.txt': 'held back' });
+    const submits = () => app.bridge.calls.filter((call) => call.channel === 'scans:submit');
+
+    // 1. Cancel: nothing is queued, nothing reaches the service.
+    await drop(page, [files['contract.pdf']!]);
+    const dialog = page.getByTestId('upload-dialog');
+    await dialog.getByRole('heading', { name: `Send to ${host} for scanning?` }).waitFor();
+    await dialog.getByText('1 item: contract.pdf').waitFor();
+    await dialog.getByText(en['upload.notSent']).waitFor();
+    await app.screenshot('upload-consent-dialog');
+    await dialog.getByRole('button', { name: en['upload.cancel'] }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByTestId('notice-info').getByText(en['upload.cancelled']).waitFor();
+    expect(submits()).toEqual([]);
+    expect(remote.scanCount()).toBe(0);
+
+    // 2. A scan the core held back (here: handed in without asking, as "opened with Verdict" is) waits, and is sent from its detail.
+    const held = await real.core.submit([files['held.txt']!], { origin: 'second-instance' });
+    if (!held.ok) throw new Error(held.error.message);
+    const heldRow = rowFor(page, 'held.txt');
+    await heldRow.getByText(en['pending.awaiting_upload_consent']).waitFor({ timeout: 30_000 });
+    expect(remote.scanCount()).toBe(0);
+    await heldRow.click();
+    await page.getByTestId('awaiting-consent').getByRole('button', { name: `Send to ${host}…` }).click();
+    await dialog.getByRole('button', { name: en['upload.send'] }).click();
+    await heldRow.and(page.locator('[data-verdict=safe]')).waitFor({ timeout: 60_000 });
+    expect(remote.scanCount()).toBe(1);
+
+    // 3. Send with "don't ask again": queued with the consent, the host is remembered.
+    await drop(page, [files['second.txt']!]);
+    await dialog.getByLabel(`Don’t ask again for ${host}`).check();
+    await dialog.getByRole('button', { name: en['upload.send'] }).click();
+    await rowFor(page, 'second.txt').and(page.locator('[data-verdict=safe]')).waitFor({ timeout: 60_000 });
+    expect(submits().map((call) => call.args)).toEqual([[[files['second.txt']], { consent: origin }]]);
+    const saved = await real.core.settings.get();
+    expect(saved.ok && saved.value.remoteUploadConsentHosts).toEqual([origin]);
+    expect((await recordFor(real, files['second.txt']!))?.backend).toBe(origin);
+
+    // 4. The next drop goes without a question.
+    await drop(page, [files['third.txt']!]);
+    await rowFor(page, 'third.txt').and(page.locator('[data-verdict=safe]')).waitFor({ timeout: 60_000 });
+    expect(await dialog.count()).toBe(0);
+    expect(remote.scanCount()).toBe(3);
+
+    // Settings show what is sent and what is not, and the remembered host with "Ask again".
+    await page.getByRole('button', { name: en['nav.settings'] }).click();
+    const privacy = page.getByTestId('privacy-settings');
+    await privacy.getByText(en['privacy.sentName']).waitFor();
+    await privacy.getByText(en['privacy.notSentPath']).waitFor();
+    await privacy.getByTestId('consent-hosts').getByText(host).waitFor();
+    await privacy.getByRole('button', { name: `Ask again before sending files to ${host}` }).click();
+    await expect.poll(async () => {
+      const settings = await real.core.settings.get();
+      return settings.ok && settings.value.remoteUploadConsentHosts;
+    }).toEqual([]);
+    await app.screenshot('privacy-settings');
+    expectNoProblems(app);
+  });
+});

@@ -1,0 +1,275 @@
+// Bad input through the `scan` CLI (issue 7): real `node electron/cli/scan.ts`
+// processes. Each bad input gets its own clear line (a code and a message in
+// --json), the good files in the same run scan normally, the exit code is 2,
+// and nothing crashes (no stack trace). Also: a file without read permission
+// (the CLI runs as `nobody`), remote base URLs that are not usable, an API key
+// with whitespace or non-ASCII, and a settings file that is corrupt or newer.
+import { spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
+import { chmod, chown, mkdir, open, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_ASYNC_FILE_SIZE, MAX_SYNC_FILE_SIZE } from '../../../shared/service-contract/limits.ts';
+import { startLocalService, type LocalService } from '../../../electron/local-service/server.ts';
+import { tempDir } from '../scans/harness.ts';
+import { MiB } from '../../support/process-memory.ts';
+
+const CLI = join(import.meta.dirname, '../../../electron/cli/scan.ts');
+const KEY = 'reliability-cli-key-0001';
+
+interface CliRun {
+  code: number | null;
+  /** Killed because it did not end within the run's time limit. */
+  timedOut: boolean;
+  stdout: string;
+  stderr: string;
+  /** --json lines by path. */
+  lines: Map<string, Record<string, unknown>>;
+}
+
+function runCli(args: string[], options: { env?: Record<string, string>; uid?: number; timeoutMs?: number } = {}): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: { ...process.env, VERDICT_KEYCHAIN_SERVICE: `verdict-reliability-cli-${process.pid}`, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.uid }),
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (data: Buffer) => (stdout += data.toString()));
+    child.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGTERM'); // the CLI then prints what it has and exits
+      setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
+    }, options.timeoutMs ?? 90_000);
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      const lines = new Map<string, Record<string, unknown>>();
+      if (args.includes('--json')) {
+        for (const line of stdout.split('\n').filter(Boolean)) {
+          const parsed = JSON.parse(line) as Record<string, unknown>;
+          lines.set(String(parsed.path), parsed);
+        }
+      }
+      resolve({ code, timedOut, stdout, stderr, lines });
+    });
+  });
+}
+
+const noCrash = (run: CliRun) => {
+  expect(run.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
+  expect(run.stderr).not.toMatch(/Unhandled|TypeError|ReferenceError/);
+};
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+let service: LocalService;
+let htmlServer: Server;
+let htmlUrl: string;
+
+beforeAll(async () => {
+  dir = await tempDir('verdict-reliability-cli-');
+  service = await startLocalService({ apiKeys: [KEY], dataDir: join(dir.path, 'service'), engine: { kind: 'builtin' } });
+  // A server that answers every request with a web page (a wrong base URL, a captive portal).
+  htmlServer = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end('<!doctype html><html><body><h1>Welcome to our homepage</h1></body></html>');
+  });
+  await new Promise<void>((resolve) => htmlServer.listen(0, '127.0.0.1', resolve));
+  htmlUrl = `http://127.0.0.1:${(htmlServer.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => htmlServer?.close(resolve));
+  await service?.close();
+  await dir?.remove();
+});
+
+describe('one CLI run over good and bad inputs', () => {
+  it('prints one clear line per file, scans the good ones, exits 2', async () => {
+    const root = join(dir.path, 'mixed');
+    await mkdir(join(root, 'folder'), { recursive: true });
+    const p = (name: string) => join(root, name);
+    await writeFile(p('good.txt'), 'good\n');
+    await writeFile(p('empty.txt'), '');
+    await writeFile(p('folder/inside.txt'), 'inside\n');
+    execFileSync('mkfifo', [p('fifo')]);
+    const socket = createNetServer();
+    await new Promise<void>((resolve) => socket.listen(p('socket'), resolve));
+    await symlink(p('loop-b'), p('loop-a'));
+    await symlink(p('loop-a'), p('loop-b'));
+    await writeFile(join(dir.path, 'outside.txt'), 'outside\n');
+    await symlink(join(dir.path, 'outside.txt'), p('link-out'));
+    const odd = ['sp ace.txt', 'qu"ote\'s.txt', 'new\nline.txt', '🦠 emoji.txt', 'مرحبا.txt', 'rlo\u202Etxt.exe', `${'x'.repeat(251)}.txt`];
+    for (const name of odd) await writeFile(p(name), name);
+    const big = p('10MB-plus-1.bin');
+    const handle = await open(big, 'w');
+    await handle.truncate(MAX_SYNC_FILE_SIZE + 1);
+    await handle.write(Buffer.alloc(MiB, 1), 0, MiB, 0);
+    await handle.close();
+    // Over the async limit: refused from its size alone (a sparse file is enough; nothing is read).
+    const huge = p('100MB-plus-1.bin');
+    const hugeHandle = await open(huge, 'w');
+    await hugeHandle.truncate(MAX_ASYNC_FILE_SIZE + 1);
+    await hugeHandle.close();
+
+    try {
+      const inputs = [p('good.txt'), p('empty.txt'), p('folder'), p('fifo'), p('socket'), '/dev/null', p('loop-a'), p('link-out'), p('missing.txt'), big, huge, ...odd.map(p)];
+      const run = await runCli(['--json', '--mode', 'sync', '--engine', 'builtin', '--data-dir', join(dir.path, 'cli-data-1'), ...inputs]);
+      noCrash(run);
+      expect(run.code).toBe(2);
+      const line = (path: string) => {
+        const found = run.lines.get(path);
+        if (!found) throw new Error(`no line for ${JSON.stringify(path)} in:\n${run.stdout}`);
+        return found;
+      };
+      const clean = (path: string) => expect(line(path), path).toMatchObject({ status: 'completed', verdict: 'safe', error: null });
+      const failed = (path: string, code: string) => {
+        expect(line(path), path).toMatchObject({ status: 'failed', verdict: 'could-not-scan', error: { code } });
+        expect(String((line(path).error as { message: string }).message).length).toBeGreaterThan(10);
+      };
+      clean(p('good.txt'));
+      clean(p('empty.txt'));
+      clean(p('folder/inside.txt'));
+      failed(p('fifo'), 'not_regular_file');
+      failed(p('socket'), 'not_regular_file');
+      failed('/dev/null', 'not_regular_file');
+      failed(p('loop-a'), 'symlink_loop');
+      clean(p('link-out'));
+      failed(p('missing.txt'), 'not_found');
+      clean(big); // over the sync limit: sent asynchronously instead (pipeline rule), and scanned
+      failed(huge, 'too_large');
+      expect(String((line(huge).error as { message: string }).message)).toMatch(/100 MB/);
+      for (const name of odd) clean(p(name));
+      expect(run.lines.size).toBe(inputs.length);
+
+      // The plain format keeps one line per file, even for a name with a newline.
+      const plain = await runCli(['--engine', 'builtin', '--data-dir', join(dir.path, 'cli-data-1'), p('new\nline.txt'), p('good.txt'), p('fifo')]);
+      expect(plain.stdout.trim().split('\n')).toHaveLength(3);
+      expect(plain.stdout).toContain('new\\u000aline.txt');
+      expect(plain.stdout).toMatch(/^ERROR +.*fifo +\(.+\)$/m);
+      expect(plain.code).toBe(2);
+    } finally {
+      await new Promise((resolve) => socket.close(resolve));
+    }
+  });
+});
+
+describe('a file without read permission', () => {
+  it('run as an unprivileged user: unreadable, said clearly; the readable file next to it scans', async (context) => {
+    if (process.getuid?.() !== 0) context.skip('needs root to switch to nobody');
+    const root = join(dir.path, 'perm');
+    await mkdir(root);
+    await chmod(dir.path, 0o755);
+    await chmod(root, 0o755);
+    await writeFile(join(root, 'secret.txt'), 'not for you\n', { mode: 0o600 });
+    await writeFile(join(root, 'open.txt'), 'for everyone\n', { mode: 0o644 });
+    const dataDir = join(dir.path, 'nobody-data');
+    await mkdir(dataDir);
+    await chown(dataDir, 65534, 65534);
+    const run = await runCli(['--json', '--engine', 'builtin', '--data-dir', dataDir, join(root, 'secret.txt'), join(root, 'open.txt')], {
+      uid: 65534,
+      env: { HOME: dataDir, XDG_DATA_HOME: dataDir },
+    });
+    noCrash(run);
+    expect(run.stderr).not.toMatch(/Could not start/);
+    expect(run.lines.get(join(root, 'secret.txt'))).toMatchObject({ status: 'failed', error: { code: 'unreadable' } });
+    expect(String((run.lines.get(join(root, 'secret.txt'))?.error as { message: string }).message)).toMatch(/permission|read/i);
+    expect(run.lines.get(join(root, 'open.txt'))).toMatchObject({ status: 'completed', verdict: 'safe' });
+    expect(run.code).toBe(2);
+  });
+});
+
+describe('remote base URLs that cannot work', () => {
+  const file = () => join(dir.path, 'remote-probe.txt');
+  beforeAll(async () => {
+    await writeFile(file(), 'probe\n');
+  });
+
+  it('a server that answers HTML: a clear error per file, exit 2, no crash', async () => {
+    const run = await runCli(['--json', '--data-dir', join(dir.path, 'cli-html'), '--service', htmlUrl, file()], { env: { VERDICT_API_KEY: KEY } });
+    noCrash(run);
+    expect(run.code).toBe(2);
+    const line = run.lines.get(file());
+    // Failed, or left queued for the next run (the CLI stops waiting once the pipeline backs off): either way, said why.
+    expect(['failed', 'queued']).toContain(line?.status);
+    expect(line).toMatchObject({ verdict: line?.status === 'failed' ? 'could-not-scan' : 'pending', error: { code: 'malformed_response' } });
+    console.log(`HTML server → ${String(line?.status)}: ${JSON.stringify(line?.error)}; plain line: ${run.stdout.trim()}`);
+    expect(String((line?.error as { message: string }).message)).toMatch(/JSON|HTML|not a File Scanning Service/i);
+  });
+
+  it.each([
+    ['not http(s)', 'ftp://files.example.com/scan', /http/i],
+    ['with credentials in it', 'http://admin:sk_pw_LEAKCANARY_77@127.0.0.1:1/', /credential|user ?name|password/i],
+    ['not a URL at all', 'scan-server', /URL/i],
+  ])('a base URL %s: exit 2 with a message that names the problem (and never the password)', async (_label, url, names) => {
+    const run = await runCli(['--json', '--data-dir', join(dir.path, `cli-url-${_label.replace(/\W+/g, '-')}`), '--service', url, file()], { env: { VERDICT_API_KEY: KEY } });
+    noCrash(run);
+    expect(run.code).toBe(2);
+    expect(`${run.stdout}${run.stderr}`).not.toContain('sk_pw_LEAKCANARY_77');
+    // Issue 7: "a clear error". Today the CLI says only "could not be started or reached; see the log".
+    expect(`${run.stdout}\n${run.stderr}`).toMatch(names);
+  });
+
+  it('an unreachable service (DNS failure), more files than upload slots: every file reported as not scanned yet, exit 2', async () => {
+    const folder = join(dir.path, 'unreachable');
+    await mkdir(folder);
+    for (let i = 0; i < 5; i++) await writeFile(join(folder, `u${i}.txt`), `u${i}\n`);
+    // One file alone ends after the client's retries (~11 s here); five must not take longer than a few times that.
+    const run = await runCli(['--json', '--data-dir', join(dir.path, 'cli-unreachable'), '--service', 'http://verdict-does-not-exist.invalid', folder], {
+      env: { VERDICT_API_KEY: KEY },
+      timeoutMs: 45_000,
+    });
+    noCrash(run);
+    const reasons = [...run.lines.values()].map((line) => line.pendingReason);
+    console.log(`unreachable --service, 5 files: ${run.timedOut ? 'still running after 45 s (killed)' : `exit ${run.code}`}; pending reasons ${JSON.stringify(reasons)}`);
+    // Issue 7: "DNS failure / unreachable host … pending reason stated". Today 2 of 5 rows never get one and the CLI waits forever.
+    expect(run.timedOut).toBe(false);
+    expect(run.code).toBe(2);
+    expect(reasons).toEqual(Array(5).fill('service_unreachable'));
+  });
+
+  it.each([
+    ['whitespace inside', 'abc def-ghij-klmn'],
+    ['non-ASCII', 'schlüssel-0123456789'],
+    ['a control character', 'key-with-\u0007-bell-0001'],
+  ])('an API key with %s: refused clearly before anything is sent, never echoed', async (_label, key) => {
+    const run = await runCli(['--json', '--data-dir', join(dir.path, `cli-key-${_label.replace(/\W+/g, '-')}`), '--service', service.url, file()], { env: { VERDICT_API_KEY: key } });
+    noCrash(run);
+    expect(run.code).toBe(2);
+    expect(`${run.stdout}${run.stderr}`).not.toContain(key.trim());
+    // Issue 7: rejected clearly. Today the CLI says "the service rejected the API key" although it was never sent.
+    expect(`${run.stdout}\n${run.stderr}`).toMatch(/space|whitespace|non-ASCII|control character|not a valid key/i);
+  });
+});
+
+describe('a settings file that is corrupt or from a newer version', () => {
+  it.each([
+    ['corrupt', '{"language": "de", '],
+    ['not an object', '[1, 2, 3]'],
+    ['of a future version', JSON.stringify({ version: 999, language: 'de', mode: 'sync', somethingNew: true })],
+  ])('%s: the CLI starts, scans, and says so', async (label, content) => {
+    const dataDir = join(dir.path, `cli-settings-${label.replace(/\W+/g, '-')}`);
+    await mkdir(dataDir);
+    await writeFile(join(dataDir, 'settings.json'), content);
+    await writeFile(join(dataDir, 'note.txt'), 'fine\n');
+    const run = await runCli(['--json', '--engine', 'builtin', '--data-dir', dataDir, join(dataDir, 'note.txt')]);
+    noCrash(run);
+    expect(run.code).toBe(0);
+    expect(run.lines.get(join(dataDir, 'note.txt'))).toMatchObject({ status: 'completed' });
+    // The core noticed (its log says so) …
+    const log = await readFile(join(dataDir, 'logs', 'core.log'), 'utf8');
+    expect(log).toMatch(/settings file/i);
+    if (label === 'of a future version') {
+      expect(await readFile(join(dataDir, 'settings.json'), 'utf8')).toBe(content); // never overwritten
+    } else {
+      expect((await readdir(dataDir)).some((name) => name.startsWith('settings.json.corrupt-'))).toBe(true);
+    }
+    // … but issue 7 asks for a clear message in the CLI, and today stderr says nothing about it.
+    expect(run.stderr).toMatch(/settings/i);
+  });
+});

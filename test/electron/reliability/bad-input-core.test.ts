@@ -1,0 +1,273 @@
+// Bad input through the core (issue 7): each case ends in a history record with
+// a specific error code and a message the UI can show — or scans fine when it
+// should — and nothing else in the same batch is affected. Uses the default
+// backend (the embedded local service, built-in engine).
+import { createHash } from 'node:crypto';
+import { appendFile, mkdir, open, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { createServer as createNetServer, type Server } from 'node:net';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ScanRecord } from '../../../shared/scans/record.ts';
+import { MAX_ASYNC_FILE_SIZE, MAX_SYNC_FILE_SIZE } from '../../../shared/service-contract/limits.ts';
+import { createCore, type CoreInternals } from '../../../electron/core/create-core.ts';
+import { startLocalService } from '../../../electron/local-service/server.ts';
+import { GatedEngine } from '../local-service/harness.ts';
+import { tempDir } from '../scans/harness.ts';
+import { MiB } from '../../support/process-memory.ts';
+import { isTerminal, until, waitForBatch, writeBatch } from './pipeline-kit.ts';
+
+let dir: Awaited<ReturnType<typeof tempDir>>;
+let core: CoreInternals;
+const cleanups: Array<() => unknown> = [];
+
+/** A file of exactly `size` bytes (real blocks, not sparse). */
+async function fileOfSize(path: string, size: number): Promise<string> {
+  const block = Buffer.alloc(MiB, 0x5a);
+  const handle = await open(path, 'w');
+  try {
+    for (let written = 0; written < size; ) {
+      const { bytesWritten } = await handle.write(block, 0, Math.min(block.length, size - written));
+      written += bytesWritten;
+    }
+  } finally {
+    await handle.close();
+  }
+  return path;
+}
+
+async function submitAndSettle(paths: string[], mode?: 'sync' | 'async' | 'auto'): Promise<Map<string, ScanRecord>> {
+  const submitted = await core.submit(paths, { origin: 'drop', mode });
+  if (!submitted.ok) throw new Error(submitted.error.message);
+  const rows = await waitForBatch(core, submitted.value.ids, isTerminal, 120_000);
+  return new Map(rows.map((row) => [row.path, row]));
+}
+
+const sha256 = async (path: string) => createHash('sha256').update(await readFile(path)).digest('hex');
+
+beforeAll(async () => {
+  dir = await tempDir('verdict-reliability-bad-input-');
+  core = await createCore({ dataDir: join(dir.path, 'data'), localService: { engine: 'builtin' } }, { watch: false, poll: { initialDelayMs: 50, maxDelayMs: 300 } });
+});
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+  await core?.close();
+  await dir?.remove();
+});
+
+describe('odd files and names in one batch', () => {
+  it('each gets its own clear outcome; the good files next to them scan normally', async () => {
+    const root = join(dir.path, 'batch');
+    const outside = join(dir.path, 'outside');
+    await mkdir(root);
+    await mkdir(outside);
+    const good = await writeBatch(root, 3, 1024, 'good');
+    const p = (name: string) => join(root, name);
+
+    await writeFile(p('empty.txt'), '');
+    await mkdir(p('folder/sub'), { recursive: true });
+    await writeFile(p('folder/a.txt'), 'a');
+    await writeFile(p('folder/sub/b.txt'), 'b');
+    execFileSync('mkfifo', [p('a-fifo')]);
+    const socketServer: Server = createNetServer();
+    await new Promise<void>((resolve) => socketServer.listen(p('a-socket'), resolve));
+    cleanups.push(() => new Promise((resolve) => socketServer.close(resolve)));
+    await writeFile(join(outside, 'target.txt'), 'outside the dropped folder\n');
+    await symlink(join(outside, 'target.txt'), p('link-to-outside'));
+    await symlink(p('loop-b'), p('loop-a'));
+    await symlink(p('loop-a'), p('loop-b'));
+    await symlink(p('nowhere'), p('broken-link'));
+    const names = [
+      'with  spaces .txt',
+      `quote"s and 'single' \`back\`.txt`,
+      'new\nline\r.txt',
+      'emoji 😀🦠.txt',
+      'שלום עולם.txt',
+      'invoice\u202Efdp.exe',
+      `${'n'.repeat(251)}.txt`, // 255 bytes
+      `${'é'.repeat(125)}.txt`, // 254 bytes in UTF-8
+    ];
+    for (const name of names) await writeFile(p(name), `content of ${name}\n`);
+    // A deep path: 60 levels, about 3,000 characters.
+    let deep = p('deep');
+    for (let i = 0; i < 60; i++) deep = join(deep, `level-${String(i).padStart(2, '0')}-${'d'.repeat(40)}`);
+    await mkdir(deep, { recursive: true });
+    await writeFile(join(deep, 'deep.txt'), 'deep\n');
+
+    const inputs = [
+      ...good,
+      p('empty.txt'),
+      p('folder'),
+      p('a-fifo'),
+      p('a-socket'),
+      '/dev/null',
+      p('link-to-outside'),
+      p('loop-a'),
+      p('broken-link'),
+      p('does-not-exist.txt'),
+      ...names.map(p),
+      join(deep, 'deep.txt'),
+    ];
+    // Root may read anything; this kernel file is write-only even for root.
+    const writeOnly = '/proc/sys/vm/drop_caches';
+    const canTestUnreadable = ((await stat(writeOnly).catch(() => null))?.mode ?? 0o444) % 0o1000 === 0o200;
+    if (canTestUnreadable) inputs.push(writeOnly);
+
+    const byPath = await submitAndSettle(inputs);
+    const outcome = (path: string) => {
+      const row = byPath.get(path);
+      if (!row) throw new Error(`no record for ${JSON.stringify(path)}: ${[...byPath.keys()].join(', ')}`);
+      return row;
+    };
+    const expectFailed = (path: string, code: string, says: RegExp) => {
+      const row = outcome(path);
+      expect(row, path).toMatchObject({ status: 'failed', safe: null, error: { code } });
+      expect(row.error?.message).toMatch(says);
+    };
+    const expectClean = (path: string) => expect(outcome(path), path).toMatchObject({ status: 'completed', safe: true, error: null });
+
+    for (const path of good) expectClean(path);
+    expectClean(p('empty.txt'));
+    expect(outcome(p('empty.txt')).size).toBe(0);
+    expectClean(p('folder/a.txt'));
+    expectClean(p('folder/sub/b.txt'));
+    expectFailed(p('a-fifo'), 'not_regular_file', /pipe|fifo/i);
+    expectFailed(p('a-socket'), 'not_regular_file', /socket/i);
+    expectFailed('/dev/null', 'not_regular_file', /device/i);
+    expectClean(p('link-to-outside'));
+    expect(outcome(p('link-to-outside')).sha256).toBe(await sha256(join(outside, 'target.txt')));
+    expectFailed(p('loop-a'), 'symlink_loop', /loop|links/i);
+    expectFailed(p('broken-link'), 'broken_link', /nowhere/);
+    expectFailed(p('does-not-exist.txt'), 'not_found', /does-not-exist/);
+    for (const name of names) {
+      expectClean(p(name));
+      expect(outcome(p(name)).fileName).toBe(name);
+    }
+    expectClean(join(deep, 'deep.txt'));
+    if (canTestUnreadable) expectFailed(writeOnly, 'unreadable', /drop_caches/);
+    // Nothing more than one row per file.
+    expect(byPath.size).toBe(inputs.length + 1); // the folder became two files
+  });
+});
+
+describe('size limits', () => {
+  it('empty, 10 MB and 10 MB + 1 in sync mode: the oversize one goes async (the documented rule), all scan', async () => {
+    const root = join(dir.path, 'sizes-sync');
+    await mkdir(root);
+    const exact = await fileOfSize(join(root, 'exactly-10MB.bin'), MAX_SYNC_FILE_SIZE);
+    const over = await fileOfSize(join(root, '10MB-plus-1.bin'), MAX_SYNC_FILE_SIZE + 1);
+    const byPath = await submitAndSettle([exact, over], 'sync');
+    expect(byPath.get(exact)).toMatchObject({ status: 'completed', mode: 'sync', size: MAX_SYNC_FILE_SIZE });
+    expect(byPath.get(over)).toMatchObject({ status: 'completed', mode: 'async', size: MAX_SYNC_FILE_SIZE + 1 });
+  });
+
+  it('exactly 100 MB scans; 100 MB + 1 fails before anything is sent, naming the limit', async () => {
+    const root = join(dir.path, 'sizes-async');
+    await mkdir(root);
+    const exact = await fileOfSize(join(root, 'exactly-100MB.bin'), MAX_ASYNC_FILE_SIZE);
+    const over = await fileOfSize(join(root, '100MB-plus-1.bin'), MAX_ASYNC_FILE_SIZE + 1);
+    const small = (await writeBatch(root, 1, 100, 'neighbour'))[0] as string;
+    const byPath = await submitAndSettle([exact, over, small]);
+    expect(byPath.get(exact)).toMatchObject({ status: 'completed', mode: 'async', size: MAX_ASYNC_FILE_SIZE, safe: true });
+    expect(byPath.get(over)).toMatchObject({ status: 'failed', error: { code: 'too_large' }, serviceScanId: null });
+    expect(byPath.get(over)?.error?.message).toMatch(/100 MB/);
+    expect(byPath.get(small)).toMatchObject({ status: 'completed', safe: true });
+    await rm(root, { recursive: true });
+  });
+});
+
+describe('files that change under the pipeline', () => {
+  it('a file deleted after it was queued: not_found, the rest unaffected', async () => {
+    // A service whose engine holds every scan until released keeps the queue's only slot busy.
+    const engine = new GatedEngine();
+    const service = await startLocalService({ apiKeys: ['gated-key-0001'], dataDir: join(dir.path, 'gated-service'), engine, rateLimit: false });
+    const gatedCore = await createCore(
+      { dataDir: join(dir.path, 'gated-data'), serviceOverride: { baseUrl: service.url, apiKey: 'gated-key-0001' } },
+      { watch: false, concurrency: 1, poll: { initialDelayMs: 50, maxDelayMs: 200 } },
+    );
+    try {
+      const root = join(dir.path, 'vanishing');
+      await mkdir(root);
+      const [first, victim, after] = await writeBatch(root, 3, 100, 'v');
+      const submitted = await gatedCore.submit([first as string, victim as string, after as string], { origin: 'cli', mode: 'sync' });
+      if (!submitted.ok) throw new Error(submitted.error.message);
+      await until(() => engine.started >= 1, 'the first file to be at the engine');
+      await rm(victim as string);
+      engine.release();
+      const rows = await waitForBatch(gatedCore, submitted.value.ids);
+      expect(rows.map((r) => [r.status, r.error?.code ?? null])).toEqual([
+        ['completed', null],
+        ['failed', 'not_found'],
+        ['completed', null],
+      ]);
+      expect(rows[1]?.error?.message).toMatch(/no longer there|not found|disappeared/i);
+    } finally {
+      await gatedCore.close();
+      await service.close();
+    }
+  });
+
+  it('a file that changes during its upload: the verdict is for what the service scanned, and says so', async () => {
+    const path = await fileOfSize(join(dir.path, 'changing.bin'), 60 * MiB);
+    let changed = false;
+    const off = core.onEvent((event) => {
+      if (!changed && event.type === 'progress' && event.progress.sent > 0 && event.progress.sent < event.progress.total) {
+        changed = true;
+        void appendFile(path, 'appended while it was being sent\n');
+      }
+    });
+    try {
+      const row = (await submitAndSettle([path], 'async')).get(path) as ScanRecord;
+      expect(changed).toBe(true);
+      if (row.status === 'completed') {
+        // Sent again after the change: the verdict and the digests are those of the current content.
+        expect(row.sha256).toBe(await sha256(path));
+        expect(row.size).toBe((await stat(path)).size);
+      } else {
+        expect(row).toMatchObject({ status: 'failed', error: { code: 'file_changed' } });
+        expect(row.error?.message).toMatch(/changed/);
+      }
+      console.log(`changed during upload → ${row.status}${row.error ? ` (${row.error.code}: ${row.error.message})` : ''}`);
+    } finally {
+      off();
+      await rm(path, { force: true });
+    }
+  });
+});
+
+describe('10,000 files dropped at once', () => {
+  it('all queued at once, all reach a terminal state, memory stays bounded', async () => {
+    const root = join(dir.path, 'ten-thousand');
+    await mkdir(root);
+    // 100 distinct contents, each in 100 files: the queue, history and events carry 10,000 files while
+    // only 100 uploads happen (identical content waits for its first copy's verdict), so this stays quick.
+    const paths: string[] = [];
+    for (let i = 0; i < 10_000; i++) {
+      const path = join(root, `f${String(i).padStart(5, '0')}.txt`);
+      await writeFile(path, `content ${i % 100}\n`);
+      paths.push(path);
+    }
+    const rssBefore = process.memoryUsage().rss;
+    let peak = rssBefore;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+    const started = performance.now();
+    try {
+      const submitted = await core.submit(paths, { origin: 'drop' });
+      if (!submitted.ok) throw new Error(submitted.error.message);
+      const queuedMs = performance.now() - started;
+      expect(submitted.value.queued).toBe(10_000);
+      expect(new Set(submitted.value.ids).size).toBe(10_000);
+      const rows = await waitForBatch(core, submitted.value.ids, isTerminal, 150_000);
+      const totalMs = performance.now() - started;
+      expect(rows.filter((r) => r.status !== 'completed')).toEqual([]);
+      expect(rows.filter((r) => r.reusedFromId === null).length).toBeLessThanOrEqual(100 + 5);
+      const growth = (peak - rssBefore) / MiB;
+      console.log(`10,000 files: queued in ${(queuedMs / 1000).toFixed(1)} s, all terminal after ${(totalMs / 1000).toFixed(1)} s, peak RSS growth ${growth.toFixed(1)} MiB`);
+      // Bounded: a few hundred bytes per file plus the embedded service, far below holding files in memory.
+      expect(growth).toBeLessThan(200);
+    } finally {
+      clearInterval(sampler);
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
