@@ -55,7 +55,9 @@ export const preloadBuild: UserConfig = {
 
 export const electronPlugins = electron({
   main: {
-    entry: here('./electron/main.ts'),
+    // The embedded service's worker thread is an entry of its own: start-in-thread.ts
+    // loads `service-thread.js` from next to the main bundle.
+    entry: { main: here('./electron/main.ts'), 'service-thread': here('./electron/local-service/thread/service-thread.ts') },
     vite: mainBuild,
     // Development (`npm run dev`): start Electron from the project root, with its sandbox
     // on (the plugin's default adds --no-sandbox).
