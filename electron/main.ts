@@ -6,7 +6,7 @@ import path from 'node:path';
 import { app, session } from 'electron';
 import { createCore } from './core/create-core.ts';
 import type { Core } from './core/core.ts';
-import { createSecretList, type Logger } from './logging/logger.ts';
+import { createSecretList, type Logger, type SecretList } from './logging/logger.ts';
 import { APP_START_URL, appOrigins } from './shell/app-origin.ts';
 import { registerAppScheme, serveAppProtocol } from './shell/app-protocol.ts';
 import { contentSecurityPolicy } from './shell/csp.ts';
@@ -27,7 +27,7 @@ import type { ScanOrigin } from '../shared/scans/record.ts';
 // Built layout: dist-electron/{main.js,preload.cjs} next to dist/renderer/.
 const here = import.meta.dirname;
 
-async function start(instance: SingleInstance, log: Logger): Promise<void> {
+async function start(instance: SingleInstance, log: Logger, secrets: SecretList): Promise<void> {
   const devServerUrl = app.isPackaged ? null : (process.env.VITE_DEV_SERVER_URL ?? null);
   const origins = appOrigins(devServerUrl);
   const csp = contentSecurityPolicy();
@@ -35,7 +35,8 @@ async function start(instance: SingleInstance, log: Logger): Promise<void> {
   hardenAllWebContents(origins, log);
   serveAppProtocol(session.defaultSession, path.join(here, '../dist/renderer'), csp);
 
-  const core: Core = await createCore({ dataDir: app.getPath('userData'), logFile: logFile('core.log') });
+  // One SecretList for both logs: a key the core learns is scrubbed from main.log too.
+  const core: Core = await createCore({ dataDir: app.getPath('userData'), logFile: logFile('core.log'), secrets });
   const icons = iconLocations({ packaged: app.isPackaged, resourcesPath: process.resourcesPath, appPath: app.getAppPath() });
 
   let tray: TrayController | null = null;
@@ -101,10 +102,11 @@ if (!instance) {
   app.quit();
 } else {
   void app.whenReady().then(async () => {
-    const log = setupLogging(createSecretList());
+    const secrets = createSecretList();
+    const log = setupLogging(secrets);
     log.info({ version: app.getVersion(), electron: process.versions.electron }, 'starting');
     try {
-      await start(instance, log);
+      await start(instance, log, secrets);
     } catch (error) {
       log.fatal({ err: error }, 'startup failed');
       showStartupError(error);

@@ -66,6 +66,7 @@ export const api: VerdictApi = {
   },
   history: {
     clear: () => invoke('history:clear'),
+    export: (format, query) => invoke('history:export', format, query),
   },
   files: {
     pick: (kind) => invoke('files:pick', kind),
@@ -83,6 +84,7 @@ export const api: VerdictApi = {
     clearApiKey: () => invoke('settings:clearApiKey'),
     testConnection: () => invoke('settings:testConnection'),
     systemLanguage: () => invoke('settings:systemLanguage'),
+    startupWarnings: () => invoke('settings:startupWarnings'),
   },
   watch: {
     list: () => invoke('watch:list'),

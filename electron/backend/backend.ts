@@ -5,6 +5,7 @@
 // pipeline never needs a second code path for "the backend changed".
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import type { FolderBackend } from '../../shared/settings/protection.ts';
 import type { Backend } from '../../shared/settings/settings.ts';
 import type { Language } from '../../shared/service-contract/limits.ts';
 import { createRequestBudget, DEFAULT_REQUEST_BUDGET, LOCAL_SERVICE_REQUEST_BUDGET, type RequestBudget } from '../request-budget/request-budget.ts';
@@ -22,19 +23,28 @@ export interface KeySource {
   getKey(): Promise<string | null>;
 }
 
+/**
+ * Which service a record asks for: `default` (the settings' backend), `local` (the built-in engine) or
+ * `remote` (the configured remote service), as a watched folder chose (shared/settings/protection.ts).
+ */
+export type BackendTarget = FolderBackend;
+
 export interface BackendOptions {
   dataDir: string;
+  /** The default backend (settings.backend). */
   backend: () => Backend;
+  /** The remote service folders set to `remote` use while the default is local (settings.remoteBaseUrl). */
+  remoteBaseUrl?: () => string | null;
+  /** Targets besides `default` that some watched folder uses: their services are kept running too. */
+  extraTargets?: () => ReadonlySet<BackendTarget>;
   language: () => Language;
   /** The remote service's key. */
   keys: KeySource | null;
   /** Why the keychain could not be read (shown while waiting for a key). */
   keychainError?: () => string | null;
-  /** CLI / tests: a remote URL and key that win over the settings and the keychain. */
+  /** CLI / tests: a remote URL and key that win over the settings and the keychain, for every target. */
   override?: { baseUrl: string; apiKey: string };
   startLocal: LocalServiceStarter;
-  /** Called whenever the client was rebuilt (the pipeline moves in-flight work over). */
-  onChanged?: () => void;
   /** Called with every key the backend holds, so the logger can scrub it. */
   onSecret?: (secret: string) => void;
   budget?: { ratePerSecond: number; burst: number };
@@ -51,20 +61,27 @@ export interface BackendStats {
 }
 
 export interface BackendManager {
-  /** Builds the client for the current settings (starting the embedded service if needed). */
-  refresh(): Promise<void>;
+  /**
+   * Starts the services the settings need (the default's, and each watched folder's) and stops the rest.
+   * Resolves with whether any connection was started or stopped.
+   */
+  refresh(): Promise<boolean>;
   /** The key changed in the keychain: read it again (no rebuild needed, the client reads it per request). */
   reloadKey(): Promise<void>;
-  availability(): ServiceAvailability;
-  /** `local` or the remote origin: what new records store as their backend. */
-  label(): string;
-  /** The raw client of the current backend (test connection, tests), or null. */
-  client(): ServiceClient | null;
+  availability(target?: BackendTarget): ServiceAvailability;
+  /** `local`, the remote origin, or `remote` when none is set up: what records store as their backend. */
+  label(target?: BackendTarget): string;
+  /** The raw client of a target's service (test connection, tests), or null. */
+  client(target?: BackendTarget): ServiceClient | null;
   /** The embedded service's URL while it runs (tests, logs). */
   localUrl(): string | null;
+  /** Of the default target's service. */
   stats(): BackendStats;
   close(): Promise<void>;
 }
+
+/** The label of a target that names the remote service while none is set up. */
+export const NO_REMOTE_LABEL = 'remote';
 
 interface Built {
   kind: 'local' | 'remote';
@@ -151,22 +168,43 @@ export function remoteLabel(baseUrl: string): string {
   return new URL(baseUrl).origin;
 }
 
+type Wanted = { kind: 'local' } | { kind: 'remote'; baseUrl: string } | { kind: 'none' };
+
 export function createBackendManager(options: BackendOptions): BackendManager {
-  let built: Built | null = null;
-  let unavailable: { reason: 'awaiting_api_key' | 'backend_unavailable'; message: string } | null = null;
+  let local: Built | null = null;
+  let remote: Built | null = null;
+  let localError: string | null = null;
+  let remoteError: string | null = null;
   let remoteKey: string | null = null;
-  let refreshing: Promise<void> = Promise.resolve();
+  let refreshing: Promise<boolean> = Promise.resolve(false);
   let closed = false;
 
-  const desired = (): { kind: 'local' } | { kind: 'remote'; baseUrl: string; override: boolean } => {
-    if (options.override) return { kind: 'remote', baseUrl: options.override.baseUrl, override: true };
+  const remoteUrl = (): string | null => {
+    if (options.override) return options.override.baseUrl;
     const backend = options.backend();
-    return backend.kind === 'remote' ? { kind: 'remote', baseUrl: backend.baseUrl, override: false } : { kind: 'local' };
+    return backend.kind === 'remote' ? backend.baseUrl : (options.remoteBaseUrl?.() ?? null);
   };
 
-  const label = () => {
-    const want = desired();
-    return want.kind === 'local' ? LOCAL_LABEL : remoteLabel(want.baseUrl);
+  const resolveTarget = (target: BackendTarget): Wanted => {
+    // A service named by the caller (CLI, tests) takes every file.
+    if (options.override) return { kind: 'remote', baseUrl: options.override.baseUrl };
+    if (target === 'local') return { kind: 'local' };
+    if (target === 'remote') {
+      const url = remoteUrl();
+      return url ? { kind: 'remote', baseUrl: url } : { kind: 'none' };
+    }
+    const backend = options.backend();
+    return backend.kind === 'remote' ? { kind: 'remote', baseUrl: backend.baseUrl } : { kind: 'local' };
+  };
+
+  const labelOf = (wanted: Wanted): string => {
+    if (wanted.kind === 'local') return LOCAL_LABEL;
+    if (wanted.kind === 'none') return NO_REMOTE_LABEL;
+    try {
+      return remoteLabel(wanted.baseUrl);
+    } catch {
+      return wanted.baseUrl;
+    }
   };
 
   const readRemoteKey = async (): Promise<void> => {
@@ -191,79 +229,115 @@ export function createBackendManager(options: BackendOptions): BackendManager {
     await old.stopLocal?.();
   };
 
-  const build = async (): Promise<void> => {
-    const want = desired();
-    const signature = want.kind === 'local' ? 'local' : `remote ${want.baseUrl}`;
-    if (built && built.signature === signature) return;
-    const old = built;
-    built = null;
-    await teardown(old);
-    if (closed) return;
+  const connect = (kind: 'local' | 'remote', label: string, baseUrl: string, apiKey: () => string | null) =>
+    createServiceConnection({
+      label,
+      baseUrl,
+      apiKey,
+      language: options.language,
+      // The embedded service is ours and on loopback: a larger budget than a shared remote service gets.
+      budget: options.budget ?? (kind === 'local' ? LOCAL_SERVICE_REQUEST_BUDGET : undefined),
+      timeouts: options.timeouts,
+      retry: options.retry,
+      poll: options.poll,
+    });
 
-    let baseUrl: string;
-    let apiKey: () => string | null;
-    let stopLocal: (() => Promise<void>) | null = null;
-    let localUrl: string | null = null;
-    if (want.kind === 'local') {
-      // A fresh key per run: only this process can talk to its embedded service.
-      const key = randomBytes(32).toString('base64url');
-      options.onSecret?.(key);
-      try {
-        const service = await options.startLocal({ apiKey: key, dataDir: join(options.dataDir, 'local-service') });
-        baseUrl = service.url;
-        localUrl = service.url;
-        stopLocal = service.close;
-      } catch (error) {
-        unavailable = { reason: 'backend_unavailable', message: `The built-in scanning service could not start: ${(error as Error).message}` };
-        options.log?.warn('embedded service failed to start', { error: (error as Error).message });
-        return;
-      }
-      apiKey = () => key;
-    } else {
-      baseUrl = want.baseUrl;
-      await readRemoteKey();
-      apiKey = () => remoteKey;
-    }
-
-    const label = want.kind === 'local' ? LOCAL_LABEL : remoteLabel(want.baseUrl);
-    let connection: ServiceConnection;
+  const buildLocal = async (): Promise<void> => {
+    // A fresh key per run: only this process can talk to its embedded service.
+    const key = randomBytes(32).toString('base64url');
+    options.onSecret?.(key);
+    let service: Awaited<ReturnType<LocalServiceStarter>>;
     try {
-      connection = createServiceConnection({
-        label,
-        baseUrl,
-        apiKey,
-        language: options.language,
-        // The embedded service is ours and on loopback: a larger budget than a shared remote service gets.
-        budget: options.budget ?? (want.kind === 'local' ? LOCAL_SERVICE_REQUEST_BUDGET : undefined),
-        timeouts: options.timeouts,
-        retry: options.retry,
-        poll: options.poll,
-      });
+      service = await options.startLocal({ apiKey: key, dataDir: join(options.dataDir, 'local-service') });
     } catch (error) {
-      await stopLocal?.();
-      unavailable = { reason: 'backend_unavailable', message: (error as Error).message };
+      localError = `The built-in scanning service could not start: ${(error as Error).message}`;
+      options.log?.warn('embedded service failed to start', { error: (error as Error).message });
       return;
     }
-    built = { kind: want.kind, label, signature, connection, stopLocal, localUrl };
-    unavailable = null;
-    options.log?.info('backend ready', { backend: label });
+    try {
+      local = { kind: 'local', label: LOCAL_LABEL, signature: 'local', connection: connect('local', LOCAL_LABEL, service.url, () => key), stopLocal: service.close, localUrl: service.url };
+      localError = null;
+      options.log?.info('backend ready', { backend: LOCAL_LABEL });
+    } catch (error) {
+      await service.close();
+      localError = (error as Error).message;
+    }
+  };
+
+  const buildRemote = async (baseUrl: string): Promise<void> => {
+    await readRemoteKey();
+    const label = labelOf({ kind: 'remote', baseUrl });
+    try {
+      remote = { kind: 'remote', label, signature: `remote ${baseUrl}`, connection: connect('remote', label, baseUrl, () => remoteKey), stopLocal: null, localUrl: null };
+      remoteError = null;
+      options.log?.info('backend ready', { backend: label });
+    } catch (error) {
+      remoteError = (error as Error).message;
+    }
+  };
+
+  /** Brings the running services in line with what the targets in use need; true when something changed. */
+  const reconcile = async (): Promise<boolean> => {
+    const targets = new Set<BackendTarget>(['default', ...(options.extraTargets?.() ?? [])]);
+    const wanted = [...targets].map(resolveTarget);
+    const needLocal = wanted.some((want) => want.kind === 'local');
+    const remoteWanted = wanted.find((want): want is { kind: 'remote'; baseUrl: string } => want.kind === 'remote');
+    let changed = false;
+    if (!needLocal && local) {
+      const old = local;
+      local = null;
+      await teardown(old);
+      changed = true;
+    }
+    if (remote && (!remoteWanted || remote.signature !== `remote ${remoteWanted.baseUrl}`)) {
+      const old = remote;
+      remote = null;
+      await teardown(old);
+      changed = true;
+    }
+    if (!needLocal) localError = null;
+    if (!remoteWanted) remoteError = null;
+    if (closed) return changed;
+    if (needLocal && !local) {
+      await buildLocal();
+      changed = true;
+    }
+    if (remoteWanted && !remote) {
+      await buildRemote(remoteWanted.baseUrl);
+      changed = true;
+    }
+    return changed;
+  };
+
+  const builtFor = (wanted: Wanted): Built | null => {
+    if (wanted.kind === 'local') return local;
+    if (wanted.kind === 'remote' && remote?.signature === `remote ${wanted.baseUrl}`) return remote;
+    return null;
   };
 
   return {
     refresh() {
       // Serialised: two quick settings changes must not start two embedded services.
-      const previousLabel = built?.signature ?? null;
-      refreshing = refreshing.then(build).then(() => {
-        if ((built?.signature ?? null) !== previousLabel) options.onChanged?.();
-      });
-      return refreshing;
+      const next = refreshing.catch(() => false).then(reconcile);
+      refreshing = next;
+      return next;
     },
     async reloadKey() {
-      if (built?.kind === 'remote') await readRemoteKey();
+      if (remote) await readRemoteKey();
     },
-    availability() {
+    availability(target = 'default') {
+      const wanted = resolveTarget(target);
+      if (wanted.kind === 'none') {
+        return {
+          ok: false,
+          reason: 'backend_unavailable',
+          message: 'This folder sends its files to the remote service, but none is set up. Enter its address in the settings, or let the folder use the built-in engine.',
+        };
+      }
+      const built = builtFor(wanted);
       if (!built) {
-        return { ok: false, reason: unavailable?.reason ?? 'backend_unavailable', message: unavailable?.message ?? 'The scanning service is starting.' };
+        const error = wanted.kind === 'local' ? localError : remoteError;
+        return { ok: false, reason: 'backend_unavailable', message: error ?? 'The scanning service is starting.' };
       }
       if (built.kind === 'remote' && !remoteKey) {
         const keychainError = options.keychainError?.();
@@ -272,16 +346,21 @@ export function createBackendManager(options: BackendOptions): BackendManager {
       }
       return { ok: true, service: built.connection.port };
     },
-    label: () => built?.label ?? label(),
-    client: () => built?.connection.client ?? null,
-    localUrl: () => built?.localUrl ?? null,
-    stats: () => ({ label: built?.label ?? label(), polls: built?.connection.poller.stats().polls ?? 0, requests: built?.connection.budget.stats().granted ?? 0 }),
+    label: (target = 'default') => labelOf(resolveTarget(target)),
+    client: (target = 'default') => builtFor(resolveTarget(target))?.connection.client ?? null,
+    localUrl: () => local?.localUrl ?? null,
+    stats() {
+      const wanted = resolveTarget('default');
+      const built = builtFor(wanted);
+      return { label: labelOf(wanted), polls: built?.connection.poller.stats().polls ?? 0, requests: built?.connection.budget.stats().granted ?? 0 };
+    },
     async close() {
       closed = true;
       await refreshing.catch(() => undefined);
-      const old = built;
-      built = null;
-      await teardown(old);
+      const old = [local, remote];
+      local = null;
+      remote = null;
+      for (const built of old) await teardown(built);
     },
   };
 }

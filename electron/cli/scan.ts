@@ -2,14 +2,9 @@
 // Scans files and folders through the same pipeline as the app (origin `cli`):
 // progress on stderr, one result line per file on stdout, and the exit code
 // 0 (all completed safe), 1 (any unsafe), 2 (any could not be scanned).
-import { parseArgs } from 'node:util';
 import type { ModeChoice, ScanRecord } from '../../shared/scans/record.ts';
 import { TERMINAL_STATUSES } from '../../shared/scans/record.ts';
-import { createCore, DEFAULT_KEYCHAIN_SERVICE } from '../core/create-core.ts';
-import { defaultDataDir } from '../core/data-dir.ts';
-import { validateApiKey } from '../keychain/api-key.ts';
-import { accountForBaseUrl, createKeychain } from '../keychain/keychain.ts';
-import { baseUrlSchema } from '../../shared/settings/settings.ts';
+import { CliExit, COMMON_USAGE, openCliCore, parseCliArgs, runCli, serviceLabel, serviceOverrideFrom, type CliIo } from './cli-options.ts';
 import { exitCodeFor, formatRecord } from './format.ts';
 
 const USAGE = `Usage: npm run -s scan -- [options] <files or folders...>
@@ -17,10 +12,7 @@ const USAGE = `Usage: npm run -s scan -- [options] <files or folders...>
 Options:
   --json               one JSON object per line (path, status, safe, detailed, findings, sha256, scanId, ...)
   --mode MODE          auto (default: the settings' mode), sync or async
-  --service URL        a remote File Scanning Service; the key comes from VERDICT_API_KEY or the keychain
-                       (without it, the built-in local service is used)
-  --data-dir DIR       history, settings and the local service's data (default: ${defaultDataDir()})
-  --engine KIND        built-in service engine: auto (clamd if reachable, else built-in), clamd or builtin
+${COMMON_USAGE}
   --force              scan again even when identical content has a recent verdict
   -h, --help           this text
 
@@ -32,91 +24,23 @@ const PROGRESS_FROM_BYTES = 1024 * 1024;
 /** Reasons a record waits on something a one-shot run cannot fix: report it and stop waiting. */
 const GIVE_UP_REASONS = new Set(['awaiting_api_key', 'backend_unavailable', 'service_unreachable', 'retrying']);
 
-interface Io {
-  stdout: (line: string) => void;
-  stderr: (line: string) => void;
-  env: NodeJS.ProcessEnv;
+const MODES: readonly string[] = ['auto', 'sync', 'async'];
+
+export function runScan(argv: string[], io: CliIo): Promise<number> {
+  return runCli(io, () => scan(argv, io));
 }
 
-export async function runScan(argv: string[], io: Io): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        json: { type: 'boolean', default: false },
-        mode: { type: 'string' },
-        service: { type: 'string' },
-        'data-dir': { type: 'string' },
-        engine: { type: 'string' },
-        force: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (error) {
-    io.stderr(`${(error as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    io.stderr(USAGE);
-    return 0;
-  }
-  if (positionals.length === 0) {
-    io.stderr(`No files or folders given.\n\n${USAGE}`);
-    return 2;
-  }
+async function scan(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals, engine } = parseCliArgs(
+    argv,
+    { mode: { type: 'string' }, force: { type: 'boolean', default: false } },
+    USAGE,
+    'No files or folders given.',
+  );
   const mode = values.mode as ModeChoice | undefined;
-  if (mode !== undefined && !['auto', 'sync', 'async'].includes(mode)) {
-    io.stderr(`--mode must be auto, sync or async (got ${mode}).`);
-    return 2;
-  }
-  const engine = values.engine as 'auto' | 'clamd' | 'builtin' | undefined;
-  if (engine !== undefined && !['auto', 'clamd', 'builtin'].includes(engine)) {
-    io.stderr(`--engine must be auto, clamd or builtin (got ${engine}).`);
-    return 2;
-  }
-
-  let serviceOverride: { baseUrl: string; apiKey: string } | undefined;
-  if (values.service) {
-    // Checked here so the user hears what is wrong with the URL (never echoing credentials in it).
-    const url = baseUrlSchema.safeParse(values.service);
-    if (!url.success) {
-      io.stderr(`--service ${url.error.issues[0]?.message ?? 'is not a valid URL'}.`);
-      return 2;
-    }
-    const rawKey = io.env.VERDICT_API_KEY || (await keyFromKeychain(io, values.service));
-    if (!rawKey) {
-      io.stderr('No API key for --service: set VERDICT_API_KEY, or store a key in the app (it is kept in the OS keychain).');
-      return 2;
-    }
-    const apiKey = validateApiKey(rawKey);
-    if (!apiKey.ok) {
-      io.stderr(`VERDICT_API_KEY is not a valid key: ${apiKey.error.message}`);
-      return 2;
-    }
-    serviceOverride = { baseUrl: values.service, apiKey: apiKey.value };
-  }
-
-  const dataDir = values['data-dir'] ?? defaultDataDir(io.env);
-  let core;
-  try {
-    core = await createCore(
-      {
-        dataDir,
-        serviceOverride,
-        keychainService: io.env.VERDICT_KEYCHAIN_SERVICE || undefined,
-        localService: engine ? { engine } : undefined,
-      },
-      { watch: false },
-    );
-  } catch (error) {
-    io.stderr(`Could not start: ${(error as Error).message}`);
-    return 2;
-  }
-
-  for (const warning of core.startupWarnings) io.stderr(`Warning: ${warning}`);
+  if (mode !== undefined && !MODES.includes(mode)) throw new CliExit(`--mode must be auto, sync or async (got ${mode}).`);
+  const serviceOverride = await serviceOverrideFrom(values.service, io);
+  const core = await openCliCore({ io, dataDir: values['data-dir'], serviceOverride, engine });
 
   const mine = new Map<string, ScanRecord | null>();
   const printed = new Set<string>();
@@ -168,7 +92,7 @@ export async function runScan(argv: string[], io: Io): Promise<number> {
   process.once('SIGTERM', onSignal);
 
   try {
-    io.stderr(`Scanning with ${serviceOverride ? new URL(serviceOverride.baseUrl).origin : 'the built-in local service'}…`);
+    io.stderr(`Scanning with ${serviceLabel(serviceOverride)}…`);
     const submitted = await core.submit(positionals, { origin: 'cli', mode, force: values.force });
     if (!submitted.ok) {
       io.stderr(submitted.error.message);
@@ -209,18 +133,6 @@ export async function runScan(argv: string[], io: Io): Promise<number> {
     process.off('SIGTERM', onSignal);
     await core.close();
   }
-}
-
-async function keyFromKeychain(io: Io, baseUrl: string): Promise<string | null> {
-  let account: string;
-  try {
-    account = accountForBaseUrl(baseUrl);
-  } catch {
-    return null; // Not a URL: createCore reports it.
-  }
-  const key = await createKeychain({ service: io.env.VERDICT_KEYCHAIN_SERVICE || DEFAULT_KEYCHAIN_SERVICE }).getKey(account);
-  if (!key.ok) io.stderr(key.error.message);
-  return key.ok ? key.value : null;
 }
 
 if (import.meta.main) {

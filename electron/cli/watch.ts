@@ -5,14 +5,12 @@
 // (watching, missing, error) go to stderr. Runs until SIGINT or SIGTERM.
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { WatchedFolderStatus } from '../../shared/bridge/api.ts';
 import { TERMINAL_STATUSES, type ScanRecord } from '../../shared/scans/record.ts';
 import { watchedFolderSchema, type WatchedFolder } from '../../shared/settings/settings.ts';
-import { createCore, DEFAULT_KEYCHAIN_SERVICE } from '../core/create-core.ts';
-import { defaultDataDir } from '../core/data-dir.ts';
-import { accountForBaseUrl, createKeychain } from '../keychain/keychain.ts';
+import { createExclusionMatcher, exclusionConfigFromSettings } from '../exclusions/exclusion-matcher.ts';
 import { createFolderWatcher } from '../watch/folder-watcher.ts';
+import { CliExit, COMMON_USAGE, openCliCore, parseCliArgs, runCli, serviceLabel, serviceOverrideFrom, type CliIo } from './cli-options.ts';
 import { formatRecord } from './format.ts';
 
 const USAGE = `Usage: npm run -s watch -- [options] <folders...>
@@ -21,10 +19,7 @@ Scans every complete file that lands in the folders (and their subfolders) until
 
 Options:
   --json               one JSON object per line, as \`scan --json\`
-  --service URL        a remote File Scanning Service; the key comes from VERDICT_API_KEY or the keychain
-                       (without it, the built-in local service is used)
-  --data-dir DIR       history, settings and the local service's data (default: ${defaultDataDir()})
-  --engine KIND        built-in service engine: auto (clamd if reachable, else built-in), clamd or builtin
+${COMMON_USAGE}
   --existing           also scan the files already in the folders
   -h, --help           this text
 
@@ -34,47 +29,17 @@ Stop with Ctrl-C (SIGINT) or SIGTERM; files still being scanned stay queued for 
 const BATCH_MS = 100;
 const BATCH_MAX = 500;
 
-export interface WatchIo {
-  stdout: (line: string) => void;
-  stderr: (line: string) => void;
-  env: NodeJS.ProcessEnv;
+export interface WatchIo extends CliIo {
   /** Resolves when the run is to stop (the CLI: SIGINT or SIGTERM). */
   stopped: Promise<void>;
 }
 
-export async function runWatch(argv: string[], io: WatchIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        json: { type: 'boolean', default: false },
-        service: { type: 'string' },
-        'data-dir': { type: 'string' },
-        engine: { type: 'string' },
-        existing: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (error) {
-    io.stderr(`${(error as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    io.stderr(USAGE);
-    return 0;
-  }
-  if (positionals.length === 0) {
-    io.stderr(`No folders given.\n\n${USAGE}`);
-    return 2;
-  }
-  const engine = values.engine as 'auto' | 'clamd' | 'builtin' | undefined;
-  if (engine !== undefined && !['auto', 'clamd', 'builtin'].includes(engine)) {
-    io.stderr(`--engine must be auto, clamd or builtin (got ${engine}).`);
-    return 2;
-  }
+export function runWatch(argv: string[], io: WatchIo): Promise<number> {
+  return runCli(io, () => watch(argv, io));
+}
+
+async function watch(argv: string[], io: WatchIo): Promise<number> {
+  const { values, positionals, engine } = parseCliArgs(argv, { existing: { type: 'boolean', default: false } }, USAGE, 'No folders given.');
   // The settings' defaults for a folder (recursive, no patterns, the global protection rules).
   const folders: WatchedFolder[] = positionals.map((folder, index) =>
     watchedFolderSchema.parse({ id: `cli-${index + 1}`, path: resolve(folder), scanExisting: values.existing }),
@@ -82,38 +47,11 @@ export async function runWatch(argv: string[], io: WatchIo): Promise<number> {
   for (const folder of folders) {
     // A folder that is missing is watched anyway (it may appear), but a file is a mistake.
     const found = await stat(folder.path).catch(() => null);
-    if (found && !found.isDirectory()) {
-      io.stderr(`Not a folder: ${folder.path}`);
-      return 2;
-    }
+    if (found && !found.isDirectory()) throw new CliExit(`Not a folder: ${folder.path}`);
   }
-
-  let serviceOverride: { baseUrl: string; apiKey: string } | undefined;
-  if (values.service) {
-    const apiKey = io.env.VERDICT_API_KEY?.trim() || (await keyFromKeychain(io, values.service));
-    if (!apiKey) {
-      io.stderr('No API key for --service: set VERDICT_API_KEY, or store a key in the app (it is kept in the OS keychain).');
-      return 2;
-    }
-    serviceOverride = { baseUrl: values.service, apiKey };
-  }
-
-  let core;
-  try {
-    core = await createCore(
-      {
-        dataDir: values['data-dir'] ?? defaultDataDir(io.env),
-        serviceOverride,
-        keychainService: io.env.VERDICT_KEYCHAIN_SERVICE || undefined,
-        localService: engine ? { engine } : undefined,
-      },
-      // This process watches the folders on its command line, not the app's.
-      { watch: false },
-    );
-  } catch (error) {
-    io.stderr(`Could not start: ${(error as Error).message}`);
-    return 2;
-  }
+  const serviceOverride = await serviceOverrideFrom(values.service, io);
+  // This process watches the folders on its command line, not the app's.
+  const core = await openCliCore({ io, dataDir: values['data-dir'], serviceOverride, engine });
 
   // Records this run queued: id → printed yet. Events may come before submit() returns the ids.
   const mine = new Map<string, boolean>();
@@ -153,6 +91,9 @@ export async function runWatch(argv: string[], io: WatchIo): Promise<number> {
 
   const lastState = new Map<string, string>();
   const describe = (status: WatchedFolderStatus): string => `${status.state}: ${status.folder.path}${status.error ? ` (${status.error})` : ''}`;
+  // The global exclusions from the settings apply here as in the app: an excluded folder is not watched, and is listed once as skipped.
+  const settings = await core.settings.get();
+  const matcher = settings.ok ? createExclusionMatcher(exclusionConfigFromSettings({ ...settings.value, watchedFolders: folders })) : null;
   const watcher = createFolderWatcher({
     folders,
     onReady(file) {
@@ -160,6 +101,15 @@ export async function runWatch(argv: string[], io: WatchIo): Promise<number> {
       if (batch.length >= BATCH_MAX) flush();
       else batchTimer ??= setTimeout(flush, BATCH_MS);
     },
+    ...(matcher
+      ? {
+          exclusions: () => matcher,
+          onExcludedFolder(found: { path: string }) {
+            batch.push(found.path);
+            batchTimer ??= setTimeout(flush, BATCH_MS);
+          },
+        }
+      : {}),
     log: (level, message) => io.stderr(`${level}: ${message}`),
   });
   watcher.onStatus((statuses) => {
@@ -171,7 +121,7 @@ export async function runWatch(argv: string[], io: WatchIo): Promise<number> {
     }
   });
 
-  io.stderr(`Watching ${folders.length} folder(s) with ${serviceOverride ? new URL(serviceOverride.baseUrl).origin : 'the built-in local service'}; stop with Ctrl-C.`);
+  io.stderr(`Watching ${folders.length} folder(s) with ${serviceLabel(serviceOverride)}; stop with Ctrl-C.`);
   try {
     await io.stopped;
     io.stderr('Stopping: files still being scanned stay queued for the next run.');
@@ -184,18 +134,6 @@ export async function runWatch(argv: string[], io: WatchIo): Promise<number> {
     unsubscribe();
     await core.close();
   }
-}
-
-async function keyFromKeychain(io: WatchIo, baseUrl: string): Promise<string | null> {
-  let account: string;
-  try {
-    account = accountForBaseUrl(baseUrl);
-  } catch {
-    return null; // Not a URL: createCore reports it.
-  }
-  const key = await createKeychain({ service: io.env.VERDICT_KEYCHAIN_SERVICE || DEFAULT_KEYCHAIN_SERVICE }).getKey(account);
-  if (!key.ok) io.stderr(key.error.message);
-  return key.ok ? key.value : null;
 }
 
 if (import.meta.main) {

@@ -1,6 +1,6 @@
 // The core's public face: what the Electron shell, the CLI and the e2e test
 // bridge use. Implemented by createCore() in ./create-core.ts. Plain Node.
-import type { CoreApi } from '../../shared/bridge/api.ts';
+import type { CoreApi, StartupWarning } from '../../shared/bridge/api.ts';
 import type { Result } from '../../shared/result.ts';
 import type { ModeChoice, ScanEvent, ScanOrigin } from '../../shared/scans/record.ts';
 import type { SecretList } from '../logging/logger.ts';
@@ -37,9 +37,10 @@ export interface Core extends CoreApi {
   onEvent(listener: (event: ScanEvent) => void): () => void;
   /**
    * What the user should hear about from start-up: a settings file set aside or left
-   * read-only, a damaged history replaced. Plain sentences, no secrets.
+   * read-only, a damaged history or quarantine index replaced, quarantined files lost.
+   * A code each, and a plain English sentence (no secrets). Also `settings.startupWarnings()`.
    */
-  readonly startupWarnings: readonly string[];
+  readonly startupWarnings: readonly StartupWarning[];
   /** Resolves when every queued and in-flight scan has reached a terminal state (CLI, tests). */
   idle(): Promise<void>;
   close(): Promise<void>;

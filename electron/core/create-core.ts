@@ -14,7 +14,7 @@ import {
 import { err, ok, type Result } from '../../shared/result.ts';
 import { historyQuerySchema, modeChoiceSchema, type ScanEvent, type ScanOrigin, type ScanRecord } from '../../shared/scans/record.ts';
 import { z } from 'zod';
-import { consentOriginSchema, needsUploadConsent } from '../../shared/settings/protection.ts';
+import { consentOriginSchema, needsUploadConsent, type FolderBackend } from '../../shared/settings/protection.ts';
 import { settingsPatchSchema, type Settings, type WatchedFolder } from '../../shared/settings/settings.ts';
 import type { Language } from '../../shared/service-contract/limits.ts';
 import { createBackendManager, type BackendManager } from '../backend/backend.ts';
@@ -22,8 +22,10 @@ import { embeddedServiceStarter } from '../backend/local-backend.ts';
 import { testConnection } from '../backend/test-connection.ts';
 import type { ServiceTimeouts } from '../service-client/service-client.ts';
 import { createExclusionMatcher, exclusionConfigFromSettings, type ExclusionMatcher } from '../exclusions/exclusion-matcher.ts';
+import { findWatchedFolder } from '../exclusions/watched-folder.ts';
 import { fingerprintFile } from '../fingerprint/fingerprint.ts';
 import { openHistory } from '../history/history.ts';
+import { exportHistory } from '../history/export-history.ts';
 import { expandPaths } from '../intake/expand-paths.ts';
 import { accountForBaseUrl, createKeychain, DEFAULT_KEYCHAIN_ACCOUNT, DEFAULT_KEYCHAIN_SERVICE } from '../keychain/keychain.ts';
 import { createLogger, createSecretList, type Logger } from '../logging/logger.ts';
@@ -40,6 +42,7 @@ import { startRetention } from './retention.ts';
 import { createThreatActions } from './threat-actions.ts';
 import { systemLanguage } from './system-language.ts';
 import { openWatchState } from './watch-state.ts';
+import { collectStartupWarnings } from './startup-warnings.ts';
 
 export { DEFAULT_KEYCHAIN_SERVICE };
 
@@ -75,6 +78,9 @@ export interface CoreInternals extends Core {
   /** Resolves when no quarantine move started by a verdict is still running (tests). */
   threatsSettled(): Promise<void>;
 }
+
+/** Files up to this size are read once (fingerprint) and uploaded from memory; at most `concurrency` are held at a time. */
+const SINGLE_READ_MAX_BYTES = 1024 * 1024;
 
 /** Manual scans ask before a file goes to a remote service; a watched folder and the command line do not. */
 const ASKS_BEFORE_UPLOAD: ReadonlySet<ScanOrigin> = new Set(['drop', 'dialog', 'second-instance', 'rescan']);
@@ -126,10 +132,10 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
 
     // keytar loads on first use: a missing keychain shows up as a Result error, never at start.
     const keychain = createKeychain({ service: options.keychainService ?? DEFAULT_KEYCHAIN_SERVICE });
-    /** Each remote service has its own key, under its origin; with the local backend, the default account. */
+    /** Each remote service has its own key, under its origin; with no remote service set up, the default account. */
     const keyAccount = () => {
-      const backendSetting = settings.get().backend;
-      return backendSetting.kind === 'remote' ? accountForBaseUrl(backendSetting.baseUrl) : DEFAULT_KEYCHAIN_ACCOUNT;
+      const remoteUrl = remoteServiceUrl(settings.get());
+      return remoteUrl ? accountForBaseUrl(remoteUrl) : DEFAULT_KEYCHAIN_ACCOUNT;
     };
     let keychainError: string | null = null;
 
@@ -170,6 +176,8 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
     const backend = createBackendManager({
       dataDir,
       backend: () => settings.get().backend,
+      remoteBaseUrl: () => settings.get().remoteBaseUrl,
+      extraTargets: () => new Set(settings.get().watchedFolders.map((folder) => folder.backend).filter((target) => target !== 'default')),
       language,
       keys: {
         async getKey() {
@@ -180,8 +188,8 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
       },
       keychainError: () => keychainError,
       override: options.serviceOverride,
-      startLocal: embeddedServiceStarter(options.localService),
-      onChanged: () => pipeline?.backendChanged(),
+      // The service's warnings and errors cross its thread as plain messages and are scrubbed by this logger.
+      startLocal: embeddedServiceStarter({ ...options.localService, logger: log.child({ component: 'local-service' }) }),
       onSecret: (secret) => secrets.add(secret),
       budget: tuning.budget,
       retry: tuning.clientRetry,
@@ -193,14 +201,16 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
     await backend.refresh();
 
     const fingerprint: Fingerprinter = async (path, signal) => {
-      return fingerprintFile(path, { signal });
+      // A small file's bytes are kept and uploaded as hashed: one read per file instead of two.
+      return fingerprintFile(path, { signal, keepContentUpTo: SINGLE_READ_MAX_BYTES });
     };
-    const intake: Intake = (paths) => expandPaths(paths);
+    const intake: Intake = (paths, intakeOptions) => expandPaths(paths, intakeOptions);
 
+    const route = createRouter(() => settings.get().watchedFolders);
     pipeline = createScanPipeline({
       history,
-      service: () => backend.availability(),
-      backendLabel: () => backend.label(),
+      service: (record) => backend.availability(route(record.path)),
+      backendLabel: (record) => backend.label(route(record.path)),
       fingerprint,
       intake,
       settings: () => settings.get(),
@@ -231,12 +241,13 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
     }
 
     // ---- watched folders -----------------------------------------------------------
-    const watch = await setupWatching({ dataDir, settings, tuning, log, submit: (paths) => submit(paths, { origin: 'watch' }) });
+    const watch = await setupWatching({ dataDir, settings, tuning, log, exclusions, submit: (paths) => submit(paths, { origin: 'watch' }) });
     cleanups.push(() => watch.close());
 
     settings.onChange((next, previous) => {
-      if (JSON.stringify(next.backend) !== JSON.stringify(previous.backend)) {
-        void backend.refresh().then(() => scans.resume());
+      if (routingOf(next) !== routingOf(previous)) {
+        // Files waiting or in flight for a service that is no longer theirs move to the right one.
+        void backend.refresh().then(() => scans.backendChanged());
       }
       if (next.mode !== previous.mode || next.reuseVerdictDays !== previous.reuseVerdictDays) scans.resume();
       const changed = (key: keyof Settings) => JSON.stringify(next[key]) !== JSON.stringify(previous[key]);
@@ -251,6 +262,8 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
       }
       watch.apply(next, previous);
     });
+
+    const startupWarnings = collectStartupWarnings({ settings, history, quarantine, recovery: recovered });
 
     // ---- the facade ------------------------------------------------------------------
     async function submit(paths: string[], submitOptions: { origin: ScanOrigin; mode?: Settings['mode']; force?: boolean; uploadConsent?: string }) {
@@ -285,7 +298,7 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
     let closed = false;
     const core: CoreInternals = {
       dataDir,
-      startupWarnings: [settings.warning, history.warning, quarantine.warning].filter((warning): warning is string => Boolean(warning)),
+      startupWarnings,
       submit,
       onEvent: (listener: (event: ScanEvent) => void) => events.subscribe(listener),
       idle: () => scans.idle(),
@@ -349,6 +362,7 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
       },
       history: {
         clear: () => guard('Clearing the history', () => ok({ removed: retention.clear().length })),
+        export: (target, exportOptions) => guard('Exporting the history', () => exportHistory(history, target, exportOptions)),
       },
       settings: {
         get: () => guard('Reading settings', () => ok(settings.get())),
@@ -356,7 +370,10 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
           guard('Saving settings', async () => {
             const parsed = settingsPatchSchema.safeParse(patch);
             if (!parsed.success) return err('invalid_settings', `These settings are not valid: ${z.prettifyError(parsed.error)}`);
-            return settings.update(parsed.data);
+            const change = parsed.data;
+            // The remote service chosen as the default is also the one folders set to `remote` use.
+            if (change.backend?.kind === 'remote' && change.remoteBaseUrl === undefined) change.remoteBaseUrl = change.backend.baseUrl;
+            return settings.update(change);
           }),
         keyStatus: () => guard('Reading the key status', async () => ok(await keyStatus())),
         setApiKey: (key) =>
@@ -389,6 +406,7 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
             return ok(report);
           }),
         systemLanguage: () => guard('Reading the system language', () => ok(systemLanguage())),
+        startupWarnings: async () => ok(structuredClone([...startupWarnings])),
       },
       watch: {
         list: () => guard('Listing watched folders', () => ok(watch.statuses())),
@@ -409,6 +427,7 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
               threatAction: parsed.data.threatAction,
               exclusions: parsed.data.exclusions,
               maxAutoScanSize: parsed.data.maxAutoScanSize,
+              backend: parsed.data.backend,
             };
             const saved = await settings.update({ watchedFolders: [...current, folder] });
             return saved.ok ? ok(watch.statuses()) : saved;
@@ -445,6 +464,36 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
   }
 }
 
+/** The remote service in use or set up: the default backend's, else the one kept for folders set to `remote`. */
+function remoteServiceUrl(settings: Settings): string | null {
+  return settings.backend.kind === 'remote' ? settings.backend.baseUrl : settings.remoteBaseUrl;
+}
+
+/** What decides where files go; when it changes, queued and in-flight files are routed again. */
+function routingOf(settings: Settings): string {
+  const folders = settings.watchedFolders.filter((folder) => folder.backend !== 'default').map((folder) => [folder.path, folder.backend]);
+  return JSON.stringify([settings.backend, settings.remoteBaseUrl, folders]);
+}
+
+/**
+ * The backend target of a file: its watched folder's choice (the deepest folder containing it), whatever
+ * the origin, so a folder kept local stays local even for a file dropped on the window. The folders are
+ * looked at only while one of them chose something other than the default.
+ */
+function createRouter(folders: () => readonly WatchedFolder[]): (path: string) => FolderBackend {
+  let seen: readonly WatchedFolder[] | null = null;
+  let anyRouted = false;
+  return (path) => {
+    const current = folders();
+    if (current !== seen) {
+      seen = current;
+      anyRouted = current.some((folder) => folder.backend !== 'default');
+    }
+    if (!anyRouted) return 'default';
+    return findWatchedFolder(path, current)?.backend ?? 'default';
+  };
+}
+
 /**
  * The fields the caller sent, with their parsed values: zod fills the defaults of
  * absent fields even under .partial(), which would silently reset other settings.
@@ -462,6 +511,8 @@ async function setupWatching(input: {
   settings: SettingsStore;
   tuning: CoreTuning;
   log: Logger;
+  /** Folders these exclude are not watched; one that turns up is submitted, to be listed once as skipped. */
+  exclusions: () => ExclusionMatcher;
   submit: (paths: string[]) => Promise<Result<unknown>>;
 }): Promise<Watching> {
   const { settings, tuning, log } = input;
@@ -508,6 +559,11 @@ async function setupWatching(input: {
       if (pending.length >= 500) flush();
       else flushTimer ??= setTimeout(flush, 100);
     },
+    exclusions: input.exclusions,
+    onExcludedFolder(found) {
+      pending.push(found.path);
+      flushTimer ??= setTimeout(flush, 100);
+    },
     log: (level, message) => log[level]({}, message),
   });
   state.setRunning(!initial.watchingPaused);
@@ -516,6 +572,7 @@ async function setupWatching(input: {
     statuses: () => watcher.statuses(),
     apply(next, previous) {
       if (JSON.stringify(next.watchedFolders) !== JSON.stringify(previous.watchedFolders)) watcher.setFolders(next.watchedFolders);
+      if (JSON.stringify(next.exclusions) !== JSON.stringify(previous.exclusions)) watcher.exclusionsChanged();
       if (next.watchingPaused !== previous.watchingPaused) {
         if (next.watchingPaused) watcher.pauseAll();
         else watcher.resumeAll();

@@ -1,7 +1,8 @@
 // One core per data directory: crash recovery resumes every unfinished row it
 // finds, which is only right when no other live process is working on them
 // (the app and a CLI run on the same folder). A lock file holds the owner's
-// pid; a lock left by a dead process (a crash) is taken over.
+// pid; a lock left by a dead process (a crash) is taken over. `npm run service`
+// takes the same lock on its own data directory, for the same reason.
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 

@@ -1,7 +1,8 @@
 // Decides whether a file is left out of scanning, and why: global and
 // per-folder exclusions by path, glob and extension, and the size limit for
 // automatic scans. Pure (no file access): the pipeline passes the size it has.
-// An excluded file is listed as `skipped` with the reason, never dropped silently.
+// An excluded file is listed as `skipped` with the reason, never dropped silently;
+// an excluded folder is not walked or watched, and is listed once for everything in it.
 import os from 'node:os';
 import path from 'node:path';
 import type { ExclusionRules } from '../../shared/settings/protection.ts';
@@ -46,6 +47,11 @@ export interface CheckInput {
   folderId?: string;
   /** true for watched-folder scans: only they are limited by maxAutoScanSize. */
   automatic: boolean;
+  /**
+   * `folder`: a folder met while expanding or watching, excluded when every file in it would be
+   * (path and glob rules; never extensions or the size limit). Default `file`.
+   */
+  kind?: 'file' | 'folder';
 }
 
 export interface InvalidRule {
@@ -58,8 +64,12 @@ export interface InvalidRule {
 
 export interface ExclusionMatcher {
   check(filePath: string, input: CheckInput): ExclusionHit | null;
-  /** Path and glob rules only, for a folder met while expanding: an excluded folder need not be walked. */
-  checkFolder(folderPath: string, input?: { folderId?: string }): ExclusionHit | null;
+  /**
+   * The path and glob rules that apply in a watched folder (with the global ones) as one
+   * comparable string: '' when none, so no folder in it can be excluded. The watcher prunes by
+   * these and starts a folder over when they change.
+   */
+  folderRules(folderId: string): string;
   /** Rules that can never match (a relative global path, a malformed glob): for the settings view. */
   readonly invalid: readonly InvalidRule[];
 }
@@ -146,7 +156,7 @@ export function createExclusionMatcher(config: ExclusionConfig, env: ExclusionEn
     return toSlashes(normalized, windows);
   };
 
-  const byLocation = (rules: CompiledRules[], normalized: string): ExclusionHit | null => {
+  const byLocation = (rules: CompiledRules[], normalized: string, kind: 'file' | 'folder'): ExclusionHit | null => {
     for (const set of rules) {
       const hit = set.paths.find((rule) => under(normalized, rule.normalized));
       if (hit) return { reason: 'excluded_path', detail: hit.rule, scope: set.scope };
@@ -154,7 +164,7 @@ export function createExclusionMatcher(config: ExclusionConfig, env: ExclusionEn
     for (const set of rules) {
       if (set.globs.length === 0) continue;
       const subject = globSubject(set, normalized);
-      const hit = set.globs.find((glob) => glob.matches(subject));
+      const hit = set.globs.find((glob) => (kind === 'folder' ? glob.matchesFolder(subject) : glob.matches(subject)));
       if (hit) return { reason: 'excluded_glob', detail: hit.pattern, scope: set.scope };
     }
     return null;
@@ -170,8 +180,9 @@ export function createExclusionMatcher(config: ExclusionConfig, env: ExclusionEn
     check(filePath, input) {
       const normalized = normalize(filePath);
       const sets = ruleSets(input.folderId);
-      const located = byLocation(sets, normalized);
-      if (located) return located;
+      const kind = input.kind ?? 'file';
+      const located = byLocation(sets, normalized, kind);
+      if (located || kind === 'folder') return located;
       const name = pathApi.basename(normalized).toLowerCase();
       for (const set of sets) {
         // Longer than the suffix: `.bashrc` has no extension "bashrc".
@@ -187,8 +198,12 @@ export function createExclusionMatcher(config: ExclusionConfig, env: ExclusionEn
       }
       return null;
     },
-    checkFolder(folderPath, input = {}) {
-      return byLocation(ruleSets(input.folderId), normalize(folderPath));
+    folderRules(folderId) {
+      const rules = ruleSets(folderId).flatMap((set) => [
+        ...set.paths.map((rule) => `${set.scope} path ${rule.normalized}`),
+        ...set.globs.map((glob) => `${set.scope} glob ${glob.pattern}`),
+      ]);
+      return rules.length === 0 ? '' : JSON.stringify(rules);
     },
   };
 }
@@ -213,8 +228,12 @@ export function exclusionConfigFromSettings(settings: ExclusionSettings): Exclus
 }
 
 /** Plain-English text for ScanRecord.error.message of a skipped record (the code is the reason). */
-export function describeExclusion(hit: ExclusionHit, size: number | null = null): string {
+export function describeExclusion(hit: ExclusionHit, size: number | null = null, kind: 'file' | 'folder' = 'file'): string {
   const whose = hit.scope === 'global' ? 'the global exclusions' : "this watched folder's exclusions";
+  if (kind === 'folder' && hit.reason === 'excluded_path') return `Not scanned: ${hit.detail} is excluded in ${whose}; nothing in this folder was looked at.`;
+  if (kind === 'folder' && hit.reason === 'excluded_glob') {
+    return `Not scanned: the folder matches the pattern "${hit.detail}" in ${whose}; nothing in it was looked at.`;
+  }
   switch (hit.reason) {
     case 'excluded_path':
       return `Not scanned: ${hit.detail} is excluded in ${whose}.`;

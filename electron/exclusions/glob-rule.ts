@@ -1,13 +1,15 @@
 // Exclusion globs, compiled once. Node's path.matchesGlob (no dependency) with
 // two adjustments: wildcards also match names that start with a dot (as in
 // .gitignore: `**/*.iso` must find `~/.cache/a.iso`), and a pattern that
-// matches a folder matches everything in it.
+// matches a folder matches everything in it (and `build/**` the folder `build` itself).
 import path from 'node:path';
 
 export interface GlobRule {
   readonly pattern: string;
   /** Tests a `/`-separated path, already case-folded when the platform ignores case. */
   matches(slashPath: string): boolean;
+  /** Whether everything in this folder matches (so it need not be walked): `build/**` and `build/*` cover `build`. */
+  matchesFolder(slashPath: string): boolean;
 }
 
 /**
@@ -52,8 +54,13 @@ export function compileGlob(raw: string, options: CompileGlobOptions): GlobRule 
   const absolute = pattern.startsWith('/') || /^[A-Za-z]:\//.test(pattern);
   const anchor: GlobAnchor = absolute ? 'absolute' : !pattern.includes('/') ? 'name' : options.relative;
   if (options.foldCase) pattern = pattern.toLowerCase();
-  const body = prefixSegments(anchor === 'name' || anchor === 'any-depth' ? `**/${pattern.replace(/^\*\*\//, '')}` : pattern);
+  const anchored = (value: string) => prefixSegments(anchor === 'name' || anchor === 'any-depth' ? `**/${value.replace(/^\*\*\//, '')}` : value);
+  const body = anchored(pattern);
   const inside = `${body}/**`;
+  // `x/**` and `x/*` match every entry of a folder matching `x` (deeper ones through `inside`),
+  // so that folder is excluded whole. `**/*` and the like say nothing about one folder.
+  const rest = pattern.replace(/\/\*\*?$/, '');
+  const whole = rest !== pattern && rest !== '' && rest !== '**' ? anchored(rest) : null;
   try {
     path.posix.matchesGlob('probe', body);
   } catch (error) {
@@ -66,6 +73,10 @@ export function compileGlob(raw: string, options: CompileGlobOptions): GlobRule 
     matches: (slashPath) => {
       const subject = prefixSegments(slashPath);
       return path.posix.matchesGlob(subject, body) || path.posix.matchesGlob(subject, inside);
+    },
+    matchesFolder: (slashPath) => {
+      const subject = prefixSegments(slashPath);
+      return path.posix.matchesGlob(subject, body) || path.posix.matchesGlob(subject, inside) || (whole !== null && path.posix.matchesGlob(subject, whole));
     },
   };
 }

@@ -3,6 +3,7 @@
 // recursively, one folder listing open at a time; every entry is checked and
 // either accepted (a readable regular file within the size limit) or reported
 // with a code and a plain-English message. Nothing but a regular file is ever opened.
+// A folder the caller says is excluded is not walked: it is reported once instead.
 import type { Dir } from 'node:fs';
 import { opendir } from 'node:fs/promises';
 import path from 'node:path';
@@ -10,13 +11,18 @@ import { MAX_ASYNC_FILE_SIZE } from '../../shared/service-contract/limits.ts';
 import { checkEntry, fileKey, type EntryCheck } from './check-entry.ts';
 import type { IntakeItem } from './intake-item.ts';
 
-export type { IntakeItem, IntakeAccepted, IntakeRejected, IntakeErrorCode, FileKind } from './intake-item.ts';
+export type { IntakeItem, IntakeAccepted, IntakeRejected, IntakeExcludedFolder, IntakeErrorCode, FileKind } from './intake-item.ts';
 
 export interface ExpandOptions {
   /** Stops the expansion: the generator throws the signal's reason (an AbortError by default). */
   signal?: AbortSignal;
   /** Largest file accepted, in bytes (default MAX_ASYNC_FILE_SIZE, 100 MB). */
   maxFileSize?: number;
+  /**
+   * Why a folder (named or met on the way) is excluded, or null to walk it. An excluded
+   * folder is yielded once as `excluded` and nothing in it is listed. Absent: every folder is walked.
+   */
+  excludedFolder?: (folderPath: string) => { code: string; message: string } | null;
 }
 
 /** Entry checks running at once within one folder (the thread pool has 4 threads by default). */
@@ -34,10 +40,11 @@ interface PendingDir {
  * 10,000 files are never collected into one array first; a few checks run at once. Symbolic links are
  * followed (a link to a file is scanned as its target; a link to a folder is
  * expanded unless it leads back into a folder being expanded). The same file or
- * folder reached twice (two links, a file and its folder) is yielded once.
+ * folder reached twice (two links, a file and its folder) is yielded once, and
+ * an excluded folder is yielded once, unwalked.
  */
 export async function* expandPaths(paths: Iterable<string> | AsyncIterable<string>, options: ExpandOptions = {}): AsyncGenerator<IntakeItem> {
-  const { signal } = options;
+  const { signal, excludedFolder } = options;
   const maxFileSize = options.maxFileSize ?? MAX_ASYNC_FILE_SIZE;
   const seenFiles = new Set<string>();
   const seenDirs = new Set<string>();
@@ -64,6 +71,8 @@ export async function* expandPaths(paths: Iterable<string> | AsyncIterable<strin
     }
     if (seenDirs.has(key)) return null;
     seenDirs.add(key);
+    const excluded = excludedFolder?.(check.path);
+    if (excluded) return { ok: false, excluded: true, path: check.path, code: excluded.code, message: excluded.message };
     queue.push({ path: check.path, key, parent });
     return null;
   };

@@ -1,6 +1,6 @@
 // What intake yields for each path: an accepted file with its identity at
-// intake, or a rejection with a stable code (the UI maps codes to localized
-// text) and a plain-English message (logs, CLI).
+// intake, a rejection with a stable code (the UI maps codes to localized
+// text) and a plain-English message (logs, CLI), or an excluded folder.
 
 export type IntakeErrorCode =
   | 'not_found'
@@ -38,4 +38,17 @@ export interface IntakeRejected {
   size?: number;
 }
 
-export type IntakeItem = IntakeAccepted | IntakeRejected;
+/**
+ * A folder not walked because an exclusion covers it: one item stands for
+ * everything in it (listed as skipped, not silently dropped).
+ */
+export interface IntakeExcludedFolder {
+  ok: false;
+  excluded: true;
+  path: string;
+  /** The exclusion's reason code and plain-English text, as the caller's check gave them. */
+  code: string;
+  message: string;
+}
+
+export type IntakeItem = IntakeAccepted | IntakeRejected | IntakeExcludedFolder;

@@ -1,7 +1,12 @@
 // Runs the local File Scanning Service on its own (options: see cli-options.ts):
 //   npm run service -- [--port N] [--api-key KEY]... [--engine auto|clamd|builtin] [--data-dir DIR] ...
 // Prints the URL as soon as it listens; stops cleanly on SIGINT/SIGTERM.
+// One service per data directory (the core's lock file): on start the service
+// resumes every scan left processing, which is only right when no other live
+// service is running them.
+import { mkdirSync } from 'node:fs';
 import pino from 'pino';
+import { acquireDataDirLock } from '../core/data-dir-lock.ts';
 import { engineSummary } from './engines/select-engine.ts';
 import { parseCliOptions, USAGE, type CliOptions } from './cli-options.ts';
 import { startLocalService } from './server.ts';
@@ -21,6 +26,12 @@ async function main(): Promise<void> {
   }
   // Logs go to stderr as JSON lines; they never contain API keys or the webhook secret.
   const logger = pino({ level: parsed.quiet ? 'silent' : 'info', base: null }, pino.destination(2));
+
+  mkdirSync(parsed.options.dataDir, { recursive: true, mode: 0o700 });
+  // Throws DataDirInUseError ("Another Verdict process (pid …) is using …"): reported below, exit 1.
+  const lock = acquireDataDirLock(parsed.options.dataDir);
+  // Every way out (stop, a failed start, a crash that still runs exit handlers); a SIGKILLed owner's lock is taken over.
+  process.once('exit', () => lock.release());
 
   const service = await startLocalService({ ...parsed.options, logger });
   console.log(`Verdict local File Scanning Service listening on ${service.url}`);

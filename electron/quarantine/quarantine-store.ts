@@ -4,9 +4,10 @@
 // take the record of quarantined files with it, and history's schema belongs
 // to another module. synchronous=FULL: an intent must be on disk before the
 // file it describes is moved (quarantine operations are rare; the fsync is cheap here).
-import { chmodSync, existsSync, renameSync, rmSync } from 'node:fs';
-import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type { AllowedContent, QuarantineEntry, QuarantineState } from '../../shared/quarantine/entry.ts';
+import { openOrSetAside, openSqliteFile } from '../sqlite/open-sqlite.ts';
+import { createTransactions, statementCache } from '../sqlite/statements.ts';
 
 /** A pending restore: what it is for and where the file goes. */
 export type PendingAction = 'restore' | 'allow';
@@ -39,7 +40,6 @@ export interface QuarantineStore {
 }
 
 const SCHEMA_VERSION = 1;
-const CORRUPTION_CODES = new Set([11 /* SQLITE_CORRUPT */, 26 /* SQLITE_NOTADB */]);
 
 const COLUMNS: Record<keyof StoredEntry, string> = {
   id: 'id',
@@ -62,26 +62,14 @@ const FIELDS = Object.keys(COLUMNS) as Array<keyof StoredEntry>;
 const SELECT = FIELDS.map((field) => `${COLUMNS[field]} AS ${field}`).join(', ');
 
 export function openQuarantineStore(file: string): QuarantineStore {
-  let warning: string | null = null;
-  let db: DatabaseSync;
-  try {
-    db = openDatabase(file);
-  } catch (error) {
-    if (!isCorruption(error)) throw error;
-    const aside = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-    renameSync(file, aside);
-    for (const suffix of ['-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
-    // The files stay in the folder: recover() adopts every one it finds without an entry.
-    warning = `The quarantine index could not be read (${(error as Error).message}); it was set aside and the quarantined files were re-indexed.`;
-    db = openDatabase(file);
-  }
+  const { db, setAside } = openOrSetAside(file, (target) => openSqliteFile(target, { synchronous: 'FULL', setup: migrate }));
+  // The files stay in the folder: recover() adopts every one it finds without an entry.
+  const warning = setAside
+    ? `The quarantine index could not be read (${setAside.reason}); it was set aside and the quarantined files were re-indexed.`
+    : null;
 
-  const statements = new Map<string, StatementSync>();
-  const prepare = (sql: string) => {
-    let statement = statements.get(sql);
-    if (!statement) statements.set(sql, (statement = db.prepare(sql)));
-    return statement;
-  };
+  const prepare = statementCache(db);
+  const { write: transaction } = createTransactions(db);
   const toEntry = (row: Record<string, unknown> | undefined): StoredEntry | null => {
     if (!row) return null;
     return {
@@ -103,23 +91,6 @@ export function openQuarantineStore(file: string): QuarantineStore {
     };
   };
   const get = (id: string) => toEntry(prepare(`SELECT ${SELECT} FROM entries WHERE id = ?`).get(id));
-
-  let inTransaction = false;
-  const transaction = <T>(fn: () => T): T => {
-    if (inTransaction) return fn();
-    db.exec('BEGIN IMMEDIATE');
-    inTransaction = true;
-    try {
-      const result = fn();
-      db.exec('COMMIT');
-      return result;
-    } catch (error) {
-      db.exec('ROLLBACK');
-      throw error;
-    } finally {
-      inTransaction = false;
-    }
-  };
 
   return {
     warning,
@@ -172,67 +143,52 @@ export function openQuarantineStore(file: string): QuarantineStore {
   };
 }
 
-function openDatabase(file: string): DatabaseSync {
-  const isNew = !existsSync(file);
-  const db = new DatabaseSync(file, { timeout: 5000 });
-  try {
-    if (isNew) chmodSync(file, 0o600);
-    db.exec('PRAGMA journal_mode = WAL');
-    db.exec('PRAGMA synchronous = FULL');
-    const version = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
-    if (version > SCHEMA_VERSION) {
-      throw Object.assign(
-        new Error(`The quarantine index was written by a newer version of Verdict (schema ${version}); update Verdict.`),
-        { code: 'quarantine_newer_schema' },
-      );
-    }
-    if (version < 1) {
-      db.exec('BEGIN IMMEDIATE');
-      try {
-        db.exec(`
-          CREATE TABLE entries (
-            seq INTEGER PRIMARY KEY,
-            id TEXT NOT NULL UNIQUE,
-            stored_name TEXT NOT NULL UNIQUE,
-            original_path TEXT,
-            file_name TEXT NOT NULL,
-            size INTEGER NOT NULL,
-            mode INTEGER NOT NULL,
-            mtime_ms REAL,
-            sha256 TEXT NOT NULL,
-            record_id TEXT,
-            state TEXT NOT NULL,
-            action TEXT,
-            target_path TEXT,
-            quarantined_at TEXT NOT NULL,
-            resolved_at TEXT,
-            restored_to TEXT
-          );
-          CREATE INDEX entries_by_state ON entries (state, quarantined_at);
-          CREATE INDEX entries_by_record ON entries (record_id);
-          CREATE TABLE allowed (
-            sha256 TEXT PRIMARY KEY,
-            file_name TEXT NOT NULL,
-            allowed_at TEXT NOT NULL,
-            entry_id TEXT,
-            record_id TEXT
-          );
-          PRAGMA user_version = 1;
-        `);
-        db.exec('COMMIT');
-      } catch (error) {
-        db.exec('ROLLBACK');
-        throw error;
-      }
-    }
-    return db;
-  } catch (error) {
-    db.close();
-    throw error;
+/** Creates the tables, or refuses a newer schema. */
+function migrate(db: DatabaseSync): void {
+  const version = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
+  if (version > SCHEMA_VERSION) {
+    throw Object.assign(
+      new Error(`The quarantine index was written by a newer version of Verdict (schema ${version}); update Verdict.`),
+      { code: 'quarantine_newer_schema' },
+    );
   }
-}
-
-function isCorruption(error: unknown): boolean {
-  const code = (error as { errcode?: unknown }).errcode;
-  return typeof code === 'number' && CORRUPTION_CODES.has(code & 0xff);
+  if (version < 1) {
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      db.exec(`
+        CREATE TABLE entries (
+          seq INTEGER PRIMARY KEY,
+          id TEXT NOT NULL UNIQUE,
+          stored_name TEXT NOT NULL UNIQUE,
+          original_path TEXT,
+          file_name TEXT NOT NULL,
+          size INTEGER NOT NULL,
+          mode INTEGER NOT NULL,
+          mtime_ms REAL,
+          sha256 TEXT NOT NULL,
+          record_id TEXT,
+          state TEXT NOT NULL,
+          action TEXT,
+          target_path TEXT,
+          quarantined_at TEXT NOT NULL,
+          resolved_at TEXT,
+          restored_to TEXT
+        );
+        CREATE INDEX entries_by_state ON entries (state, quarantined_at);
+        CREATE INDEX entries_by_record ON entries (record_id);
+        CREATE TABLE allowed (
+          sha256 TEXT PRIMARY KEY,
+          file_name TEXT NOT NULL,
+          allowed_at TEXT NOT NULL,
+          entry_id TEXT,
+          record_id TEXT
+        );
+        PRAGMA user_version = 1;
+      `);
+      db.exec('COMMIT');
+    } catch (error) {
+      db.exec('ROLLBACK');
+      throw error;
+    }
+  }
 }

@@ -20,6 +20,8 @@ export interface UploadFile {
   /** Sent as attributes.file_name (the base name, never the path). */
   name: string;
   size: number;
+  /** The bytes fingerprinted, for a small file: sent as they are, so the file is read once and the upload is exactly what was hashed. */
+  content?: Buffer;
 }
 
 /**
@@ -52,12 +54,21 @@ export interface FileDigests {
   sha256: string;
   /** Bytes actually read: differs from the size when the file changed underneath. */
   bytesRead: number;
+  /** The content, when the fingerprinter kept it (small files). */
+  content?: Buffer;
 }
 
 export type Fingerprinter = (path: string, signal: AbortSignal) => Promise<FileDigests>;
 
 export type IntakeEntry =
   | { ok: true; path: string; size: number; mtimeMs: number }
-  | { ok: false; path: string; code: string; message: string };
+  | { ok: false; path: string; code: string; message: string; excluded?: false }
+  /** A folder an exclusion covers, not walked: one skipped record stands for everything in it. */
+  | { ok: false; excluded: true; path: string; code: string; message: string };
 
-export type Intake = (paths: readonly string[]) => AsyncIterable<IntakeEntry>;
+export interface IntakeOptions {
+  /** Why a folder is excluded (the skipped record's error), or null to walk it; absent: every folder is walked. */
+  excludedFolder?: (folderPath: string) => { code: string; message: string } | null;
+}
+
+export type Intake = (paths: readonly string[], options?: IntakeOptions) => AsyncIterable<IntakeEntry>;

@@ -4,9 +4,13 @@ import path from 'node:path';
 import { clipboard, dialog, shell, type BrowserWindow, type OpenDialogOptions, type SaveDialogOptions } from 'electron';
 import type { VerdictApi } from '../../shared/bridge/api.ts';
 import { err, ok } from '../../shared/result.ts';
+import { createExportLocationPicker, type ExportLocationPicker } from './history-export.ts';
 
-/** `pathFor` lives in the preload (webUtils); the rest is answered here. */
-export type FilesHandlers = Omit<VerdictApi['files'], 'pathFor'>;
+/**
+ * `pathFor` lives in the preload (webUtils); the rest is answered here. `pickExportLocation`
+ * is no channel of its own: `history:export` uses it (see history-export.ts).
+ */
+export type FilesHandlers = Omit<VerdictApi['files'], 'pathFor'> & { pickExportLocation: ExportLocationPicker };
 
 export function dialogOptions(kind: 'files' | 'folder'): OpenDialogOptions {
   return kind === 'files'
@@ -44,5 +48,6 @@ export function createFileHandlers(parent: () => BrowserWindow | null): FilesHan
       clipboard.writeText(text);
       return ok(null);
     },
+    pickExportLocation: createExportLocationPicker(parent),
   };
 }

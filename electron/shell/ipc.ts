@@ -7,11 +7,12 @@ import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import type { z } from 'zod';
 import { EVENT_CHANNELS, INVOKE_CHANNELS, type CoreApi, type InvokeChannel } from '../../shared/bridge/api.ts';
 import { err, type Result } from '../../shared/result.ts';
-import type { ScanEvent } from '../../shared/scans/record.ts';
+import type { HistoryQuery, ScanEvent } from '../../shared/scans/record.ts';
 import type { Core } from '../core/core.ts';
 import type { Logger } from '../logging/logger.ts';
 import { createBatcher, type Timers } from './event-batcher.ts';
 import type { FilesHandlers } from './files.ts';
+import { exportHistoryToChosenFile } from './history-export.ts';
 import { isTrustedSender, senderInfo } from './ipc-sender.ts';
 
 type Targets = CoreApi & { files: FilesHandlers };
@@ -51,7 +52,16 @@ function isResult(value: unknown): value is Result<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { ok?: unknown }).ok === 'boolean';
 }
 
+/** Channels the shell answers with the core's help, instead of forwarding as they are. */
+const SHELL_ROUTES: Partial<Record<InvokeChannel, (options: IpcOptions) => (...args: never[]) => unknown>> = {
+  // The save dialog picks the file; the renderer never names a path to write to.
+  'history:export': (options) => (format: 'csv' | 'json', query?: HistoryQuery) =>
+    exportHistoryToChosenFile(options.core, options.files.pickExportLocation, format, query),
+};
+
 function methodFor(options: IpcOptions, channel: InvokeChannel): (...args: unknown[]) => unknown {
+  const shellRoute = SHELL_ROUTES[channel];
+  if (shellRoute) return shellRoute(options) as (...args: unknown[]) => unknown;
   const [namespace, method] = channel.split(':') as [string, string];
   const target = (namespace === 'files' ? options.files : options.core[namespace as keyof CoreApi]) as Record<string, unknown>;
   const fn = target[method];

@@ -1,13 +1,15 @@
 // Watches the user's folders and reports each complete file version once, with a
 // status per folder (watching, paused, starting, missing, error). One chokidar 6
 // watcher per active folder; a paused, missing or failed folder holds no watcher
-// and is caught up on (files changed since it stopped) when it comes back.
+// and is caught up on (files changed since it stopped) when it comes back. A
+// folder the exclusions cover (node_modules, a path rule) is not watched at all.
 import { watch, type FSWatcher } from 'chokidar';
 import { constants, type Stats } from 'node:fs';
 import { access, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { WatchedFolderStatus, WatchState } from '../../shared/bridge/api.ts';
 import type { WatchedFolder } from '../../shared/settings/settings.ts';
+import type { ExclusionMatcher } from '../exclusions/exclusion-matcher.ts';
 import { describeFolderError, errorCode, errorPath, isResourceLimit } from './folder-errors.ts';
 import { compileIgnorePatterns, hasPartialSegment, isPartialName, isWatchableType, relativeInside, type IgnorePatterns } from './ignore-rules.ts';
 import { createReportedVersions } from './reported-versions.ts';
@@ -26,6 +28,18 @@ export interface FolderWatcherOptions {
   folders?: readonly WatchedFolder[];
   /** Called once per complete file version; keep it cheap (queue the work). */
   onReady(file: ReadyFile): void;
+  /**
+   * The exclusion rules as they are now. A folder they exclude inside a watched folder is
+   * not watched (no watches, no events). Read when a folder starts; exclusionsChanged()
+   * starts over the folders whose folder-excluding rules changed.
+   */
+  exclusions?: () => Pick<ExclusionMatcher, 'check' | 'folderRules'>;
+  /**
+   * An excluded folder turned up: created while watching, or found by a start that reports
+   * files already there (scanExisting, or changed since the catch-up time). Once per folder
+   * per start, so a restart does not list the same node_modules again. Keep it cheap.
+   */
+  onExcludedFolder?(found: { path: string; folderId: string }): void;
   /** Start with every folder paused (settings.watchingPaused). */
   paused?: boolean;
   /**
@@ -52,6 +66,8 @@ export interface FolderWatcher {
   pauseAll(): void;
   /** Resumes every folder that is not paused on its own. */
   resumeAll(): void;
+  /** The exclusion rules changed: folders whose folder-excluding rules differ start over with them. */
+  exclusionsChanged(): void;
   /** False when no folder has this id. */
   pause(id: string): boolean;
   resume(id: string): boolean;
@@ -106,6 +122,14 @@ interface FolderRun {
   retryAt: number;
   /** A periodic check is in flight. */
   checking: boolean;
+  /** The folder-excluding rules of the current start ('' none), to notice a change. */
+  pruneRules: string;
+  /** Whether a folder (a path under `root`) is excluded, by the current start's rules; null: none can be. */
+  excludes: ((userPath: string) => boolean) | null;
+  /** Excluded folders met since this start (path and identity): each is reported once. */
+  excludedSeen: Set<string>;
+  /** Folders of file events already looked up in `excludes`. */
+  excludedParents: Map<string, boolean>;
 }
 
 const sameList = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((item, index) => item === b[index]);
@@ -197,22 +221,68 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
   }
 
   /**
-   * Prunes the scan (given to chokidar only when the folder has ignore patterns: any
-   * `ignored` matcher costs chokidar a path normalization per entry, and 100,000 entries
-   * take noticeably longer to be ready).
+   * Prunes the scan (given to chokidar only when the folder has ignore patterns or folder
+   * exclusions: any `ignored` matcher costs chokidar a path normalization per entry, and
+   * 100,000 entries take noticeably longer to be ready).
    */
-  function isPruned(run: FolderRun, realRoot: string, candidate: string, stats?: Stats): boolean {
+  function isPruned(run: FolderRun, generation: number, realRoot: string, candidate: string, stats?: Stats): boolean {
     // The root, and directories above it (chokidar asks about them when a root goes missing).
     const relative = relativeInside(realRoot, candidate);
     if (relative === null) return false;
     if (stats && !isWatchableType(stats)) return true;
-    return isPartialName(path.basename(candidate)) || run.ignore.matches(relative);
+    if (isPartialName(path.basename(candidate)) || run.ignore.matches(relative)) return true;
+    // Folders only (chokidar asks again with stats before it descends): an excluded file is
+    // still reported, and listed as skipped with the reason.
+    if (!stats?.isDirectory() || generation !== run.generation || run.excludes === null) return false;
+    const userPath = toUserPath(run, candidate);
+    if (!run.excludes(userPath)) return false;
+    noteExcludedFolder(run, userPath, stats);
+    return true;
+  }
+
+  /** Reports an excluded folder once per start, if it is new (see onExcludedFolder). */
+  function noteExcludedFolder(run: FolderRun, userPath: string, stats: Stats): void {
+    const key = `${userPath}\0${stats.dev}:${stats.ino}`;
+    if (!options.onExcludedFolder || run.excludedSeen.has(key)) return;
+    run.excludedSeen.add(key);
+    if (!run.ready && (run.active.kind === 'none' || !admits(run.active, stats))) return;
+    try {
+      options.onExcludedFolder({ path: userPath, folderId: run.folder.id });
+    } catch (error) {
+      log('error', `The excluded-folder callback failed for ${userPath}: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   /** The last word on a file event: inside the root, under no partial-download name, not ignored. */
   function isIgnoredFile(run: FolderRun, watched: string): boolean {
     const relative = relativeInside(run.realRoot, watched);
-    return relative === null || hasPartialSegment(relative) || run.ignore.matches(relative);
+    return relative === null || hasPartialSegment(relative) || run.ignore.matches(relative) || inExcludedFolder(run, watched);
+  }
+
+  /**
+   * Whether a file lies in an excluded folder. Pruning keeps such events away on Linux; the
+   * recursive native watchers (macOS, Windows) see the whole tree, and chokidar asks about
+   * a file's folders without stats there. One lookup per folder per start.
+   */
+  function inExcludedFolder(run: FolderRun, watched: string): boolean {
+    if (run.excludes === null) return false;
+    const parent = path.dirname(watched);
+    if (relativeInside(run.realRoot, parent) === null) return false;
+    let excluded = run.excludedParents.get(parent);
+    if (excluded === undefined) {
+      excluded = run.excludes(toUserPath(run, parent));
+      run.excludedParents.set(parent, excluded);
+    }
+    return excluded;
+  }
+
+  /** The current rules that exclude whole folders inside this one (null: none can); remembers them on the run. */
+  function readExclusions(run: FolderRun): ((userPath: string) => boolean) | null {
+    const matcher = options.exclusions?.();
+    const folderId = run.folder.id;
+    run.pruneRules = matcher?.folderRules(folderId) ?? '';
+    if (!matcher || run.pruneRules === '') return null;
+    return (userPath) => matcher.check(userPath, { size: null, automatic: true, folderId, kind: 'folder' }) !== null;
   }
 
   /** Whether a file found by the initial scan of a start is to be reported. */
@@ -306,6 +376,9 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
       run.realRoot = realRoot;
       run.identity = `${stats.dev}:${stats.ino}`;
       run.active = run.initial;
+      run.excludes = readExclusions(run);
+      run.excludedSeen = new Set();
+      run.excludedParents = new Map();
       const watcher = watch(realRoot, {
         ignoreInitial: run.active.kind === 'none',
         followSymlinks: false,
@@ -316,7 +389,8 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
         awaitWriteFinish: false,
         alwaysStat: true,
         persistent: true,
-        ignored: run.ignore.empty ? undefined : (candidate: string, candidateStats?: Stats) => isPruned(run, realRoot, candidate, candidateStats),
+        ignored:
+          run.ignore.empty && run.excludes === null ? undefined : (candidate: string, candidateStats?: Stats) => isPruned(run, generation, realRoot, candidate, candidateStats),
       });
       run.watcher = watcher;
       watcher.on('add', (file, fileStats) => onFile(run, generation, file, fileStats, 'add'));
@@ -347,6 +421,13 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
   async function restart(run: FolderRun): Promise<void> {
     stopObserving(run);
     await start(run);
+  }
+
+  /** Starts a watching folder over if the rules that exclude folders in it changed (its pruning is fixed per start). */
+  function recheckExclusions(run: FolderRun): void {
+    if (isPaused(run) || (run.state !== 'watching' && run.state !== 'starting')) return;
+    const rules = options.exclusions?.().folderRules(run.folder.id) ?? '';
+    if (rules !== run.pruneRules) void restart(run);
   }
 
   /** The periodic look at one folder: gone, unreadable, replaced, or back again. */
@@ -402,6 +483,10 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
       retryDelay: retry.initial,
       retryAt: 0,
       checking: false,
+      pruneRules: '',
+      excludes: null,
+      excludedSeen: new Set(),
+      excludedParents: new Map(),
     };
     if (run.ignore.invalid.length > 0) log('warn', `Ignoring invalid patterns for ${root}: ${run.ignore.invalid.join(', ')}`);
     if (isPaused(run)) {
@@ -450,6 +535,8 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
       if (nowPaused && !wasPaused) pauseRun(run);
       else if (!nowPaused && wasPaused) resumeRun(run);
       else if (!nowPaused && optionsChanged) void restart(run);
+      // A folder's own exclusions arrive here too (the matcher is rebuilt from the same settings).
+      else if (!nowPaused) recheckExclusions(run);
     }
     runs = next;
     notify();
@@ -468,6 +555,10 @@ export function createFolderWatcher(options: FolderWatcherOptions): FolderWatche
       if (closed || !globalPaused) return;
       globalPaused = false;
       for (const run of runs.values()) if (!run.folder.paused) resumeRun(run);
+    },
+    exclusionsChanged() {
+      if (closed) return;
+      for (const run of runs.values()) recheckExclusions(run);
     },
     pause(id) {
       const run = runs.get(id);

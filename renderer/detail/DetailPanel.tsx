@@ -7,7 +7,7 @@ import { api, call } from '../bridge/api.ts';
 import { formatCount, formatDateTime, formatDuration, formatSize } from '../i18n/format.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
 import { CloseIcon, CopyIcon, FolderIcon, SkipIcon, ThreatIcon, UploadIcon, WarningIcon } from '../icons/icons.tsx';
-import { remoteOrigin } from '../privacy/upload-consent.ts';
+import { remoteServiceOrigin } from '../../shared/settings/folder-route.ts';
 import { rescan } from '../scans/submit-paths.ts';
 import { sendWaiting } from '../quarantine/quarantine-actions.ts';
 import { VerdictBadge } from '../scans/VerdictBadge.tsx';
@@ -194,7 +194,7 @@ function VerdictExplanation({ record }: { record: ScanRecord }): ReactElement | 
       }
       return <p className="callout callout--neutral">{t('detail.skippedHint')}</p>;
     case 'pending': {
-      const origin = remoteOrigin(settings);
+      const origin = settings ? remoteServiceOrigin(settings) : null;
       if (record.pendingReason === 'awaiting_upload_consent' && origin) {
         return (
           <div className="callout callout--info" role="note" data-testid="awaiting-consent">

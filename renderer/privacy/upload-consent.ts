@@ -3,6 +3,7 @@
 // in the settings. The core holds back what was not agreed to (a backstop), so
 // this is where the user gives the consent the core needs.
 import type { Settings } from '../../shared/settings/settings.ts';
+import { remoteServiceOrigin, uploadOriginFor } from '../../shared/settings/folder-route.ts';
 import { consentHostLabel, needsUploadConsent } from '../../shared/settings/protection.ts';
 import { askUploadConsent } from '../dialogs/ask.ts';
 import { updateSettings } from '../settings/settings-actions.ts';
@@ -29,12 +30,17 @@ export type Consent = { go: false } | { go: true; consent?: string };
  * `force` asks even when the settings would not (scans the core is holding for consent).
  */
 export async function uploadConsent(paths: readonly string[], options: { force?: boolean } = {}): Promise<Consent> {
-  const settings = verdictStore.getState().settings;
-  const origin = remoteOrigin(settings);
-  if (origin === null || !settings) return { go: true };
+  const state = verdictStore.getState();
+  // The folders as last reported by watch events (fresher than the settings read at start).
+  const settings = state.settings ? { ...state.settings, watchedFolders: state.watched.map((status) => status.folder) } : null;
+  if (!settings) return { go: true };
+  // Only files that would leave the machine count: a watched folder kept on the built-in engine keeps its files here.
+  const leaving = options.force ? paths : paths.filter((path) => uploadOriginFor(path, settings) !== null);
+  const origin = remoteServiceOrigin(settings);
+  if (origin === null || leaving.length === 0) return { go: true };
   if (!options.force && !needsUploadConsent(settings, origin)) return { go: true };
   if (options.force && !needsUploadConsent(settings, origin)) return { go: true, consent: origin };
-  const answer = await askUploadConsent({ host: consentHostLabel(origin), count: paths.length, name: paths.length > 0 ? nameOf(paths[0]!) : null });
+  const answer = await askUploadConsent({ host: consentHostLabel(origin), count: leaving.length, name: leaving.length > 0 ? nameOf(leaving[0]!) : null });
   if (!answer) return { go: false };
   if (answer.dontAsk) {
     const hosts = verdictStore.getState().settings?.remoteUploadConsentHosts ?? [];

@@ -9,7 +9,8 @@ import type { ScanRecord } from '../../shared/scans/record.ts';
 import { consentHostLabel } from '../../shared/settings/protection.ts';
 import { api, call } from '../bridge/api.ts';
 import { confirmAction } from '../dialogs/ask.ts';
-import { remoteOrigin, uploadConsent } from '../privacy/upload-consent.ts';
+import { remoteServiceOrigin } from '../../shared/settings/folder-route.ts';
+import { uploadConsent } from '../privacy/upload-consent.ts';
 import { verdictStore } from '../store/store.ts';
 
 /** Codes that mean "this place does not work; pick another" (the file itself is fine). */
@@ -87,7 +88,8 @@ export async function stopAllowing(sha256: string): Promise<boolean> {
 
 /** Scans the core holds until the user agrees to send them to the remote service. */
 export async function sendWaiting(records: readonly ScanRecord[]): Promise<void> {
-  const origin = remoteOrigin(verdictStore.getState().settings);
+  const settings = verdictStore.getState().settings;
+  const origin = settings ? remoteServiceOrigin(settings) : null;
   if (records.length === 0 || origin === null) return;
   const consent = await uploadConsent(
     records.map((record) => record.path),

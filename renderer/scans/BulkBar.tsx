@@ -5,7 +5,7 @@
 import type { ReactElement } from 'react';
 import { consentHostLabel } from '../../shared/settings/protection.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
-import { remoteOrigin } from '../privacy/upload-consent.ts';
+import { remoteServiceOrigin } from '../../shared/settings/folder-route.ts';
 import { deletePermanently, moveToQuarantine, restoreMany, sendWaiting } from '../quarantine/quarantine-actions.ts';
 import { useVerdict } from '../store/use-verdict.ts';
 import { bulkGroups } from './bulk-groups.ts';
@@ -17,7 +17,8 @@ export function BulkBar(): ReactElement | null {
   // The map is mutated in place; its version says when to read it again.
   useVerdict((state) => state.recordsVersion);
   const clear = useVerdict((state) => state.clearChecked);
-  const origin = useVerdict((state) => remoteOrigin(state.settings));
+  // Scans waiting for consent are bound for the remote service set up (the default, or a folder's).
+  const origin = useVerdict((state) => (state.settings ? remoteServiceOrigin(state.settings) : null));
   const ticked = [...checked].flatMap((id) => records.get(id) ?? []);
   if (ticked.length === 0) return null;
   const groups = bulkGroups(ticked);

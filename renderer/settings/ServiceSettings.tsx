@@ -15,7 +15,8 @@ export function ServiceSettings({ settings }: { settings: Settings }): ReactElem
   const { t } = useTranslator();
   const backend = settings.backend;
   const [kind, setKind] = useState(backend.kind);
-  const [url, setUrl] = useState(backend.kind === 'remote' ? backend.baseUrl : '');
+  // The remote kept for folders set to `remote` is offered again when the user switches back.
+  const [url, setUrl] = useState(backend.kind === 'remote' ? backend.baseUrl : (settings.remoteBaseUrl ?? ''));
   const [urlError, setUrlError] = useState(false);
   const urlId = useId();
   const urlErrorId = useId();

@@ -3,7 +3,7 @@
 import { useId, useState, type ReactElement } from 'react';
 import type { WatchedFolderStatus } from '../../shared/bridge/api.ts';
 import { MAX_ASYNC_FILE_SIZE, MB } from '../../shared/service-contract/limits.ts';
-import type { ThreatAction } from '../../shared/settings/protection.ts';
+import { consentHostLabel, type FolderBackend, type ThreatAction } from '../../shared/settings/protection.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
 import { FolderIcon, WarningIcon } from '../icons/icons.tsx';
 import { useVerdict } from '../store/use-verdict.ts';
@@ -61,6 +61,12 @@ function WatchedFolderItem({ status }: { status: WatchedFolderStatus }): ReactEl
   };
   const ignoreId = `ignore-${folder.id}`;
   const actionId = useId();
+  const backendId = useId();
+  const backendHintId = useId();
+  const settings = useVerdict((state) => state.settings);
+  const remoteUrl = settings ? (settings.backend.kind === 'remote' ? settings.backend.baseUrl : settings.remoteBaseUrl) : null;
+  const remoteHost = remoteUrl ? consentHostLabel(new URL(remoteUrl).origin) : null;
+  const defaultService = settings?.backend.kind === 'remote' ? consentHostLabel(new URL(settings.backend.baseUrl).origin) : t('watch.backend.local');
 
   return (
     <li className="watched__item" data-watch-state={status.state}>
@@ -104,6 +110,27 @@ function WatchedFolderItem({ status }: { status: WatchedFolderStatus }): ReactEl
           <option value="notify">{t('protect.action.notify')}</option>
           <option value="quarantine">{t('protect.action.quarantine')}</option>
         </select>
+      </div>
+      <div className="field">
+        <label className="field__label" htmlFor={backendId}>
+          {t('watch.backend')}
+        </label>
+        <select
+          id={backendId}
+          value={folder.backend}
+          aria-describedby={backendHintId}
+          onChange={(event) => void updateWatchedFolder(folder.id, { backend: event.target.value as FolderBackend })}
+          data-testid="folder-backend"
+        >
+          <option value="default">{t('watch.backend.default', { service: defaultService })}</option>
+          <option value="local">{t('watch.backend.local')}</option>
+          <option value="remote" disabled={remoteHost === null && folder.backend !== 'remote'}>
+            {remoteHost ? t('watch.backend.remote', { host: remoteHost }) : t('watch.backend.remoteMissing')}
+          </option>
+        </select>
+        <span id={backendHintId} className="muted small">
+          {t('watch.backend.hint')}
+        </span>
       </div>
       <details className="watched__more">
         <summary>{t('watch.exclusions')}</summary>

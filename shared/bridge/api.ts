@@ -73,6 +73,38 @@ export interface ScanSubmitOptions {
 /** What a bulk quarantine action did, one outcome per id in the order given. */
 export type BulkOutcomes = Array<BulkOutcome<QuarantineEntry>>;
 
+/**
+ * Something found at start-up the user should hear about (a damaged or newer settings
+ * file, a history or quarantine index replaced). The UI translates by `code`; the CLIs
+ * and the log use `message`, the English sentence (also the UI's fallback).
+ */
+export const STARTUP_WARNING_CODES = [
+  'settings_damaged',
+  'settings_unreadable',
+  'settings_future_version',
+  'history_replaced',
+  'quarantine_index_replaced',
+  'quarantine_files_lost',
+  'quarantine_recovery_failed',
+] as const;
+export type StartupWarningCode = (typeof STARTUP_WARNING_CODES)[number];
+export interface StartupWarning {
+  code: StartupWarningCode;
+  message: string;
+  /** The file concerned: the name a damaged file was set aside as, or the settings file that cannot be read. */
+  file?: string;
+  /** How many quarantine entries are concerned. */
+  count?: number;
+}
+
+export const exportFormatSchema = z.enum(['csv', 'json']);
+export type ExportFormat = z.infer<typeof exportFormatSchema>;
+export interface HistoryExportResult {
+  rows: number;
+  /** Where the file was written. */
+  path: string;
+}
+
 export interface VerdictApi {
   scans: {
     /** Queue files and folders; returns how many files were queued (and how many an exclusion left out). */
@@ -112,6 +144,11 @@ export interface VerdictApi {
   history: {
     /** Removes every finished scan except those whose file is in quarantine; never a pending one. */
     clear(): Promise<Result<{ removed: number }>>;
+    /**
+     * Writes the scans matching `query` to a file the user picks in the native save
+     * dialog (the main process shows it; the renderer never names a path). null when cancelled.
+     */
+    export(format: ExportFormat, query?: HistoryQuery): Promise<Result<HistoryExportResult | null>>;
   };
   files: {
     /** Opens the native file dialog; resolves with the chosen paths. */
@@ -132,6 +169,8 @@ export interface VerdictApi {
     testConnection(): Promise<Result<ConnectionReport>>;
     /** The OS locale, for `language: system`. */
     systemLanguage(): Promise<Result<'en' | 'de'>>;
+    /** What start-up found wrong with the settings, history or quarantine files (empty when all is well). */
+    startupWarnings(): Promise<Result<StartupWarning[]>>;
   };
   watch: {
     list(): Promise<Result<WatchedFolderStatus[]>>;
@@ -150,9 +189,15 @@ export interface VerdictApi {
 /**
  * What the core (plain Node, electron/) offers the shell: the same namespaces as
  * the renderer sees, so an IPC channel `ns:method` forwards to `core[ns][method]`.
- * `files` and `app` belong to the Electron shell.
+ * `files` and `app` belong to the Electron shell. The exception is `history:export`:
+ * the shell asks for the file with its save dialog, then calls `core.history.export(path, …)`.
  */
-export type CoreApi = Pick<VerdictApi, 'scans' | 'settings' | 'watch' | 'quarantine' | 'history'>;
+export type CoreApi = Pick<VerdictApi, 'scans' | 'settings' | 'watch' | 'quarantine'> & {
+  history: Omit<VerdictApi['history'], 'export'> & {
+    /** Streams the matching scans to `path` (written atomically). */
+    export(path: string, options: { format: ExportFormat; query?: HistoryQuery }): Promise<Result<HistoryExportResult>>;
+  };
+};
 
 // ---- Input schemas: every IPC handler parses its arguments with these. ----
 
@@ -194,6 +239,7 @@ export const INVOKE_CHANNELS = {
   'quarantine:allowed': z.tuple([]),
   'quarantine:revokeAllowed': z.tuple([sha256]),
   'history:clear': z.tuple([]),
+  'history:export': z.tuple([exportFormatSchema, historyQuerySchema.optional()]),
   'files:pick': z.tuple([z.enum(['files', 'folder'])]),
   'files:pickSaveLocation': z.tuple([z.string().max(1024)]),
   'files:reveal': z.tuple([path]),
@@ -205,6 +251,7 @@ export const INVOKE_CHANNELS = {
   'settings:clearApiKey': z.tuple([]),
   'settings:testConnection': z.tuple([]),
   'settings:systemLanguage': z.tuple([]),
+  'settings:startupWarnings': z.tuple([]),
   'watch:list': z.tuple([]),
   'watch:add': z.tuple([watchedFolderInputSchema]),
   'watch:update': z.tuple([id, watchedFolderPatchSchema]),

@@ -5,6 +5,7 @@ import { modeChoiceSchema } from '../scans/record.ts';
 import {
   consentOriginSchema,
   exclusionRulesSchema,
+  folderBackendSchema,
   historyRetentionSchema,
   maxAutoScanSizeSchema,
   protectionSettingsShape,
@@ -25,10 +26,13 @@ const watchedFolderOptions = {
   exclusions: exclusionRulesSchema,
   /** Overrides the global limit for automatic scans; null: the global one. */
   maxAutoScanSize: maxAutoScanSizeSchema,
+  /**
+   * Which service scans every file under this folder, however it was handed in: `default` (the
+   * settings' backend), `local` (the built-in engine: the files never leave the machine) or `remote`.
+   */
+  backend: folderBackendSchema,
 };
 
-// The per-folder backend of shared/settings/protection.ts (folderProtectionShape.backend) is not
-// part of the schema: the pipeline sends to one backend at a time, so it could not be honoured.
 export const watchedFolderSchema = z.object({
   id: z.string(),
   path: z.string().min(1),
@@ -39,6 +43,7 @@ export const watchedFolderSchema = z.object({
   threatAction: watchedFolderOptions.threatAction.default('notify'),
   exclusions: watchedFolderOptions.exclusions.prefault({}),
   maxAutoScanSize: watchedFolderOptions.maxAutoScanSize.default(null),
+  backend: watchedFolderOptions.backend.default('default'),
 });
 export type WatchedFolder = z.infer<typeof watchedFolderSchema>;
 
@@ -69,6 +74,11 @@ export type Backend = z.infer<typeof backendSchema>;
 const userPreferences = {
   language: z.enum(['system', 'en', 'de']),
   backend: backendSchema,
+  /**
+   * The remote service's base URL, kept while the default backend is the local one, so folders set to
+   * `remote` know where to send. Setting a remote `backend` sets it too.
+   */
+  remoteBaseUrl: baseUrlSchema.nullable(),
   mode: modeChoiceSchema,
   /** Reuse a verdict for identical content scanned within this many days (0: never reuse). */
   reuseVerdictDays: z.number().int().min(0).max(3650),
@@ -88,6 +98,7 @@ export const settingsSchema = z.object({
   version: z.literal(SETTINGS_VERSION).default(SETTINGS_VERSION),
   language: userPreferences.language.default('system'),
   backend: userPreferences.backend.default({ kind: 'local' }),
+  remoteBaseUrl: userPreferences.remoteBaseUrl.default(null),
   mode: userPreferences.mode.default('auto'),
   reuseVerdictDays: userPreferences.reuseVerdictDays.default(30),
   notifyClean: userPreferences.notifyClean.default(false),

@@ -314,4 +314,36 @@ describe.runIf(canUseKeyring)('upload consent for a remote service', () => {
     await app.screenshot('privacy-settings');
     expectNoProblems(app);
   });
+
+  it('a watched folder kept on the built-in engine: chosen in Settings, its files are scanned locally without asking', async () => {
+    const remote = await startTestService(await mkdtemp(path.join(work, 'remote-')));
+    open.push(remote);
+    const { real, app, page } = await start();
+    const host = new URL(remote.url).host;
+    expect((await real.core.settings.update({ backend: { kind: 'remote', baseUrl: remote.url } })).ok).toBe(true);
+    expect((await real.core.settings.setApiKey(remote.key)).ok).toBe(true);
+    const files = await writeFiles({ 'payslip.pdf': '%PDF-1.4 payslip' });
+    const folderPath = path.dirname(files['payslip.pdf']!);
+    expect((await real.core.watch.add({ path: folderPath })).ok).toBe(true);
+    await page.reload();
+    await app.bridge.subscribed(2);
+
+    await page.getByRole('button', { name: en['nav.settings'] }).click();
+    const select = page.getByTestId('watched-folders').getByLabel(en['watch.backend']);
+    await expect.poll(() => select.inputValue()).toBe('default');
+    await page.getByTestId('watched-folders').getByRole('option', { name: `The remote service (${host})` }).waitFor({ state: 'attached' });
+    await select.selectOption('local');
+    await expect.poll(async () => {
+      const settings = await real.core.settings.get();
+      return settings.ok && settings.value.watchedFolders.map((folder) => folder.backend);
+    }).toEqual(['local']);
+
+    await page.getByRole('button', { name: en['nav.scans'] }).click();
+    await drop(page, [files['payslip.pdf']!]);
+    await rowFor(page, 'payslip.pdf').and(page.locator('[data-verdict=safe]')).waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('upload-dialog').count()).toBe(0);
+    expect((await recordFor(real, files['payslip.pdf']!))?.backend).toBe('local');
+    expect(remote.scanCount()).toBe(0);
+    expectNoProblems(app);
+  });
 });

@@ -7,6 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { createCore } from '../../../electron/core/create-core.ts';
+import { DEFAULT_CONCURRENCY } from '../../../electron/scans/pipeline.ts';
 import { startClamd } from '../../support/clamd.ts';
 import { fixtureDir } from '../../fixtures/engine-files.ts';
 import { clamdscanFileList, writeSmallFiles } from '../clamd-engine.ts';
@@ -93,7 +94,7 @@ export const throughputCase: BenchCase = {
             target: { on: 'ratio', op: '>=', value: 1.0, text: 'ratio ≥ 1.0' },
             note:
               `createCore with the embedded service (clamd engine), origin cli (auto mode: sync for small files), ` +
-              `3 files in flight, the service scanning ${Math.min(4, availableParallelism())} at a time; clamdscan: one process, --file-list, start-up included` +
+              `${DEFAULT_CONCURRENCY} files in flight, the service scanning ${Math.min(4, availableParallelism())} at a time; clamdscan: one process, --file-list, start-up included` +
               (cpuNotes.length > 0 ? `; CPU ms per file by thread, last repetition: ${cpuNotes.at(-1)}` : '') +
               (peerClamdNotes.length > 0 ? ` (during clamdscan: ${peerClamdNotes.at(-1)})` : ''),
           },

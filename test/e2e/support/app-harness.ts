@@ -64,6 +64,10 @@ export interface AppHarness {
   saveNext(path: string | null): void;
   /** The names the save dialogs were opened with. */
   saveRequests: string[];
+  /** Where the next export's save dialog writes: a path, or null for cancel (then: cancelled). */
+  exportNext(path: string | null): void;
+  /** The formats the export dialogs were opened for. */
+  exportRequests: string[];
   copied: string[];
   revealed: string[];
   /** Uncaught page errors, console errors and CSP violations so far. */
@@ -79,6 +83,8 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
   const picks: string[][] = [];
   const saves: Array<string | null> = [];
   const saveRequests: string[] = [];
+  const exports: Array<string | null> = [];
+  const exportRequests: string[] = [];
   const copied: string[] = [];
   const revealed: string[] = [];
   const problems: string[] = [];
@@ -87,6 +93,10 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
     pickSaveLocation: async (defaultName): Promise<Result<string | null>> => {
       saveRequests.push(defaultName);
       return ok(saves.shift() ?? null);
+    },
+    pickExportLocation: async (format): Promise<Result<string | null>> => {
+      exportRequests.push(format);
+      return ok(exports.shift() ?? null);
     },
     reveal: async (target) => {
       revealed.push(target);
@@ -124,6 +134,8 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
     pickNext: (paths) => picks.push(paths),
     saveNext: (target) => saves.push(target),
     saveRequests,
+    exportNext: (target) => exports.push(target),
+    exportRequests,
     copied,
     revealed,
     problems,

@@ -75,8 +75,9 @@ describe('exclusions in manual scans', () => {
       expect(verdictOf(record!)).toBe('skipped');
       return record!.error;
     };
-    expect(skipped('diary.txt')).toEqual({ code: 'excluded_path', message: `Not scanned: ${join(root, 'Private')} is excluded in the global exclusions.` });
-    expect(skipped('index.js')).toEqual({ code: 'excluded_glob', message: 'Not scanned: it matches the pattern "node_modules" in the global exclusions.' });
+    // An excluded folder is one record (it is not walked), not one per file in it.
+    expect(skipped('Private')).toEqual({ code: 'excluded_path', message: `Not scanned: ${join(root, 'Private')} is excluded in the global exclusions; nothing in this folder was looked at.` });
+    expect(skipped('node_modules')).toEqual({ code: 'excluded_glob', message: 'Not scanned: the folder matches the pattern "node_modules" in the global exclusions; nothing in it was looked at.' });
     expect(skipped('image.iso')?.code).toBe('excluded_glob');
     expect(skipped('disk.VMDK')).toEqual({ code: 'excluded_extension', message: 'Not scanned: files ending in .vmdk are excluded in the global exclusions.' });
     // A sibling sharing the prefix is not excluded; a manual scan is not limited by the automatic size limit.
@@ -141,7 +142,8 @@ describe('exclusions in watched folders', () => {
     const records = await all(core);
     expect(records.every((record) => record.origin === 'watch')).toBe(true);
     expect(byName(records, 'movie.bak')).toMatchObject({ status: 'skipped', error: { code: 'excluded_glob' } });
-    expect(byName(records, 'thumb.png')).toMatchObject({ status: 'skipped', error: { code: 'excluded_path' } });
+    // The excluded folder is not watched: it is listed once as it appears, not the files in it.
+    expect(byName(records, 'cache')).toMatchObject({ status: 'skipped', error: { code: 'excluded_path' } });
     expect(byName(records, 'ubuntu.iso')).toMatchObject({ status: 'skipped', error: { code: 'excluded_extension' } });
     expect(byName(records, 'big.bin')).toMatchObject({
       status: 'skipped',

@@ -103,6 +103,39 @@ describe('glob rules', () => {
   });
 });
 
+describe('folders', () => {
+  const env = { platform: 'linux', homeDir: '/home/u' } as const;
+  const folder = { size: null, automatic: false, kind: 'folder' } as const;
+
+  it('a folder is excluded when every file in it would be: a matching name or path, or a pattern ending in /** or /*', () => {
+    const matcher = createExclusionMatcher({ global: { exclusions: rules({ paths: ['/srv/keys'], globs: ['node_modules', 'build/**', '**/cache/*', 'tmp/*.bin'], extensions: ['iso'] }) } }, env);
+    expect(matcher.check('/home/u/app/node_modules', folder)).toEqual({ reason: 'excluded_glob', detail: 'node_modules', scope: 'global' });
+    expect(matcher.check('/home/u/app/node_modules/left-pad', folder)).toMatchObject({ detail: 'node_modules' });
+    expect(matcher.check('/home/u/app/build', folder)).toMatchObject({ detail: 'build/**' });
+    expect(matcher.check('/home/u/.app/cache', folder)).toMatchObject({ detail: '**/cache/*' });
+    expect(matcher.check('/srv/keys', folder)).toMatchObject({ reason: 'excluded_path' });
+    expect(matcher.check('/srv/keys/old', folder)).toMatchObject({ reason: 'excluded_path' });
+    // Only some of its files are excluded, or none: the folder is walked.
+    expect(matcher.check('/home/u/app/tmp', folder)).toBeNull();
+    expect(matcher.check('/home/u/app/images.iso', folder)).toBeNull();
+    expect(matcher.check('/srv', folder)).toBeNull();
+    expect(matcher.check('/home/u/app/src', folder)).toBeNull();
+    expect(matcher.check('/home/u/app/builder', folder)).toBeNull();
+    // A file named like the folder pattern's folder is not matched by `build/**` itself.
+    expect(matcher.check('/home/u/app/build', { size: 1, automatic: false })).toBeNull();
+  });
+
+  it('lists the folder-excluding rules of a watched folder, to notice when they change', () => {
+    const none = createExclusionMatcher({ global: { exclusions: rules({ extensions: ['iso'] }) }, perFolder: [{ id: 'a', path: '/a' }] }, env);
+    expect(none.folderRules('a')).toBe('');
+    const some = createExclusionMatcher({ global: { exclusions: rules({ globs: ['node_modules'] }) }, perFolder: [{ id: 'a', path: '/a', exclusions: rules({ paths: ['raw'] }) }] }, env);
+    expect(some.folderRules('a')).not.toBe('');
+    expect(some.folderRules('a')).not.toBe(some.folderRules('other'));
+    const same = createExclusionMatcher({ global: { exclusions: rules({ globs: ['node_modules'], extensions: ['x'] }) }, perFolder: [{ id: 'a', path: '/a', exclusions: rules({ paths: ['raw'] }) }] }, env);
+    expect(same.folderRules('a')).toBe(some.folderRules('a'));
+  });
+});
+
 describe('extension rules', () => {
   const matcher = createExclusionMatcher({ global: { exclusions: rules({ extensions: ['iso', '.VMDK', 'tar.gz'] }) } }, { platform: 'linux', homeDir: '/home/u' });
 
@@ -153,8 +186,12 @@ describe('per folder and the automatic size limit', () => {
   });
 
   it('an excluded folder is known before it is walked', () => {
-    expect(matcher.checkFolder('/home/u/Videos/raw', { folderId: 'videos' })).toMatchObject({ reason: 'excluded_path' });
-    expect(matcher.checkFolder('/home/u/Videos/cut', { folderId: 'videos' })).toBeNull();
+    const folderCheck = { size: null, automatic: true, folderId: 'videos', kind: 'folder' } as const;
+    expect(matcher.check('/home/u/Videos/raw', folderCheck)).toMatchObject({ reason: 'excluded_path', scope: 'folder' });
+    expect(matcher.check('/home/u/Videos/cut', folderCheck)).toBeNull();
+    // Extensions and the size limit never exclude a folder.
+    expect(matcher.check('/home/u/Videos/film.mkv', folderCheck)).toBeNull();
+    expect(matcher.check('/home/u/Videos/disc.iso', folderCheck)).toBeNull();
   });
 
   it('no limit set: nothing is too large', () => {
@@ -188,6 +225,12 @@ describe('helpers for the pipeline', () => {
     expect(describeExclusion({ reason: 'excluded_path', detail: '~/Private', scope: 'global' })).toBe('Not scanned: ~/Private is excluded in the global exclusions.');
     expect(describeExclusion({ reason: 'over_auto_scan_size', detail: String(20 * 1024 * 1024), scope: 'global' }, 30 * 1024 * 1024)).toBe(
       'Not scanned automatically: it is 30 MB, over the 20 MB limit for automatic scans in the settings. Scan it by hand to check it.',
+    );
+    expect(describeExclusion({ reason: 'excluded_glob', detail: 'node_modules', scope: 'global' }, null, 'folder')).toBe(
+      'Not scanned: the folder matches the pattern "node_modules" in the global exclusions; nothing in it was looked at.',
+    );
+    expect(describeExclusion({ reason: 'excluded_path', detail: 'raw', scope: 'folder' }, null, 'folder')).toBe(
+      "Not scanned: raw is excluded in this watched folder's exclusions; nothing in this folder was looked at.",
     );
   });
 });

@@ -13,6 +13,7 @@ import { HISTORY_FILE_NAME, openHistory, type History } from '../../../electron/
 import { LATEST_VERSION, migrate, MIGRATIONS, NewerSchemaError, userVersion, type Migration } from '../../../electron/history/migrations.ts';
 import { RECORD_COLUMNS, recordToRow } from '../../../electron/history/row-mapping.ts';
 import { hasFts5 } from '../../../electron/history/name-index.ts';
+import { SEARCH_COUNT_STEP, searchCountCap } from '../../../electron/history/query-filter.ts';
 import { csvField } from '../../../electron/history/export-format.ts';
 import { dispositionSchema, verdictOf, VERDICTS, type LocalStatus, type ScanRecord, type Verdict } from '../../../shared/scans/record.ts';
 import { makeRecord } from './fixtures/records.ts';
@@ -394,7 +395,10 @@ for (const nameIndex of [true, false]) {
           .filter((r) => !extra.verdicts || extra.verdicts.includes(verdictOf(r)))
           .reverse();
         const page = history.query({ search, ...extra, limit: 50, offset: 10 });
-        expect(page.total, search).toBe(matching.length);
+        // A search counts up to the cap (1,000 here), whichever plan runs.
+        const cap = searchCountCap(10, 50);
+        const total = matching.length > cap ? { total: cap, totalIsLowerBound: true } : { total: matching.length };
+        expect({ total: page.total, totalIsLowerBound: page.totalIsLowerBound }, search).toEqual(total);
         expect(page.items.map((r) => r.id), search).toEqual(matching.slice(10, 60).map((r) => r.id));
       };
       expectPage('setup'); // ~2080 matches: broad
@@ -402,6 +406,40 @@ for (const nameIndex of [true, false]) {
       expectPage('setup', { verdicts: ['unsafe'] });
       expectPage('other-25');
       expectPage('se'); // too short for the trigram index
+    });
+
+    it('counts a broad search only past the page, says so, and is exact at the end', () => {
+      history.close();
+      history = openHistory(dataDir, { nameIndex });
+      expect(SEARCH_COUNT_STEP).toBe(1000);
+      const records = Array.from({ length: 2600 }, (_, i) =>
+        makeRecord({ fileName: i % 5 === 0 ? `other-${i}.bin` : `setup-${i}.exe`, queuedAt: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString() }),
+      );
+      history.insertMany(records);
+      const matching = records.filter((r) => r.fileName.startsWith('setup')).reverse(); // 2080, newest first
+      const page = (offset: number) => history.query({ search: 'setup', offset, limit: 200 });
+      const ids = (list: ScanRecord[]) => list.map((r) => r.id);
+
+      // Page by page, the bound moves on past the page, so the list always has rows left to load.
+      expect(page(0)).toMatchObject({ total: 1000, totalIsLowerBound: true });
+      expect(ids(page(0).items)).toEqual(ids(matching.slice(0, 200)));
+      expect(page(600)).toMatchObject({ total: 1000, totalIsLowerBound: true });
+      expect(page(800)).toMatchObject({ total: 2000, totalIsLowerBound: true });
+      expect(ids(page(800).items)).toEqual(ids(matching.slice(800, 1000)));
+      // Near the end the count reaches every match: exact, without the flag.
+      const full = page(1800);
+      expect(ids(full.items)).toEqual(ids(matching.slice(1800, 2000)));
+      expect(full.total).toBe(2080);
+      expect(full).not.toHaveProperty('totalIsLowerBound');
+      // A page that stops short is the end: its total is exact too, and so is an empty page past the end.
+      const short = page(2000);
+      expect(ids(short.items)).toEqual(ids(matching.slice(2000)));
+      expect(short).toEqual({ items: short.items, total: 2080 });
+      expect(page(2400)).toEqual({ items: [], total: 2080 });
+      // A narrow search, and the list without a search, count exactly.
+      expect(history.query({ search: 'other-25', limit: 5 })).toMatchObject({ total: records.filter((r) => r.fileName.includes('other-25')).length });
+      expect(history.query({ limit: 10 })).toEqual({ items: expect.any(Array), total: 2600 });
+      expect(history.query({ verdicts: ['pending'], limit: 10 })).toEqual({ items: expect.any(Array), total: 2600 });
     });
   });
 }

@@ -298,6 +298,48 @@ describe('expandPaths: folders', () => {
   });
 });
 
+describe('expandPaths: excluded folders', () => {
+  /** Excludes folders named node_modules, and records every folder it was asked about. */
+  function excluder() {
+    const asked: string[] = [];
+    const excludedFolder = (folder: string) => {
+      asked.push(folder);
+      return path.basename(folder) === 'node_modules' ? { code: 'excluded_glob', message: `excluded: ${folder}` } : null;
+    };
+    return { asked, excludedFolder };
+  }
+
+  it('lists an excluded folder once and never walks into it', async () => {
+    const app = path.join(root, 'excluded', 'app');
+    const kept = [file('excluded/app/src/index.js'), file('excluded/app/README.md')];
+    for (let i = 0; i < 50; i++) file(`excluded/app/node_modules/pkg-${i}/lib/index.js`);
+    // The same folder again through a link (whichever is met first is listed): still one item.
+    const modules = path.join(app, 'node_modules');
+    const link = path.join(app, 'src', 'node_modules');
+    symlinkSync(modules, link);
+    const { asked, excludedFolder } = excluder();
+    const items = await collect([app], { excludedFolder });
+    expect(items.filter((item) => item.ok).map((item) => item.path).sort()).toEqual(kept.sort());
+    const excluded = items.filter((item) => !item.ok);
+    expect(excluded).toEqual([{ ok: false, excluded: true, path: expect.any(String), code: 'excluded_glob', message: `excluded: ${excluded[0]?.path}` }]);
+    expect([modules, link]).toContain(excluded[0]?.path);
+    expect(asked.filter((folder) => folder.startsWith(modules + path.sep) || folder.startsWith(link + path.sep))).toEqual([]);
+  });
+
+  it('an excluded folder named directly is one item; a file named directly is not a folder question', async () => {
+    const modules = path.join(root, 'excluded', 'app', 'node_modules');
+    const inside = path.join(modules, 'pkg-0', 'lib', 'index.js');
+    const { excludedFolder } = excluder();
+    expect(await collect([modules], { excludedFolder })).toEqual([{ ok: false, excluded: true, path: modules, code: 'excluded_glob', message: `excluded: ${modules}` }]);
+    expect(await collect([inside], { excludedFolder })).toEqual([expect.objectContaining({ ok: true, path: inside })]);
+  });
+
+  it('without the option every folder is walked', async () => {
+    const items = await collect([path.join(root, 'excluded', 'app')]);
+    expect(items.filter((item) => item.ok && item.path.includes(`${path.sep}node_modules${path.sep}`))).toHaveLength(50);
+  });
+});
+
 /**
  * Runs expandPaths as a user without special rights. Root may read anything, so
  * as root the check runs in a child process as `nobody` (uid 65534); the files

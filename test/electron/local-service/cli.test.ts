@@ -1,10 +1,11 @@
 // `npm run service`: the real CLI as a child process — prints its URL (and a
 // generated key), serves, stops cleanly on SIGTERM/SIGINT — and its options.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { LOCK_FILE } from '../../../electron/core/data-dir-lock.ts';
 import { parseCliOptions } from '../../../electron/local-service/cli-options.ts';
 import { terminalScanSchema } from '../../../shared/service-contract/scan.ts';
 import { getScan, submit, waitFor } from './harness.ts';
@@ -71,6 +72,33 @@ describe('npm run service', () => {
     expect((await getScan(url, mine.id, { key: 'second-key-0002' })).status).toBe(404);
     cli.child.kill('SIGTERM');
     expect(await cli.exited).toBe(0);
+  });
+
+  it('refuses a second service on the same data directory, and takes over the lock of one that was killed', async () => {
+    scratch = await mkdtemp(join(tmpdir(), 'verdict-cli-'));
+    const dataDir = join(scratch, 'data');
+    const args = ['--port', '0', '--engine', 'builtin', '--data-dir', dataDir, '--quiet'];
+    running = runCli(args);
+    const first = running;
+    await waitFor(async () => /listening on http/.test(first.output()), 'the first service to listen');
+
+    const second = runCli(args);
+    expect(await second.exited).toBe(1);
+    expect(second.output()).toContain(`The service could not start: Another Verdict process (pid ${first.child.pid}) is using the data directory ${dataDir}.`);
+    expect(second.output()).toContain('use another data directory (--data-dir)');
+    expect(second.output()).not.toContain('listening on');
+    // The first one still owns its lock.
+    expect((await readFile(join(dataDir, LOCK_FILE), 'utf8')).trim()).toBe(String(first.child.pid));
+
+    first.child.kill('SIGKILL');
+    await first.exited;
+    running = runCli(args);
+    const third = running;
+    await waitFor(async () => /listening on http/.test(third.output()), 'a service after the owner was killed');
+    third.child.kill('SIGTERM');
+    expect(await third.exited).toBe(0);
+    // A clean stop leaves no lock behind.
+    await expect(readFile(join(dataDir, LOCK_FILE), 'utf8')).rejects.toThrow(/ENOENT/);
   });
 
   it('exits with a usage message on bad options', async () => {

@@ -13,7 +13,7 @@ import { openHistory, type History } from '../../../electron/history/history.ts'
 import { expandPaths } from '../../../electron/intake/expand-paths.ts';
 import { createServiceClient } from '../../../electron/service-client/client.ts';
 import { createScanEvents, type ScanEvents } from '../../../electron/scans/events.ts';
-import { createScanPipeline, type ScanPipeline } from '../../../electron/scans/pipeline.ts';
+import { createScanPipeline, DEFAULT_CONCURRENCY, type ScanPipeline } from '../../../electron/scans/pipeline.ts';
 import type { ServiceAvailability } from '../../../electron/scans/ports.ts';
 import { FAST, startTestService, tempDir, until, writeFiles, type TestService } from './harness.ts';
 
@@ -162,7 +162,7 @@ describe('pipeline control', () => {
     pipeline.resume();
     await pipeline.idle();
     off();
-    expect(Math.max(...seenActive)).toBeLessThanOrEqual(3);
+    expect(Math.max(...seenActive)).toBeLessThanOrEqual(DEFAULT_CONCURRENCY);
     expect(rows(submitted.ids).every((record) => record.status === 'completed')).toBe(true);
     expect(service.scanCount()).toBe(60);
     expect(history.query({ limit: 1 }).total).toBe(60);

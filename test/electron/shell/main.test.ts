@@ -5,6 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EVENT_CHANNELS, INVOKE_CHANNELS } from '../../../shared/bridge/api.ts';
+import { err } from '../../../shared/result.ts';
+import type { CoreOptions } from '../../../electron/core/core.ts';
 import { app, BrowserWindow, events, FakeEvent, ipcMain, protocol, session, Tray } from './fake-electron.ts';
 import { createTestCore, type TestCore } from './test-core.ts';
 
@@ -50,7 +52,7 @@ describe('electron/main.ts', () => {
   });
 
   it('creates the core in the user data folder', () => {
-    expect(hoisted.options).toEqual([{ dataDir: path.join(tmp, 'userData'), logFile: path.join(tmp, 'logs', 'core.log') }]);
+    expect(hoisted.options).toEqual([{ dataDir: path.join(tmp, 'userData'), logFile: path.join(tmp, 'logs', 'core.log'), secrets: expect.anything() }]);
   });
 
   it('hardens the session and serves the UI from the app scheme', () => {
@@ -81,6 +83,24 @@ describe('electron/main.ts', () => {
     app.emit('second-instance', new FakeEvent(), ['verdict', 'x'], '/ignored', { argv: ['/opt/Verdict/verdict', 'b.zip', '--flag'], cwd: '/home/u', defaultApp: false });
     await vi.waitFor(() => expect(core.calls).toContainEqual({ method: 'submit', args: [[path.resolve('/home/u/b.zip')], { origin: 'second-instance' }] }));
     expect(window.visible).toBe(true);
+  });
+
+  it('shares its secret list with the core: a key the core learns never reaches main.log', async () => {
+    const secret = 'sk-remote-key-from-the-keychain-7a1c';
+    // What the core does when it reads or saves a key.
+    (hoisted.options[0] as CoreOptions).secrets!.add(secret);
+    const submit = core.submit;
+    core.submit = async () => err('queue_failed', `The service at https://scan.example.com rejected ${secret}.`);
+    try {
+      app.emit('second-instance', new FakeEvent(), [], '/ignored', { argv: ['/opt/Verdict/verdict', 'c.zip'], cwd: '/home/u', defaultApp: false });
+      const mainLog = path.join(tmp, 'logs', 'main.log');
+      await vi.waitFor(() => expect(fs.existsSync(mainLog) && fs.readFileSync(mainLog, 'utf8')).toContain('could not queue paths from a launch'));
+      const text = fs.readFileSync(mainLog, 'utf8');
+      expect(text).toContain('rejected [redacted]');
+      expect(text).not.toContain(secret);
+    } finally {
+      core.submit = submit;
+    }
   });
 
   it('puts an icon in the tray', () => {

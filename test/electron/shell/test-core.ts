@@ -123,6 +123,10 @@ export function createTestCore(): TestCore {
         record('history.clear', []);
         return ok({ removed: 0 });
       },
+      async export(...args) {
+        record('history.export', args);
+        return ok({ rows: 3, path: args[0] });
+      },
     },
     settings: {
       get: async () => ok(core.settingsValue),
@@ -138,6 +142,7 @@ export function createTestCore(): TestCore {
       clearApiKey: async () => ok({ isSet: false, masked: null, keychainError: null }),
       testConnection: async () => ok({ reachable: true, authorized: true, latencyMs: 1, message: 'ok' }),
       systemLanguage: async () => ok('en' as const),
+      startupWarnings: async () => ok([...core.startupWarnings]),
     },
     watch: {
       list: async () => ok(core.folders),
@@ -230,6 +235,7 @@ export function folderStatus(id: string, paused = false): WatchedFolderStatus {
       threatAction: 'notify',
       exclusions: { paths: [], globs: [], extensions: [] },
       maxAutoScanSize: null,
+      backend: 'default',
     },
     state: paused ? 'paused' : 'watching',
     error: null,

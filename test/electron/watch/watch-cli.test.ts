@@ -96,3 +96,22 @@ it('runs until SIGINT and then exits 0', async () => {
   expect(await exited).toBe(0);
   expect(stderr).toContain('Stopping');
 });
+
+it('applies the global exclusions from the settings: an excluded folder is listed once as skipped, nothing inside it is scanned', async () => {
+  const { dataDir, inbox } = await setup();
+  await fs.mkdir(dataDir, { recursive: true });
+  await fs.writeFile(path.join(dataDir, 'settings.json'), JSON.stringify({ version: 1, exclusions: { globs: ['node_modules'] } }));
+  const cli = run(['--data-dir', dataDir, '--engine', 'builtin', inbox]);
+  await cli.until('the folder to be watched', () => cli.stderr.some((line) => line.startsWith('watching: ')));
+  await fs.mkdir(path.join(inbox, 'node_modules', 'pkg'), { recursive: true });
+  await fs.writeFile(path.join(inbox, 'node_modules', 'pkg', 'index.js'), 'module.exports = 1;');
+  await fs.writeFile(path.join(inbox, 'readme.txt'), 'read me');
+  await cli.until('a verdict and a skipped folder', () => cli.stdout.length >= 2);
+  expect(cli.stdout).toEqual(
+    expect.arrayContaining([
+      expect.stringMatching(new RegExp(`^CLEAN  ${path.join(inbox, 'readme.txt')}  \\(`)),
+      expect.stringMatching(new RegExp(`^SKIP   ${path.join(inbox, 'node_modules')}  \\(.*node_modules`)),
+    ]),
+  );
+  expect(cli.stdout.some((line) => line.includes('index.js'))).toBe(false);
+});

@@ -5,8 +5,8 @@
 // Server-Sent Events on GET /__bridge/events. `files` (dialogs, reveal, copy)
 // are the test's own handlers, since there is no OS shell here.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { INVOKE_CHANNELS, type CoreApi, type InvokeChannel } from '../../../shared/bridge/api.ts';
-import { err, type Result } from '../../../shared/result.ts';
+import { INVOKE_CHANNELS, type CoreApi, type ExportFormat, type InvokeChannel, type VerdictApi } from '../../../shared/bridge/api.ts';
+import { err, ok, type Result } from '../../../shared/result.ts';
 
 export const BRIDGE_PREFIX = '/__bridge';
 
@@ -15,6 +15,8 @@ export interface TestFiles {
   pick(kind: 'files' | 'folder'): Promise<Result<string[]>>;
   /** Optional: a bridge without it answers not_implemented (the save dialog is not used). */
   pickSaveLocation?(defaultName: string): Promise<Result<string | null>>;
+  /** The save dialog of `history:export` (the main process shows it in the app); null: cancelled. */
+  pickExportLocation?(format: ExportFormat): Promise<Result<string | null>>;
   reveal(path: string): Promise<Result<null>>;
   copyText(text: string): Promise<Result<null>>;
 }
@@ -41,12 +43,20 @@ export function createTestBridge(core: CoreApi, files: TestFiles): TestBridge {
   let subscriptions = 0;
   const subscriptionWaiters: Array<{ count: number; resolve: () => void }> = [];
 
+  // As the shell does (electron/shell/history-export.ts): ask for the file, then the core writes it.
+  const exportHistory: VerdictApi['history']['export'] = async (format, query) => {
+    if (!files.pickExportLocation) return err('not_implemented', 'history:export is not implemented');
+    const picked = await files.pickExportLocation(format);
+    if (!picked.ok || picked.value === null) return picked.ok ? ok(null) : picked;
+    return core.history.export(picked.value, { format, ...(query ? { query } : {}) });
+  };
+
   const namespaces: Record<string, object> = {
     scans: core.scans,
     settings: core.settings,
     watch: core.watch,
     quarantine: core.quarantine,
-    history: core.history,
+    history: { ...core.history, export: exportHistory },
     files,
   };
 

@@ -90,6 +90,7 @@ export function installTestBridge(config: BrowserBridgeConfig): void {
     },
     history: {
       clear: () => invoke('history', 'clear'),
+      export: (format, query) => invoke('history', 'export', format, query),
     },
     files: {
       pick: (kind) => invoke('files', 'pick', kind),
@@ -106,6 +107,7 @@ export function installTestBridge(config: BrowserBridgeConfig): void {
       clearApiKey: () => invoke('settings', 'clearApiKey'),
       testConnection: () => invoke('settings', 'testConnection'),
       systemLanguage: () => invoke('settings', 'systemLanguage'),
+      startupWarnings: () => invoke('settings', 'startupWarnings'),
     },
     watch: {
       list: () => invoke('watch', 'list'),

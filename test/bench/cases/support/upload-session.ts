@@ -11,10 +11,10 @@ import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { MB } from '../../../../shared/service-contract/limits.ts';
-import type { BenchContext } from '../bench-case.ts';
+import type { BenchCase, BenchContext, Metric } from '../bench-case.ts';
 import { execFileAsync, runNodeJson, spawnLineChild } from './child-process.ts';
 import { startPeakProbe, type PeakProbe } from './memory.ts';
-import { alternate } from './statistics.ts';
+import { alternate, fromSamples } from './statistics.ts';
 
 const KEY = 'bench-upload-key-0123456789';
 const SERVICE_CLI = path.resolve(import.meta.dirname, '../../../../electron/local-service/cli.ts');
@@ -43,6 +43,29 @@ export function measureUploads(context: BenchContext): Promise<UploadMeasurement
     sessions.set(key, session);
   }
   return session;
+}
+
+/** Cases 1–3: one row each, from the shared session. */
+export function uploadSessionCase(head: Pick<BenchCase, 'id' | 'title'>, metric: (data: UploadMeasurements, quick: boolean) => Metric): BenchCase {
+  return {
+    ...head,
+    needs: ['curl'],
+    reps: { full: 7, quick: 2 },
+    run: async (context) => [metric(await measureUploads(context), context.quick)],
+  };
+}
+
+/** Cases 2 and 3: one process's peak RSS growth per upload, against the 32 MB target. */
+export function peakGrowthMetric(quick: boolean, growthMiB: number[], method: PeakProbe['method'], notePrefix = ''): Metric {
+  return fromSamples(
+    {
+      name: `peak RSS growth, ${uploadMiB(quick)} MiB upload`,
+      unit: 'MiB',
+      target: { on: 'ours', op: '<', value: 32, text: '< 32 MB' },
+      note: `${notePrefix}max ${Math.max(...growthMiB).toFixed(1)} MiB; ${method === 'hwm' ? 'VmHWM reset before each upload' : 'VmRSS sampled every 5 ms'}`,
+    },
+    growthMiB,
+  );
 }
 
 async function writeRandomFile(file: string, bytes: number): Promise<void> {

@@ -1,0 +1,141 @@
+// What the `scan` and `watch` CLIs share before their own work starts: the common
+// options and their checks, the remote service and its key (checked before anything
+// is sent), opening the core, and printing its start-up warnings. A problem ends
+// the run with CliExit: its message goes to stderr, its exit code to the shell.
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
+import { baseUrlSchema } from '../../shared/settings/settings.ts';
+import { createCore, DEFAULT_KEYCHAIN_SERVICE, type CoreInternals, type CoreTuning } from '../core/create-core.ts';
+import { defaultDataDir } from '../core/data-dir.ts';
+import { validateApiKey } from '../keychain/api-key.ts';
+import { accountForBaseUrl, createKeychain } from '../keychain/keychain.ts';
+
+export interface CliIo {
+  stdout: (line: string) => void;
+  stderr: (line: string) => void;
+  env: NodeJS.ProcessEnv;
+}
+
+/** Ends a run: the message for stderr and the exit code (2: bad arguments or could not start; 0 for --help). */
+export class CliExit extends Error {
+  readonly exitCode: number;
+  constructor(message: string, exitCode = 2) {
+    super(message);
+    this.exitCode = exitCode;
+  }
+}
+
+export const ENGINES = ['auto', 'clamd', 'builtin'] as const;
+export type EngineChoice = (typeof ENGINES)[number];
+
+export interface ServiceOverride {
+  baseUrl: string;
+  apiKey: string;
+}
+
+export const COMMON_OPTIONS = {
+  json: { type: 'boolean', default: false },
+  service: { type: 'string' },
+  'data-dir': { type: 'string' },
+  engine: { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const satisfies ParseArgsOptionsConfig;
+
+/** The usage lines of the common options except --json (each CLI words that one itself). */
+export const COMMON_USAGE = `  --service URL        a remote File Scanning Service; the key comes from VERDICT_API_KEY or the keychain
+                       (without it, the built-in local service is used)
+  --data-dir DIR       history, settings and the local service's data (default: ${defaultDataDir()})
+  --engine KIND        built-in service engine: auto (clamd if reachable, else built-in), clamd or builtin`;
+
+type Parsed<T extends ParseArgsOptionsConfig> = ReturnType<
+  typeof parseArgs<{ args: string[]; allowPositionals: true; strict: true; options: typeof COMMON_OPTIONS & T }>
+>;
+
+/**
+ * Parses the common options plus a CLI's own. Throws CliExit for an unknown option,
+ * --help (exit 0), no positionals (`nothingGiven`) or an unknown engine.
+ */
+export function parseCliArgs<T extends ParseArgsOptionsConfig>(argv: string[], own: T, usage: string, nothingGiven: string) {
+  let parsed: Parsed<T>;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { ...COMMON_OPTIONS, ...own } }) as Parsed<T>;
+  } catch (error) {
+    throw new CliExit(`${(error as Error).message}\n\n${usage}`);
+  }
+  const common = parsed.values as Parsed<typeof COMMON_OPTIONS>['values'];
+  if (common.help) throw new CliExit(usage, 0);
+  if (parsed.positionals.length === 0) throw new CliExit(`${nothingGiven}\n\n${usage}`);
+  const engine = common.engine;
+  if (engine !== undefined && !(ENGINES as readonly string[]).includes(engine)) {
+    throw new CliExit(`--engine must be auto, clamd or builtin (got ${engine}).`);
+  }
+  return { values: parsed.values, positionals: parsed.positionals, engine: engine as EngineChoice | undefined };
+}
+
+/**
+ * `--service URL` with its key (VERDICT_API_KEY, else the keychain entry the app saved for
+ * that origin), both checked before anything is sent. undefined without --service.
+ */
+export async function serviceOverrideFrom(service: string | undefined, io: CliIo): Promise<ServiceOverride | undefined> {
+  if (service === undefined) return undefined;
+  // Checked here so the user hears what is wrong with the URL (never echoing credentials in it).
+  const url = baseUrlSchema.safeParse(service);
+  if (!url.success) throw new CliExit(`--service ${url.error.issues[0]?.message ?? 'is not a valid URL'}.`);
+  const fromEnv = io.env.VERDICT_API_KEY !== undefined && io.env.VERDICT_API_KEY !== '';
+  const rawKey = fromEnv ? io.env.VERDICT_API_KEY : await keyFromKeychain(io, service);
+  if (!rawKey) throw new CliExit('No API key for --service: set VERDICT_API_KEY, or store a key in the app (it is kept in the OS keychain).');
+  const apiKey = validateApiKey(rawKey);
+  if (!apiKey.ok) throw new CliExit(`${fromEnv ? 'VERDICT_API_KEY' : 'The API key in the keychain'} is not a valid key: ${apiKey.error.message}`);
+  return { baseUrl: service, apiKey: apiKey.value };
+}
+
+async function keyFromKeychain(io: CliIo, baseUrl: string): Promise<string | null> {
+  const key = await createKeychain({ service: io.env.VERDICT_KEYCHAIN_SERVICE || DEFAULT_KEYCHAIN_SERVICE }).getKey(accountForBaseUrl(baseUrl));
+  if (!key.ok) io.stderr(key.error.message);
+  return key.ok ? key.value : null;
+}
+
+/**
+ * Opens the core for a CLI run (folders are never watched from the settings: `scan` watches
+ * none, `watch` its own) and prints its start-up warnings to stderr, as `Warning: …`.
+ */
+export async function openCliCore(input: {
+  io: CliIo;
+  dataDir: string | undefined;
+  serviceOverride: ServiceOverride | undefined;
+  engine: EngineChoice | undefined;
+  tuning?: CoreTuning;
+}): Promise<CoreInternals> {
+  const { io } = input;
+  let core: CoreInternals;
+  try {
+    core = await createCore(
+      {
+        dataDir: input.dataDir ?? defaultDataDir(io.env),
+        serviceOverride: input.serviceOverride,
+        keychainService: io.env.VERDICT_KEYCHAIN_SERVICE || undefined,
+        localService: input.engine ? { engine: input.engine } : undefined,
+      },
+      { watch: false, ...input.tuning },
+    );
+  } catch (error) {
+    throw new CliExit(`Could not start: ${(error as Error).message}`);
+  }
+  for (const warning of core.startupWarnings) io.stderr(`Warning: ${warning.message}`);
+  return core;
+}
+
+/** Which service a run uses, for its first line on stderr. */
+export function serviceLabel(serviceOverride: ServiceOverride | undefined): string {
+  return serviceOverride ? new URL(serviceOverride.baseUrl).origin : 'the built-in local service';
+}
+
+/** Runs a CLI body, turning CliExit into its message and exit code. */
+export async function runCli(io: CliIo, body: () => Promise<number>): Promise<number> {
+  try {
+    return await body();
+  } catch (error) {
+    if (!(error instanceof CliExit)) throw error;
+    io.stderr(error.message);
+    return error.exitCode;
+  }
+}
