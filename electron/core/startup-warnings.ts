@@ -1,13 +1,14 @@
 // What start-up found that the user should hear about, as a stable code plus the
 // stores' own English sentence (see StartupWarning in shared/bridge/api.ts). The
-// stores report a sentence only, so the code is read from their state and wording;
-// test/electron/core/startup-warnings.test.ts runs every case through the real stores,
-// so a reworded sentence fails there rather than losing its code.
+// settings store gives its code; history and the quarantine index have one kind of
+// problem each (replaced), and the set-aside name is read from the sentence.
+// test/electron/core/core-startup-warnings.test.ts runs every case through the real stores.
 import path from 'node:path';
 import type { StartupWarning } from '../../shared/bridge/api.ts';
+import type { SettingsProblem } from '../settings/settings-store.ts';
 
 export interface StartupWarningSources {
-  settings: { readonly warning: string | null; readonly readOnly: boolean; readonly file: string };
+  settings: { readonly warning: string | null; readonly problem: SettingsProblem | null };
   history: { readonly warning: string | null };
   quarantine: { readonly warning: string | null };
   /** What quarantine recovery could not put right. */
@@ -21,15 +22,8 @@ function asideName(message: string): string | undefined {
 }
 
 export function settingsWarning(settings: StartupWarningSources['settings']): StartupWarning | null {
-  const message = settings.warning;
-  if (!message) return null;
-  if (/newer version of Verdict/.test(message)) return { code: 'settings_future_version', message };
-  // Set aside and replaced by defaults that can be saved: damaged. Kept read-only: it could not be read (or moved).
-  if (!settings.readOnly) {
-    const file = asideName(message);
-    return { code: 'settings_damaged', message, ...(file ? { file } : {}) };
-  }
-  return { code: 'settings_unreadable', message, file: settings.file };
+  if (!settings.warning || !settings.problem) return null;
+  return { code: settings.problem.code, message: settings.warning, ...(settings.problem.file ? { file: settings.problem.file } : {}) };
 }
 
 export function collectStartupWarnings(sources: StartupWarningSources): StartupWarning[] {

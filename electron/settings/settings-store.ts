@@ -13,6 +13,12 @@ export const SETTINGS_FILE_NAME = 'settings.json';
 /** Any top-level settings except `version`, which this module owns. */
 export type SettingsChange = Partial<Omit<Settings, 'version'>>;
 
+export interface SettingsProblem {
+  code: 'settings_damaged' | 'settings_unreadable' | 'settings_future_version';
+  /** The damaged file's new name (damaged), or the file that could not be read (unreadable). */
+  file?: string;
+}
+
 export type SettingsListener = (settings: Settings, previous: Settings) => void;
 
 export interface SettingsStore {
@@ -23,6 +29,8 @@ export interface SettingsStore {
    * Plain English for the log; the UI shows it as is or maps `readOnly`.
    */
   readonly warning: string | null;
+  /** The same as a stable code for the UI (with the name a damaged file was set aside under); null when all is well. */
+  readonly problem: SettingsProblem | null;
   /** True when changes are kept from the file (it belongs to a newer version, or could not be read). */
   readonly readOnly: boolean;
   /** The current settings (a fresh copy; changing it changes nothing). */
@@ -77,6 +85,7 @@ export async function openSettings(dataDir: string): Promise<SettingsStore> {
   return {
     file,
     warning: loaded.warning,
+    problem: loaded.problem,
     readOnly: loaded.readOnly,
     get: () => structuredClone(current),
     update(change) {
@@ -94,6 +103,7 @@ export async function openSettings(dataDir: string): Promise<SettingsStore> {
 interface Loaded {
   settings: Settings;
   warning: string | null;
+  problem: SettingsProblem | null;
   readOnly: boolean;
 }
 
@@ -103,11 +113,12 @@ function loadSettings(file: string): Loaded {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { settings: defaultSettings(), warning: null, readOnly: false };
+    if (code === 'ENOENT') return { settings: defaultSettings(), warning: null, problem: null, readOnly: false };
     // Something is there but we cannot read it (permissions, a folder): leave it alone.
     return {
       settings: defaultSettings(),
       warning: `The settings file ${file} could not be read (${code ?? (error as Error).message}); default settings are in use and changes will not be saved.`,
+      problem: { code: 'settings_unreadable', file },
       readOnly: true,
     };
   }
@@ -128,13 +139,14 @@ function loadSettings(file: string): Loaded {
       warning:
         `The settings file was written by a newer version of Verdict (settings version ${version}; this version knows ${SETTINGS_VERSION}). ` +
         `It is used read-only${understood.success ? '' : ' (with default settings, as its content is not understood)'}; changes will not be saved. Update Verdict to change settings.`,
+      problem: { code: 'settings_future_version' },
       readOnly: true,
     };
   }
 
   const parsed = settingsSchema.safeParse(raw);
   if (!parsed.success) return setAsideLoaded(file, `its content is not valid: ${z.prettifyError(parsed.error).replaceAll('\n', ' ')}`);
-  return { settings: parsed.data, warning: null, readOnly: false };
+  return { settings: parsed.data, warning: null, problem: null, readOnly: false };
 }
 
 /** Renames a damaged file out of the way (kept for the user to inspect) and starts from defaults. */
@@ -146,12 +158,14 @@ function setAsideLoaded(file: string, reason: string): Loaded {
     return {
       settings: defaultSettings(),
       warning: `The settings file ${file} is damaged (${reason}) and could not be set aside (${(error as Error).message}); default settings are in use and changes will not be saved.`,
+      problem: { code: 'settings_unreadable', file },
       readOnly: true,
     };
   }
   return {
     settings: defaultSettings(),
     warning: `The settings file was damaged (${reason}); it was set aside as ${path.basename(aside)} and default settings are in use.`,
+    problem: { code: 'settings_damaged', file: path.basename(aside) },
     readOnly: false,
   };
 }

@@ -29,7 +29,7 @@ afterEach(async () => {
 });
 
 const NO_PROBLEMS = {
-  settings: { warning: null, readOnly: false, file: '/x/settings.json' },
+  settings: { warning: null, problem: null },
   history: { warning: null },
   quarantine: { warning: null },
   recovery: { lost: [], problems: [] },
@@ -60,13 +60,12 @@ describe('settings file codes (real settings store)', () => {
     expect(settingsWarning(store)).toEqual({ code: 'settings_unreadable', message: expect.stringMatching(/could not be read/), file: store.file });
   });
 
-  it('damaged but left in place (read-only) reads as unreadable: defaults, nothing saved', () => {
+  it('takes the code and file from the store, the sentence as the message', () => {
     const warning = settingsWarning({
       warning: 'The settings file /d/settings.json is damaged (x) and could not be set aside (EACCES); default settings are in use and changes will not be saved.',
-      readOnly: true,
-      file: '/d/settings.json',
+      problem: { code: 'settings_unreadable', file: '/d/settings.json' },
     });
-    expect(warning).toMatchObject({ code: 'settings_unreadable', file: '/d/settings.json' });
+    expect(warning).toMatchObject({ code: 'settings_unreadable', file: '/d/settings.json', message: expect.stringMatching(/could not be set aside/) });
   });
 
   it('a good file or none: no warning', async () => {
@@ -109,13 +108,13 @@ describe('history and quarantine codes (real SQLite files)', () => {
   it('every code the contract lists is one the collector can produce (and the reverse)', () => {
     const produced = new Set([
       ...collectStartupWarnings({
-        settings: { warning: 'damaged; it was set aside as settings.json.corrupt-1 and default settings are in use.', readOnly: false, file: '/s' },
+        settings: { warning: 'damaged', problem: { code: 'settings_damaged', file: 'settings.json.corrupt-1' } },
         history: { warning: 'set aside as history.sqlite.corrupt-1 and a new, empty history was started.' },
         quarantine: { warning: 'set aside' },
         recovery: { lost: ['a'], problems: [{}] },
       }),
-      settingsWarning({ warning: 'written by a newer version of Verdict', readOnly: true, file: '/s' })!,
-      settingsWarning({ warning: 'could not be read', readOnly: true, file: '/s' })!,
+      settingsWarning({ warning: 'written by a newer version of Verdict', problem: { code: 'settings_future_version' } })!,
+      settingsWarning({ warning: 'could not be read', problem: { code: 'settings_unreadable', file: '/s' } })!,
     ].map((warning) => warning.code));
     expect([...produced].sort()).toEqual([...STARTUP_WARNING_CODES].sort());
   });
