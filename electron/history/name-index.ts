@@ -12,8 +12,8 @@ export interface NameIndex {
   readonly enabled: boolean;
   add(seq: SQLInputValue, fileName: SQLInputValue): void;
   remove(seq: SQLInputValue, fileName: SQLInputValue): void;
-  /** How many names contain `phrase` (an FTS5 phrase query); for choosing a plan. */
-  count(phrase: string): number;
+  /** How many names contain `phrase` (an FTS5 phrase query), counting no further than `atMost`; for choosing a plan. */
+  count(phrase: string, atMost: number): number;
 }
 
 const TABLE = 'scans_name_search';
@@ -49,12 +49,13 @@ export function openNameIndex(db: DatabaseSync, wanted: boolean): NameIndex {
   const insert = db.prepare(`INSERT INTO ${TABLE} (rowid, file_name) VALUES (?, ?)`);
   // External-content FTS5 deletes by the old values, which the caller passes.
   const remove = db.prepare(`INSERT INTO ${TABLE} (${TABLE}, rowid, file_name) VALUES ('delete', ?, ?)`);
-  const count = db.prepare(`SELECT count(*) AS n FROM ${TABLE} WHERE ${TABLE} MATCH ?`);
+  // Capped: the plan only needs to know "few or many", and counting a broad match in full costs milliseconds.
+  const count = db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${TABLE} WHERE ${TABLE} MATCH ? LIMIT ?)`);
   return {
     enabled: true,
     add: (seq, fileName) => void insert.run(seq, fileName),
     remove: (seq, fileName) => void remove.run(seq, fileName),
-    count: (phrase) => Number((count.get(phrase) as { n: number }).n),
+    count: (phrase, atMost) => Number((count.get(phrase, atMost) as { n: number }).n),
   };
 }
 

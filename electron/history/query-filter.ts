@@ -41,6 +41,19 @@ export function usesNameIndex(search: string | undefined): boolean {
   return [...(search?.trim() ?? '')].length >= TRIGRAM;
 }
 
+/** A search that walks the rows counts its matches in steps of this many (see searchCountCap). */
+export const SEARCH_COUNT_STEP = 1000;
+
+/**
+ * How many matches a page query at `offset` counts when its search walks the
+ * rows: past the end of the page, to the next multiple of SEARCH_COUNT_STEP
+ * (1,000, 2,000, …). Counting all 12,500 matches of a broad search tests every
+ * name, and the list only needs to know that rows go on past this page.
+ */
+export function searchCountCap(offset: number, limit: number): number {
+  return (Math.floor((offset + limit) / SEARCH_COUNT_STEP) + 1) * SEARCH_COUNT_STEP;
+}
+
 /** The FTS5 query for a literal substring: one quoted phrase, so FTS5 syntax characters match literally. */
 export function nameMatchQuery(search: string): string {
   return `"${search.trim().replaceAll('"', '""')}"`;

@@ -11,6 +11,7 @@ import type { Section } from '../store/view-slice.ts';
 import { useVerdict } from '../store/use-verdict.ts';
 import { NoticeLine } from './NoticeLine.tsx';
 import { QueueCounts } from './QueueCounts.tsx';
+import { StartupWarnings } from './StartupWarnings.tsx';
 import { ThreatBanner } from './ThreatBanner.tsx';
 
 export function App({ feed }: { feed: ScanFeed }): ReactElement {
@@ -42,6 +43,7 @@ export function App({ feed }: { feed: ScanFeed }): ReactElement {
         <QueueCounts />
       </header>
       <ThreatBanner />
+      <StartupWarnings />
       <NoticeLine />
       <main className="main">
         <div className="section" hidden={section !== 'scans'}>

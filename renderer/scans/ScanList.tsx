@@ -18,6 +18,7 @@ export function ScanList({ feed }: { feed: ScanFeed }): ReactElement {
   const { t, tn } = useTranslator();
   const ids = useVerdict((state) => state.ids);
   const listState = useVerdict((state) => state.listState);
+  const countIsLowerBound = useVerdict((state) => state.totalIsLowerBound);
   const activeIndex = useVerdict((state) => state.activeIndex);
   const filtered = useVerdict((state) => isFiltered(state.filters));
   const setActiveIndex = useVerdict((state) => state.setActiveIndex);
@@ -113,7 +114,7 @@ export function ScanList({ feed }: { feed: ScanFeed }): ReactElement {
           {t('list.label')}
         </h2>
         <span className="list__count" aria-live="polite">
-          {listState === 'ready' ? tn('list.count', count) : t('list.loading')}
+          {listState === 'ready' ? tn(countIsLowerBound ? 'list.countAtLeast' : 'list.count', count) : t('list.loading')}
         </span>
         <BulkBar />
       </div>

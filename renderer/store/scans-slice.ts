@@ -18,6 +18,8 @@ export interface ScansSlice {
   listState: ListState;
   /** Newest first; `undefined` where the page has not been loaded yet. Length = total. */
   ids: (string | undefined)[];
+  /** The history counted a broad search only so far: at least `ids.length` match, and later pages extend the list. */
+  totalIsLowerBound: boolean;
   records: Map<string, ScanRecord>;
   recordsVersion: number;
   /** How many records were put at the head since the reset (page offsets shift by that). */
@@ -43,6 +45,7 @@ export const createScansSlice: StateCreator<VerdictStore, [], [], ScansSlice> = 
   listGeneration: 0,
   listState: 'loading',
   ids: [],
+  totalIsLowerBound: false,
   records: new Map(),
   recordsVersion: 0,
   headInserts: 0,
@@ -57,7 +60,15 @@ export const createScansSlice: StateCreator<VerdictStore, [], [], ScansSlice> = 
     const fresh = new Map<string, ScanRecord>();
     if (selected) fresh.set(selected.id, selected);
     const generation = listGeneration + 1;
-    set({ listGeneration: generation, listState: 'loading', ids: [], records: fresh, recordsVersion: get().recordsVersion + 1, headInserts: 0 });
+    set({
+      listGeneration: generation,
+      listState: 'loading',
+      ids: [],
+      totalIsLowerBound: false,
+      records: fresh,
+      recordsVersion: get().recordsVersion + 1,
+      headInserts: 0,
+    });
     return generation;
   },
 
@@ -73,16 +84,25 @@ export const createScansSlice: StateCreator<VerdictStore, [], [], ScansSlice> = 
       const early = state.ids.filter((id): id is string => id !== undefined && !inPage.has(id));
       const ids: (string | undefined)[] = [...early, ...pageIds];
       ids.length = Math.max(ids.length, early.length + page.total);
-      set({ ids, listState: 'ready', headInserts: early.length, recordsVersion: state.recordsVersion + 1 });
+      set({ ids, listState: 'ready', totalIsLowerBound: page.totalIsLowerBound === true, headInserts: early.length, recordsVersion: state.recordsVersion + 1 });
       return;
     }
     // Records put at the head since the request shifted this page down.
-    const start = offset + (state.headInserts - headInsertsAtRequest);
+    const shift = state.headInserts - headInsertsAtRequest;
+    const start = offset + shift;
     const ids = state.ids.slice();
     pageIds.forEach((id, i) => {
       ids[start + i] = id;
     });
-    set({ ids, recordsVersion: state.recordsVersion + 1 });
+    if (!state.totalIsLowerBound) {
+      set({ ids, recordsVersion: state.recordsVersion + 1 });
+      return;
+    }
+    // A page further on counted further: the list grows, and ends where an exact count says.
+    const total = page.total + shift;
+    if (page.totalIsLowerBound) ids.length = Math.max(ids.length, total);
+    else ids.length = Math.max(total, start + pageIds.length);
+    set({ ids, totalIsLowerBound: page.totalIsLowerBound === true, recordsVersion: state.recordsVersion + 1 });
   },
 
   failList(generation) {

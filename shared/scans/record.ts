@@ -120,4 +120,9 @@ export type HistoryQuery = z.input<typeof historyQuerySchema>;
 export interface Page<T> {
   items: T[];
   total: number;
+  /**
+   * Set when counting stopped early (a name search that matches many rows): at
+   * least `total` match, and a page further on may count further.
+   */
+  totalIsLowerBound?: true;
 }

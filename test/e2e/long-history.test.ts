@@ -142,4 +142,19 @@ describe('a long history', () => {
     await page.getByText('10 scans').waitFor();
     expect(app.problems).toEqual([]);
   });
+
+  it('counts a broad name search only so far, and the list grows as it scrolls', async () => {
+    const { page } = app;
+    // All 10,000 names match: the history counts up to 1,000 and says there are more.
+    await page.getByLabel('Search').fill('seed-');
+    await page.getByText('1,000+ scans', { exact: true }).waitFor();
+    await page.getByTestId('scan-list').hover();
+    await page.mouse.wheel(0, 1000 * 100);
+    await page.getByText('2,000+ scans', { exact: true }).waitFor();
+    expect(await domRows()).toBeLessThan(60);
+    // Exactly 1,000 matches (seed-04000 … seed-04999): an exact count, without the "+".
+    await page.getByLabel('Search').fill('seed-04');
+    await page.getByText('1,000 scans', { exact: true }).waitFor();
+    expect(app.problems).toEqual([]);
+  });
 });

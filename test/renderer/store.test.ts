@@ -93,6 +93,36 @@ describe('pages', () => {
     store.getState().receivePage(generation, 0, 0, { items: [both], total: 1 });
     expect(store.getState().ids).toEqual([early.id, both.id]);
   });
+
+  it('grows a list whose total is a lower bound as later pages count further, and ends it at an exact total', () => {
+    const generation = store.getState().resetList();
+    const first = [record(), record()];
+    store.getState().receivePage(generation, 0, 0, { items: first, total: 4, totalIsLowerBound: true });
+    expect(store.getState()).toMatchObject({ totalIsLowerBound: true });
+    expect(store.getState().ids.length).toBe(4);
+
+    // A live scan at the head since the request shifts the next page and its count by one.
+    const requestedAt = store.getState().headInserts;
+    const fresh = record({ queuedAt: '2030-01-01T00:00:00.000Z' });
+    store.getState().applyEvents([{ type: 'record', record: fresh }]);
+    const second = [record(), record()];
+    store.getState().receivePage(generation, 2, requestedAt, { items: second, total: 8, totalIsLowerBound: true });
+    expect(store.getState().ids.length).toBe(9);
+    expect(store.getState().ids.slice(3, 5)).toEqual(second.map((r) => r.id));
+    expect(store.getState().totalIsLowerBound).toBe(true);
+
+    const third = [record(), record()];
+    store.getState().receivePage(generation, 5, requestedAt + 1, { items: third, total: 7 });
+    expect(store.getState().ids.length).toBe(7);
+    expect(store.getState().ids.slice(5)).toEqual(third.map((r) => r.id));
+    expect(store.getState().totalIsLowerBound).toBe(false);
+
+    // An exact list keeps its length whatever a later page says, and a new query starts exact.
+    store.getState().receivePage(generation, 5, requestedAt + 1, { items: third, total: 100, totalIsLowerBound: true });
+    expect(store.getState().ids.length).toBe(7);
+    store.getState().resetList();
+    expect(store.getState().totalIsLowerBound).toBe(false);
+  });
 });
 
 describe('live events', () => {
