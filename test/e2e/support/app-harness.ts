@@ -33,9 +33,10 @@ export async function buildRenderer(): Promise<{ dir: string; remove(): Promise<
   } finally {
     process.env.NODE_ENV = nodeEnv;
   }
-  // A development bundle would not be what ships; make sure this one is not.
-  const bundle = (await readdir(path.join(dir, 'assets'))).find((name) => name.endsWith('.js'));
-  if (!bundle || (await readFile(path.join(dir, 'assets', bundle), 'utf8')).includes('jsxDEV')) throw new Error('the renderer build is not a production build');
+  // A development bundle would not be what ships; make sure this one is not (the app is split into chunks: check each).
+  const chunks = (await readdir(path.join(dir, 'assets'))).filter((name) => name.endsWith('.js'));
+  const texts = await Promise.all(chunks.map((name) => readFile(path.join(dir, 'assets', name), 'utf8')));
+  if (chunks.length === 0 || texts.some((text) => text.includes('jsxDEV'))) throw new Error('the renderer build is not a production build');
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
