@@ -4,27 +4,13 @@
 // the folder's own rules + size limit); "scan again" scans a skipped file anyway.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { verdictOf, type ScanRecord } from '../../../shared/scans/record.ts';
-import { createCore, type CoreInternals } from '../../../electron/core/create-core.ts';
-import { FAST, tempDir, until, writeEicar } from '../scans/harness.ts';
+import type { CoreInternals } from '../../../electron/core/create-core.ts';
+import { FAST, until, writeEicar } from '../scans/harness.ts';
+import { useCoreFixture } from './core-fixture.ts';
 
-let dir: Awaited<ReturnType<typeof tempDir>>;
-const closers: Array<() => Promise<unknown>> = [];
-
-beforeEach(async () => {
-  dir = await tempDir('verdict-core-exclusions-');
-});
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-  await dir.remove();
-});
-
-async function open(tuning: Parameters<typeof createCore>[1] = FAST): Promise<CoreInternals> {
-  const core = await createCore({ dataDir: join(dir.path, 'data'), keychainService: `verdict-test-${process.pid}`, localService: { engine: 'builtin' } }, tuning);
-  closers.push(() => core.close());
-  return core;
-}
+const { dir, open } = useCoreFixture('verdict-core-exclusions-');
 
 async function folder(name: string): Promise<string> {
   const path = join(dir.path, name);

@@ -7,31 +7,16 @@ import { createHash } from 'node:crypto';
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { verdictOf, type ScanEvent, type ScanRecord } from '../../../shared/scans/record.ts';
-import { createCore, type CoreInternals } from '../../../electron/core/create-core.ts';
+import type { CoreInternals } from '../../../electron/core/create-core.ts';
 import { openHistory } from '../../../electron/history/history.ts';
-import { EICAR_TEST_STRING, FAST, tempDir, writeEicar, writeFiles } from '../scans/harness.ts';
+import { EICAR_TEST_STRING, writeEicar, writeFiles } from '../scans/harness.ts';
+import { useCoreFixture } from './core-fixture.ts';
 
-let dir: Awaited<ReturnType<typeof tempDir>>;
-const closers: Array<() => Promise<unknown>> = [];
+const { dir, dataDir, open } = useCoreFixture('verdict-core-quarantine-');
 
-beforeEach(async () => {
-  dir = await tempDir('verdict-core-quarantine-');
-});
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-  await dir.remove();
-});
-
-const dataDir = () => join(dir.path, 'data');
 const sha256Of = (content: string | Buffer) => createHash('sha256').update(content).digest('hex');
-
-async function open(): Promise<CoreInternals> {
-  const core = await createCore({ dataDir: dataDir(), keychainService: `verdict-test-${process.pid}`, localService: { engine: 'builtin' } }, FAST);
-  closers.push(() => core.close());
-  return core;
-}
 
 async function folder(name: string): Promise<string> {
   const path = join(dir.path, name);

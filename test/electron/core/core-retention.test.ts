@@ -4,32 +4,17 @@
 // learns what went through a `removed` event.
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ScanEvent, ScanRecord } from '../../../shared/scans/record.ts';
-import { createCore, type CoreInternals } from '../../../electron/core/create-core.ts';
+import type { CoreInternals } from '../../../electron/core/create-core.ts';
 import { openHistory } from '../../../electron/history/history.ts';
 import { makeRecord } from '../history/fixtures/records.ts';
-import { FAST, tempDir, until, writeEicar } from '../scans/harness.ts';
+import { FAST, until, writeEicar } from '../scans/harness.ts';
+import { useCoreFixture } from './core-fixture.ts';
 
-let dir: Awaited<ReturnType<typeof tempDir>>;
-const closers: Array<() => Promise<unknown>> = [];
+const { dir, dataDir, open } = useCoreFixture('verdict-core-retention-');
 
-beforeEach(async () => {
-  dir = await tempDir('verdict-core-retention-');
-});
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-  await dir.remove();
-});
-
-const dataDir = () => join(dir.path, 'data');
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
-
-async function open(tuning: Parameters<typeof createCore>[1] = FAST): Promise<CoreInternals> {
-  const core = await createCore({ dataDir: dataDir(), keychainService: `verdict-test-${process.pid}`, localService: { engine: 'builtin' } }, tuning);
-  closers.push(() => core.close());
-  return core;
-}
 
 /** Finished records of various ages (written straight into the history, as earlier runs would have). */
 function seed(records: ScanRecord[]): void {

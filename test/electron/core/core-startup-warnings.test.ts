@@ -5,27 +5,21 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { STARTUP_WARNING_CODES } from '../../../shared/bridge/api.ts';
-import { createCore, type CoreInternals } from '../../../electron/core/create-core.ts';
 import { collectStartupWarnings, settingsWarning } from '../../../electron/core/startup-warnings.ts';
 import { HISTORY_FILE_NAME, openHistory } from '../../../electron/history/history.ts';
 import { openQuarantine, QUARANTINE_DB_NAME, QUARANTINE_DIR_NAME } from '../../../electron/quarantine/quarantine.ts';
 import { openSettings, SETTINGS_FILE_NAME } from '../../../electron/settings/settings-store.ts';
-import { FAST, tempDir } from '../scans/harness.ts';
+import { FAST } from '../scans/harness.ts';
+import { useCoreFixture } from './core-fixture.ts';
 
-let dir: Awaited<ReturnType<typeof tempDir>>;
+const fixture = useCoreFixture('verdict-startup-warnings-');
 let dataDir: string;
-const closers: Array<() => unknown> = [];
 
 beforeEach(async () => {
-  dir = await tempDir('verdict-startup-warnings-');
-  dataDir = join(dir.path, 'data');
+  dataDir = fixture.dataDir();
   await mkdir(dataDir);
-});
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-  await dir.remove();
 });
 
 const NO_PROBLEMS = {
@@ -79,7 +73,7 @@ describe('history and quarantine codes (real SQLite files)', () => {
   it('a damaged history database: history_replaced, naming the file it was set aside as', async () => {
     await writeFile(join(dataDir, HISTORY_FILE_NAME), Buffer.concat([Buffer.from('definitely not SQLite '), randomBytes(8192)]));
     const history = openHistory(dataDir);
-    closers.push(() => history.close());
+    fixture.onCleanup(() => history.close());
     const [warning] = collectStartupWarnings({ ...NO_PROBLEMS, history });
     expect(warning).toMatchObject({ code: 'history_replaced', message: history.warning });
     expect(warning?.file).toMatch(/^history\.sqlite\.corrupt-/);
@@ -90,7 +84,7 @@ describe('history and quarantine codes (real SQLite files)', () => {
     await mkdir(join(dataDir, QUARANTINE_DIR_NAME));
     await writeFile(join(dataDir, QUARANTINE_DIR_NAME, QUARANTINE_DB_NAME), 'this is not a database'.repeat(200));
     const quarantine = await openQuarantine(dataDir);
-    closers.push(() => quarantine.close());
+    fixture.onCleanup(() => quarantine.close());
     const recovery = await quarantine.recover();
     expect(collectStartupWarnings({ ...NO_PROBLEMS, quarantine, recovery })).toEqual([
       { code: 'quarantine_index_replaced', message: quarantine.warning },
@@ -121,11 +115,7 @@ describe('history and quarantine codes (real SQLite files)', () => {
 });
 
 describe('through createCore', () => {
-  async function open(): Promise<CoreInternals> {
-    const core = await createCore({ dataDir, keychainService: `verdict-test-${process.pid}`, localService: { engine: 'builtin' } }, { ...FAST, watch: false });
-    closers.push(() => core.close());
-    return core;
-  }
+  const open = () => fixture.open({ ...FAST, watch: false });
 
   it('a damaged settings file and a damaged history: both warnings, in order, from the facade too', async () => {
     await writeSettings('{"language": ');
@@ -147,7 +137,7 @@ describe('through createCore', () => {
   });
 
   it('a file removed from the quarantine folder behind Verdict’s back: quarantine_files_lost once', async () => {
-    const files = join(dir.path, 'files');
+    const files = join(fixture.dir.path, 'files');
     await mkdir(files);
     const source = join(files, 'evil.exe');
     await writeFile(source, 'EVIL');

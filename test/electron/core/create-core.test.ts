@@ -5,28 +5,14 @@ import { DatabaseSync } from 'node:sqlite';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ScanRecord } from '../../../shared/scans/record.ts';
-import { createCore, type CoreInternals } from '../../../electron/core/create-core.ts';
+import { createCore } from '../../../electron/core/create-core.ts';
 import { DataDirInUseError } from '../../../electron/core/data-dir-lock.ts';
-import { FAST, startTestService, tempDir, until, writeEicar, writeFiles } from '../scans/harness.ts';
+import { FAST, startTestService, until, writeEicar, writeFiles } from '../scans/harness.ts';
+import { useCoreFixture } from './core-fixture.ts';
 
-let dir: Awaited<ReturnType<typeof tempDir>>;
-const closers: Array<() => Promise<unknown>> = [];
-
-beforeEach(async () => {
-  dir = await tempDir('verdict-core-');
-});
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-  await dir.remove();
-});
-
-async function open(options: Partial<Parameters<typeof createCore>[0]> = {}, tuning: Parameters<typeof createCore>[1] = FAST): Promise<CoreInternals> {
-  const core = await createCore({ dataDir: join(dir.path, 'data'), keychainService: `verdict-test-${process.pid}`, localService: { engine: 'builtin' }, ...options }, tuning);
-  closers.push(() => core.close());
-  return core;
-}
+const { dir, open, onCleanup } = useCoreFixture('verdict-core-');
 
 async function folder(name = 'files') {
   const path = join(dir.path, name);
@@ -88,8 +74,8 @@ describe('createCore', () => {
 
   it('moves to a remote backend when the settings change, and back', async () => {
     const service = await startTestService(join(dir.path, 'remote'));
-    closers.push(() => service.close());
-    const core = await open({ serviceOverride: undefined });
+    onCleanup(() => service.close());
+    const core = await open(FAST, { serviceOverride: undefined });
     const [file] = await writeFiles(await folder(), 1);
 
     // Remote without a key: the queue waits for one, nothing fails.
@@ -114,17 +100,17 @@ describe('createCore', () => {
 
   it('tests a connection for real: reachable and authorized, a wrong key, nobody listening, not a scanning service', async () => {
     const service = await startTestService(join(dir.path, 'remote'));
-    closers.push(() => service.close());
-    const good = await open({ serviceOverride: { baseUrl: service.url, apiKey: service.key } });
+    onCleanup(() => service.close());
+    const good = await open(FAST, { serviceOverride: { baseUrl: service.url, apiKey: service.key } });
     expect(await good.settings.testConnection()).toMatchObject({ ok: true, value: { reachable: true, authorized: true } });
     await good.close();
 
-    const wrong = await open({ serviceOverride: { baseUrl: service.url, apiKey: 'not-the-right-key' } });
+    const wrong = await open(FAST, { serviceOverride: { baseUrl: service.url, apiKey: 'not-the-right-key' } });
     expect(await wrong.settings.testConnection()).toMatchObject({ ok: true, value: { reachable: true, authorized: false } });
     await wrong.close();
 
     const port = await deadPort();
-    const nobody = await open({ serviceOverride: { baseUrl: `http://127.0.0.1:${port}`, apiKey: 'whatever-key-1234' } }, { ...FAST, clientRetry: { maxAttempts: 1 } });
+    const nobody = await open({ ...FAST, clientRetry: { maxAttempts: 1 } }, { serviceOverride: { baseUrl: `http://127.0.0.1:${port}`, apiKey: 'whatever-key-1234' } });
     const unreachable = await nobody.settings.testConnection();
     expect(unreachable).toMatchObject({ ok: true, value: { reachable: false, authorized: false, latencyMs: null } });
     expect(unreachable.ok && unreachable.value.message).toMatch(/connection refused/);
@@ -134,9 +120,9 @@ describe('createCore', () => {
     const { createServer: createHttpServer } = await import('node:http');
     const html = createHttpServer((_req, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not found</h1>'));
     await new Promise<void>((resolve) => html.listen(0, '127.0.0.1', resolve));
-    closers.push(() => new Promise((resolve) => html.close(resolve)));
+    onCleanup(() => new Promise((resolve) => html.close(resolve)));
     const htmlPort = (html.address() as { port: number }).port;
-    const web = await open({ serviceOverride: { baseUrl: `http://127.0.0.1:${htmlPort}`, apiKey: 'whatever-key-1234' } });
+    const web = await open(FAST, { serviceOverride: { baseUrl: `http://127.0.0.1:${htmlPort}`, apiKey: 'whatever-key-1234' } });
     const notService = await web.settings.testConnection();
     expect(notService).toMatchObject({ ok: true, value: { reachable: true, authorized: false } });
     expect(notService.ok && notService.value.message).toMatch(/base URL/);
@@ -148,7 +134,7 @@ describe('createCore', () => {
   });
 
   it('watches the folders in the settings and scans what lands there (origin watch, async)', async () => {
-    const core = await open({}, { ...FAST, watch: true, watchSettleMs: 100 });
+    const core = await open({ ...FAST, watch: true, watchSettleMs: 100 });
     const watched = await folder('watched');
     const changes: number[] = [];
     core.watch.onChange((statuses) => changes.push(statuses.length));
@@ -179,9 +165,9 @@ describe('createCore', () => {
 
   it('resumes unfinished scans after a restart, following them by their service id', async () => {
     const service = await startTestService(join(dir.path, 'remote'), { scanDelayMs: 600 });
-    closers.push(() => service.close());
+    onCleanup(() => service.close());
     const override = { baseUrl: service.url, apiKey: service.key };
-    const first = await open({ serviceOverride: override });
+    const first = await open(FAST, { serviceOverride: override });
     const files = await writeFiles(await folder(), 3);
     const submitted = await first.submit(files, { origin: 'watch' });
     if (!submitted.ok) throw new Error(submitted.error.message);
@@ -191,7 +177,7 @@ describe('createCore', () => {
     }, 'every scan to be processing at the service');
     await first.close();
 
-    const second = await open({ serviceOverride: override });
+    const second = await open(FAST, { serviceOverride: override });
     await second.idle();
     for (const id of submitted.value.ids) {
       const record = await second.scans.get(id);
@@ -201,7 +187,7 @@ describe('createCore', () => {
   });
 
   it('finishes scans left processing at the embedded service after a restart (nothing lost)', async () => {
-    const first = await open({ localService: { engine: 'builtin', scanDelayMs: 500 } });
+    const first = await open(FAST, { localService: { engine: 'builtin', scanDelayMs: 500 } });
     const files = await writeFiles(await folder(), 2);
     const submitted = await first.submit(files, { origin: 'watch' });
     if (!submitted.ok) throw new Error(submitted.error.message);
@@ -217,7 +203,7 @@ describe('createCore', () => {
     await first.close();
 
     // The embedded service gets a new key on every start; its scans must still be found.
-    const second = await open({ localService: { engine: 'builtin', scanDelayMs: 10 } });
+    const second = await open(FAST, { localService: { engine: 'builtin', scanDelayMs: 10 } });
     await second.idle();
     for (const [index, id] of submitted.value.ids.entries()) {
       expect(await second.scans.get(id)).toMatchObject({
@@ -235,7 +221,7 @@ describe('createCore', () => {
 
   it('scans files that landed in a watched folder while Verdict was closed', async () => {
     const tuning = { ...FAST, watch: true, watchSettleMs: 100 };
-    const first = await open({}, tuning);
+    const first = await open(tuning);
     const watched = await folder('watched');
     const added = await first.watch.add({ path: watched });
     if (!added.ok) throw new Error(added.error.message);
@@ -246,7 +232,7 @@ describe('createCore', () => {
     await first.close();
 
     await writeFile(join(watched, 'while-closed.txt'), 'arrived while the app was closed\n');
-    const second = await open({}, tuning);
+    const second = await open(tuning);
     await until(async () => {
       const list = await second.scans.list({ statuses: ['completed'] });
       return list.ok && list.value.items.some((record) => record.fileName === 'while-closed.txt' && record.origin === 'watch');

@@ -3,27 +3,13 @@
 // and is never walked or watched; "scan anyway" walks it.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ScanRecord } from '../../../shared/scans/record.ts';
-import { createCore, type CoreInternals } from '../../../electron/core/create-core.ts';
-import { FAST, tempDir, until } from '../scans/harness.ts';
+import type { CoreInternals } from '../../../electron/core/create-core.ts';
+import { FAST, until } from '../scans/harness.ts';
+import { useCoreFixture } from '../core/core-fixture.ts';
 
-let dir: Awaited<ReturnType<typeof tempDir>>;
-const closers: Array<() => Promise<unknown>> = [];
-
-beforeEach(async () => {
-  dir = await tempDir('verdict-excluded-folders-');
-});
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-  await dir.remove();
-});
-
-async function open(tuning: Parameters<typeof createCore>[1] = FAST): Promise<CoreInternals> {
-  const core = await createCore({ dataDir: join(dir.path, 'data'), keychainService: `verdict-test-${process.pid}`, localService: { engine: 'builtin' } }, tuning);
-  closers.push(() => core.close());
-  return core;
-}
+const { dir, open } = useCoreFixture('verdict-excluded-folders-');
 
 async function write(path: string, content = `content of ${path}\n`): Promise<string> {
   await mkdir(join(path, '..'), { recursive: true });

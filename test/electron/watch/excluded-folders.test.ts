@@ -4,21 +4,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createExclusionMatcher, type ExclusionMatcher } from '../../../electron/exclusions/exclusion-matcher.ts';
 import type { ExclusionRules } from '../../../shared/settings/protection.ts';
-import { collect, folder, makeTempDir, waitFor, type Collector } from './support/collector.ts';
+import { collect, folder, waitFor, type Collector } from './support/collector.ts';
+import { useTempFolders } from './support/temp-folders.ts';
 
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function tempDir(): Promise<string> {
-  const dir = await makeTempDir();
-  cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
-  return dir;
-}
+const { tempDir, onCleanup } = useTempFolders();
 
 const rules = (partial: Partial<ExclusionRules>): ExclusionRules => ({ paths: [], globs: [], extensions: [], ...partial });
 
@@ -40,7 +32,7 @@ interface Watching extends Collector {
 async function watching(options: Parameters<typeof collect>[0]): Promise<Watching> {
   const excluded: string[] = [];
   const collector = collect({ ...options, onExcludedFolder: (found) => void excluded.push(found.path) });
-  cleanups.push(() => collector.close());
+  onCleanup(() => collector.close());
   await collector.watcher.started();
   for (const status of collector.watcher.statuses()) expect(status.state, status.error ?? '').toBe('watching');
   return { ...collector, excluded };

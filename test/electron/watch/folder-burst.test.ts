@@ -1,19 +1,16 @@
 // A burst of files landing at once: every one reported exactly once, none lost.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, expect, it } from 'vitest';
-import { collect, folder, makeTempDir, waitFor } from './support/collector.ts';
+import { expect, it } from 'vitest';
+import { collect, folder, waitFor } from './support/collector.ts';
+import { useTempFolders } from './support/temp-folders.ts';
 
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const { tempDir, onCleanup } = useTempFolders();
 
 it('reports each of 2,000 files written at once exactly once', async () => {
-  const dir = await makeTempDir();
-  cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
+  const dir = await tempDir();
   const c = collect({ folders: [folder('a', dir)] });
-  cleanups.push(() => c.close());
+  onCleanup(() => c.close());
   await c.watcher.started();
   const count = 2000;
   const names = Array.from({ length: count }, (_, index) => path.join(dir, index % 2 ? `sub/file-${index}.bin` : `file-${index}.bin`));

@@ -2,31 +2,23 @@
 // unreadable or hit the inotify limit: real folders, real errors.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { collect, folder, makeTempDir, waitFor, type Collector } from './support/collector.ts';
+import { describe, expect, it } from 'vitest';
+import { collect, folder, waitFor, type Collector } from './support/collector.ts';
+import { useTempFolders } from './support/temp-folders.ts';
 import { canUseUserNamespace, startHarness, type HarnessProcess } from './support/harness-process.ts';
 
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function tempDir(): Promise<string> {
-  const dir = await makeTempDir();
-  cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
-  return dir;
-}
+const { tempDir, onCleanup } = useTempFolders();
 
 async function watching(options: Parameters<typeof collect>[0]): Promise<Collector> {
   const collector = collect(options);
-  cleanups.push(() => collector.close());
+  onCleanup(() => collector.close());
   await collector.watcher.started();
   return collector;
 }
 
 function harness(...args: Parameters<typeof startHarness>): HarnessProcess {
   const child = startHarness(...args);
-  cleanups.push(() => child.close());
+  onCleanup(() => child.close());
   return child;
 }
 

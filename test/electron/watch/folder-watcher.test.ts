@@ -4,23 +4,15 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { collect, folder, makeTempDir, waitFor, type Collector } from './support/collector.ts';
+import { describe, expect, it } from 'vitest';
+import { collect, folder, waitFor, type Collector } from './support/collector.ts';
+import { useTempFolders } from './support/temp-folders.ts';
 
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function tempDir(): Promise<string> {
-  const dir = await makeTempDir();
-  cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
-  return dir;
-}
+const { tempDir, onCleanup } = useTempFolders();
 
 async function watching(options: Parameters<typeof collect>[0]): Promise<Collector> {
   const collector = collect(options);
-  cleanups.push(() => collector.close());
+  onCleanup(() => collector.close());
   await collector.watcher.started();
   for (const status of collector.watcher.statuses()) expect(status.state, status.error ?? '').toBe('watching');
   return collector;
@@ -166,7 +158,7 @@ describe('which files', () => {
     execFileSync('mkfifo', [path.join(dir, 'pipe')]);
     const server = net.createServer();
     await new Promise<void>((resolve) => server.listen(path.join(dir, 'socket'), resolve));
-    cleanups.push(() => new Promise((resolve) => server.close(resolve)));
+    onCleanup(() => new Promise((resolve) => server.close(resolve)));
     await fs.mkdir(path.join(dir, 'a', 'b'), { recursive: true });
     await fs.symlink(dir, path.join(dir, 'loop'));
     await fs.symlink('..', path.join(dir, 'a', 'b', 'up'));
@@ -218,14 +210,14 @@ describe('files already there', () => {
     const dir = await tempDir();
     await fs.writeFile(path.join(dir, 'recent.txt'), 'recent');
     const late = collect({ folders: [folder('a', dir)], catchUpSince: Date.now() + 60_000 });
-    cleanups.push(() => late.close());
+    onCleanup(() => late.close());
     await late.watcher.started();
     await late.barrier(dir);
     expect(late.reportsOf(path.join(dir, 'recent.txt'))).toEqual([]);
     await late.close();
 
     const early = collect({ folders: [folder('a', dir)], catchUpSince: Date.now() - 60_000 });
-    cleanups.push(() => early.close());
+    onCleanup(() => early.close());
     await early.waitForReport(path.join(dir, 'recent.txt'));
   });
 });
