@@ -7,6 +7,8 @@ import { appendFile, mkdir, open, readFile, rm, stat, symlink, writeFile } from 
 import { createServer as createNetServer, type Server } from 'node:net';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScanRecord } from '../../../shared/scans/record.ts';
 import { MAX_ASYNC_FILE_SIZE, MAX_SYNC_FILE_SIZE } from '../../../shared/service-contract/limits.ts';
@@ -43,6 +45,12 @@ async function submitAndSettle(paths: string[], mode?: 'sync' | 'async' | 'auto'
   return new Map(rows.map((row) => [row.path, row]));
 }
 
+/** Live main-thread heap after a full collection (gc exposed at run time: vitest's workers start without it). */
+function liveHeap(): number {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+  return process.memoryUsage().heapUsed;
+}
 const sha256 = async (path: string) => createHash('sha256').update(await readFile(path)).digest('hex');
 
 beforeAll(async () => {
@@ -239,14 +247,14 @@ describe('10,000 files dropped at once', () => {
   it('all queued at once, all reach a terminal state, memory stays bounded', async () => {
     const root = join(dir.path, 'ten-thousand');
     await mkdir(root);
-    // 100 distinct contents, each in 100 files: the queue, history and events carry 10,000 files while
-    // only 100 uploads happen (identical content waits for its first copy's verdict), so this stays quick.
+    // Distinct contents, so every file is uploaded and scanned (no verdict is reused).
     const paths: string[] = [];
     for (let i = 0; i < 10_000; i++) {
       const path = join(root, `f${String(i).padStart(5, '0')}.txt`);
-      await writeFile(path, `content ${i % 100}\n`);
+      await writeFile(path, `content ${i}\n`);
       paths.push(path);
     }
+    const liveBefore = liveHeap();
     const rssBefore = process.memoryUsage().rss;
     let peak = rssBefore;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
@@ -257,17 +265,24 @@ describe('10,000 files dropped at once', () => {
       const queuedMs = performance.now() - started;
       expect(submitted.value.queued).toBe(10_000);
       expect(new Set(submitted.value.ids).size).toBe(10_000);
-      const rows = await waitForBatch(core, submitted.value.ids, isTerminal, 150_000);
+      const rows = await waitForBatch(core, submitted.value.ids, isTerminal, 280_000);
       const totalMs = performance.now() - started;
       expect(rows.filter((r) => r.status !== 'completed')).toEqual([]);
-      expect(rows.filter((r) => r.reusedFromId === null).length).toBeLessThanOrEqual(100 + 5);
+      expect(rows.filter((r) => r.reusedFromId !== null)).toEqual([]);
+      expect(new Set(rows.map((r) => r.sha256)).size).toBe(10_000);
       const growth = (peak - rssBefore) / MiB;
-      console.log(`10,000 files: queued in ${(queuedMs / 1000).toFixed(1)} s, all terminal after ${(totalMs / 1000).toFixed(1)} s, peak RSS growth ${growth.toFixed(1)} MiB`);
-      // Bounded: a few hundred bytes per file plus the embedded service, far below holding files in memory.
-      expect(growth).toBeLessThan(200);
+      const retained = (liveHeap() - liveBefore) / MiB;
+      console.log(
+        `10,000 files: queued in ${(queuedMs / 1000).toFixed(1)} s, all terminal after ${(totalMs / 1000).toFixed(1)} s, ` +
+          `peak RSS growth ${growth.toFixed(1)} MiB (main and service threads), live heap retained ${retained.toFixed(1)} MiB`,
+      );
+      // Bounded: after the batch, what stays alive is the 10,000 rows this test holds (~1 KiB each) and
+      // nothing per file in the pipeline. Peak RSS is reported, not asserted: it follows GC timing (both
+      // threads' V8 heaps grow with garbage and keep the space; 207–338 MiB measured here).
+      expect(retained).toBeLessThan(20);
     } finally {
       clearInterval(sampler);
       await rm(root, { recursive: true, force: true });
     }
-  });
+  }, 300_000);
 });
