@@ -32,7 +32,7 @@ export interface Core extends CoreApi {
   submit(
     paths: string[],
     options: { origin: ScanOrigin; mode?: ModeChoice; force?: boolean; uploadConsent?: string },
-  ): Promise<Result<{ queued: number; skipped: number; ids: string[] }>>;
+  ): Promise<Result<{ queued: number; skipped: number; failed: number; ids: string[] }>>;
   /** Subscribe to every scan event (UI, tray, notifications, CLI). */
   onEvent(listener: (event: ScanEvent) => void): () => void;
   /**

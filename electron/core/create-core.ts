@@ -318,7 +318,7 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
       scans: {
         submit: async (paths, submitOptions) => {
           const result = await submit(paths, { origin: 'dialog', mode: submitOptions?.mode, uploadConsent: submitOptions?.consent });
-          return result.ok ? ok({ queued: result.value.queued, skipped: result.value.skipped }) : result;
+          return result.ok ? ok({ queued: result.value.queued, skipped: result.value.skipped, failed: result.value.failed }) : result;
         },
         list: (query) =>
           guard('Listing scans', () => {

@@ -127,7 +127,8 @@ export interface ScanPipeline {
   /** Crash recovery: picks up every non-terminal history row, then starts working. */
   start(): void;
   /** `ids` has every record made (queued, skipped by an exclusion, or failed at intake). */
-  submit(paths: readonly string[], options: SubmitOptions): Promise<{ queued: number; skipped: number; ids: string[] }>;
+  /** `failed`: paths refused at intake (not found, not a regular file, unreadable, too large), each a failed row. */
+  submit(paths: readonly string[], options: SubmitOptions): Promise<{ queued: number; skipped: number; failed: number; ids: string[] }>;
   /**
    * The user agreed to send these records to `origin`: those waiting for consent go on
    * (if `origin` is still the service in use). Returns how many were waiting.
@@ -937,13 +938,14 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
     return hit ? { code: hit.reason, message: describeExclusion(hit, size, kind) } : null;
   }
 
-  async function submit(paths: readonly string[], submitOptions: SubmitOptions): Promise<{ queued: number; skipped: number; ids: string[] }> {
+  async function submit(paths: readonly string[], submitOptions: SubmitOptions): Promise<{ queued: number; skipped: number; failed: number; ids: string[] }> {
     if (closed) throw new Error('The scan pipeline is closed.');
     const force = submitOptions.force === true || submitOptions.origin === 'rescan';
     const choice = submitOptions.mode ?? options.settings().mode;
     const ids: string[] = [];
     let queued = 0;
     let skipped = 0;
+    let failed = 0;
     let batch: ScanRecord[] = [];
     let batchStartedAt = 0;
     intakeRunning++;
@@ -999,6 +1001,7 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
             pendingReason: laneFor(base).paused?.reason ?? null,
           });
         } else {
+          failed++;
           batch.push({ ...base, status: 'failed', error: { code: entry.code, message: entry.message }, completedAt: at });
         }
         if (batch.length === 1) batchStartedAt = now();
@@ -1010,7 +1013,7 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
       intakeRunning--;
       notifyIdle();
     }
-    return { queued, skipped, ids };
+    return { queued, skipped, failed, ids };
   }
 
   /** A record waiting for consent goes back in line (processRecord decides again). */

@@ -27,10 +27,11 @@ export const de: Messages = {
   'drop.addFolder': 'Ordner hinzufügen',
   'drop.queued_one': '{count} Datei eingereiht',
   'drop.queued_other': '{count} Dateien eingereiht',
-  'drop.nothingQueued': 'Nichts Neues eingereiht. Nicht prüfbare Pfade stehen als „Nicht prüfbar“ in der Liste.',
+  'drop.nothingQueued': 'Nichts Neues eingereiht: Die Dateien warten schon, oder der Ordner ist leer.',
   'drop.skipped_one': 'Nichts eingereiht: {count} Datei ist durch Ihre Einstellungen ausgeschlossen und als übersprungen aufgeführt.',
   'drop.skipped_other': 'Nichts eingereiht: {count} Dateien sind durch Ihre Einstellungen ausgeschlossen und als übersprungen aufgeführt.',
   'drop.queuedSkipped': '{queued} eingereiht, {skipped} durch Ihre Ausschlüsse übersprungen',
+  'drop.failed': '{queued} eingereiht, {skipped} übersprungen, {failed} nicht prüfbar: Den Grund zeigt „Nicht prüfbar“ in der Liste.',
 
   'filter.label': 'Prüfungen filtern',
   'filter.status': 'Status',

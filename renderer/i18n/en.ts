@@ -26,10 +26,11 @@ export const en = {
   'drop.addFolder': 'Add folder',
   'drop.queued_one': '{count} file queued',
   'drop.queued_other': '{count} files queued',
-  'drop.nothingQueued': 'Nothing new was queued. Paths that cannot be scanned are listed as “Could not scan”.',
+  'drop.nothingQueued': 'Nothing new was queued: the files are already waiting, or the folder is empty.',
   'drop.skipped_one': 'Nothing queued: {count} file is excluded by your settings and listed as skipped.',
   'drop.skipped_other': 'Nothing queued: {count} files are excluded by your settings and listed as skipped.',
   'drop.queuedSkipped': '{queued} queued, {skipped} skipped by your exclusions',
+  'drop.failed': '{queued} queued, {skipped} skipped, {failed} could not be scanned: see “Could not scan” in the list for why.',
 
   'filter.label': 'Filter scans',
   'filter.status': 'Status',

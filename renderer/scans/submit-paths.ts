@@ -4,6 +4,7 @@ import type { ScanRecord } from '../../shared/scans/record.ts';
 import { api, call } from '../bridge/api.ts';
 import { uploadConsent } from '../privacy/upload-consent.ts';
 import { verdictStore } from '../store/store.ts';
+import { submitNotice } from './submit-notice.ts';
 
 export async function submitPaths(paths: string[]): Promise<void> {
   if (paths.length === 0) return;
@@ -15,11 +16,8 @@ export async function submitPaths(paths: string[]): Promise<void> {
   }
   const result = await call(api.scans.submit(paths, consent.consent ? { consent: consent.consent } : undefined));
   if (!result) return;
-  const skipped = result.skipped ?? 0;
-  if (result.queued === 0 && skipped > 0) notify('info', skipped === 1 ? 'drop.skipped_one' : 'drop.skipped_other', { count: skipped });
-  else if (result.queued === 0) notify('info', 'drop.nothingQueued');
-  else if (skipped > 0) notify('info', 'drop.queuedSkipped', { queued: result.queued, skipped });
-  else notify('info', result.queued === 1 ? 'drop.queued_one' : 'drop.queued_other', { count: result.queued });
+  const notice = submitNotice(result);
+  notify(notice.kind, notice.key, notice.params);
 }
 
 export async function pickAndSubmit(kind: 'files' | 'folder'): Promise<void> {

@@ -107,8 +107,8 @@ export interface HistoryExportResult {
 
 export interface VerdictApi {
   scans: {
-    /** Queue files and folders; returns how many files were queued (and how many an exclusion left out). */
-    submit(paths: string[], options?: ScanSubmitOptions): Promise<Result<{ queued: number; skipped?: number }>>;
+    /** Queue files and folders; returns how many files were queued, how many an exclusion left out, and how many could not be scanned at all. */
+    submit(paths: string[], options?: ScanSubmitOptions): Promise<Result<{ queued: number; skipped?: number; failed?: number }>>;
     list(query: HistoryQuery): Promise<Result<Page<ScanRecord>>>;
     get(id: string): Promise<Result<ScanRecord>>;
     /** Submit the same file again, bypassing verdict reuse (and exclusions: "scan anyway"). */

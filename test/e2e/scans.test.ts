@@ -2,7 +2,9 @@
 // core (createCore with the embedded local service and a real clamd) through
 // the test bridge: scanning, a threat, failures, German, watched folders.
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, stat, symlink, truncate, writeFile } from 'node:fs/promises';
+import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -230,6 +232,57 @@ describe('scanning from the main view', () => {
     await page.getByLabel(en['filter.status']).selectOption('completed');
     await page.getByText(en['list.emptyFiltered']).waitFor();
     expectNoProblems(app);
+  });
+
+  it('names each kind of bad input in the list and the detail: pipe, socket, device, symlink loop, broken link, unreadable', async () => {
+    const { real, app, page } = await start();
+    const dir = await mkdtemp(path.join(work, 'bad-'));
+    const at = (name: string) => path.join(dir, name);
+    execFileSync('mkfifo', [at('a-pipe')]);
+    const socket = createNetServer();
+    await new Promise<void>((resolve) => socket.listen(at('a-socket'), resolve));
+    try {
+      await symlink(at('loop-b'), at('loop-a'));
+      await symlink(at('loop-a'), at('loop-b'));
+      await symlink(at('nowhere.txt'), at('broken-link'));
+      await writeFile(at('good.txt'), 'a good file next to the bad ones\n');
+      // Root may read anything; this kernel file is write-only even for root.
+      const writeOnly = '/proc/sys/vm/drop_caches';
+      const unreadable = ((await stat(writeOnly).catch(() => null))?.mode ?? 0o444) % 0o1000 === 0o200;
+      const cases: Array<[file: string, name: string, kind: string, says: RegExp]> = [
+        [at('a-pipe'), 'a-pipe', 'notRegular', /pipe|fifo/i],
+        [at('a-socket'), 'a-socket', 'notRegular', /socket/i],
+        ['/dev/null', 'null', 'notRegular', /device/i],
+        [at('loop-a'), 'loop-a', 'notRegular', /loop|links/i],
+        [at('broken-link'), 'broken-link', 'vanished', /nowhere/],
+        ...(unreadable ? [[writeOnly, 'drop_caches', 'unreadable', /drop_caches/] as [string, string, string, RegExp]] : []),
+      ];
+
+      app.pickNext([...cases.map(([file]) => file), at('good.txt')]);
+      await page.getByRole('button', { name: en['drop.addFiles'] }).click();
+      // The notice counts the refused paths (and stays, as an error) instead of "1 file queued".
+      const notice = page.getByTestId('notice-error');
+      await expect.poll(() => notice.textContent()).toContain(`1 queued, 0 skipped, ${cases.length} could not be scanned`);
+      await rowFor(app, 'good.txt').and(page.locator('[data-verdict=safe]')).waitFor({ timeout: 30_000 });
+      const detail = page.getByTestId('detail-panel');
+      for (const [file, name, kind, says] of cases) {
+        const row = rowFor(app, name);
+        await row.and(page.locator('[data-verdict=could-not-scan]')).waitFor({ timeout: 30_000 });
+        expect(await row.locator('.badge').textContent(), name).toBe(en['verdict.could-not-scan']);
+        await row.click();
+        const failure = detail.getByTestId('failure');
+        await expect.poll(() => failure.getAttribute('data-failure-kind'), { message: name }).toBe(kind);
+        // The specific cause from the core, next to the general reason and the next step.
+        const record = await recordFor(real, file);
+        expect(record?.error?.message, name).toMatch(says);
+        expect(await failure.textContent(), name).toContain(record!.error!.message);
+      }
+      expect(await page.locator('.row[data-verdict=safe]').count()).toBe(1);
+      await app.screenshot('bad-input');
+      expectNoProblems(app);
+    } finally {
+      await new Promise((resolve) => socket.close(resolve));
+    }
   });
 });
 

@@ -51,7 +51,7 @@ describe('exclusions in manual scans', () => {
     await writeEicar(join(root, 'eicar.com'));
 
     const submitted = await core.scans.submit([root]);
-    expect(submitted).toMatchObject({ ok: true, value: { queued: 3, skipped: 4 } });
+    expect(submitted).toMatchObject({ ok: true, value: { queued: 3, skipped: 4, failed: 0 } });
     await core.idle();
     const records = await all(core);
     expect(records).toHaveLength(7);

@@ -121,7 +121,13 @@ describe('odd files and names in one batch', () => {
     const canTestUnreadable = ((await stat(writeOnly).catch(() => null))?.mode ?? 0o444) % 0o1000 === 0o200;
     if (canTestUnreadable) inputs.push(writeOnly);
 
-    const byPath = await submitAndSettle(inputs);
+    const submitted = await core.submit(inputs, { origin: 'drop' });
+    if (!submitted.ok) throw new Error(submitted.error.message);
+    // Refused at intake (pipe, socket, device, loop, broken link, missing, unreadable): counted apart from the queued ones.
+    const refused = 6 + (canTestUnreadable ? 1 : 0);
+    expect(submitted.value).toMatchObject({ failed: refused, skipped: 0, queued: inputs.length + 1 - refused });
+    const rows = await waitForBatch(core, submitted.value.ids, isTerminal, 120_000);
+    const byPath = new Map(rows.map((row) => [row.path, row]));
     const outcome = (path: string) => {
       const row = byPath.get(path);
       if (!row) throw new Error(`no record for ${JSON.stringify(path)}: ${[...byPath.keys()].join(', ')}`);
