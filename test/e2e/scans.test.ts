@@ -3,7 +3,7 @@
 // the test bridge: scanning, a threat, failures, German, watched folders.
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, stat, symlink, truncate, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,6 +15,7 @@ import { MB } from '../../shared/service-contract/limits.ts';
 import { en } from '../../renderer/i18n/en.ts';
 import { de } from '../../renderer/i18n/de.ts';
 import type { RunningClamd } from '../support/clamd.ts';
+import { unreadableFile } from '../support/unreadable-file.ts';
 import { buildRenderer, contrastOf, launchChromium, openApp, type AppHarness } from './support/app-harness.ts';
 import { startEngine, startRealCore, type RealCore } from './support/real-core.ts';
 
@@ -246,16 +247,14 @@ describe('scanning from the main view', () => {
       await symlink(at('loop-a'), at('loop-b'));
       await symlink(at('nowhere.txt'), at('broken-link'));
       await writeFile(at('good.txt'), 'a good file next to the bad ones\n');
-      // Root may read anything; this kernel file is write-only even for root.
-      const writeOnly = '/proc/sys/vm/drop_caches';
-      const unreadable = ((await stat(writeOnly).catch(() => null))?.mode ?? 0o444) % 0o1000 === 0o200;
+      const writeOnly = await unreadableFile();
       const cases: Array<[file: string, name: string, kind: string, says: RegExp]> = [
         [at('a-pipe'), 'a-pipe', 'notRegular', /pipe|fifo/i],
         [at('a-socket'), 'a-socket', 'notRegular', /socket/i],
         ['/dev/null', 'null', 'notRegular', /device/i],
         [at('loop-a'), 'loop-a', 'notRegular', /loop|links/i],
         [at('broken-link'), 'broken-link', 'vanished', /nowhere/],
-        ...(unreadable ? [[writeOnly, 'drop_caches', 'unreadable', /drop_caches/] as [string, string, string, RegExp]] : []),
+        ...(writeOnly !== null ? [[writeOnly, 'drop_caches', 'unreadable', /drop_caches/] as [string, string, string, RegExp]] : []),
       ];
 
       app.pickNext([...cases.map(([file]) => file), at('good.txt')]);

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expandPaths, type IntakeItem } from '../../../electron/intake/expand-paths.ts';
 import { MAX_ASYNC_FILE_SIZE } from '../../../shared/service-contract/limits.ts';
+import { unreadableFile, WRITE_ONLY_FILE } from '../../support/unreadable-file.ts';
 
 let root: string;
 const sockets: net.Server[] = [];
@@ -143,14 +144,8 @@ describe('expandPaths: unreadable files', () => {
   });
 
   it('reports a file that even root may not read as unreadable (/proc/sys write-only entry)', async (context) => {
-    const writeOnly = '/proc/sys/vm/drop_caches';
-    let mode = 0;
-    try {
-      mode = statSync(writeOnly).mode;
-    } catch {
-      context.skip(`${writeOnly} does not exist here`);
-    }
-    if ((mode & 0o444) !== 0) context.skip(`${writeOnly} is readable here`);
+    const writeOnly = await unreadableFile();
+    if (writeOnly === null) return context.skip(`${WRITE_ONLY_FILE} is missing or readable here`);
     expect(await one(writeOnly)).toMatchObject({ ok: false, code: 'unreadable' });
   });
 });

@@ -17,6 +17,7 @@ import { startLocalService } from '../../../electron/local-service/server.ts';
 import { GatedEngine } from '../local-service/harness.ts';
 import { tempDir } from '../scans/harness.ts';
 import { MiB } from '../../support/process-memory.ts';
+import { unreadableFile } from '../../support/unreadable-file.ts';
 import { isTerminal, until, waitForBatch, writeBatch } from './pipeline-kit.ts';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -116,15 +117,13 @@ describe('odd files and names in one batch', () => {
       ...names.map(p),
       join(deep, 'deep.txt'),
     ];
-    // Root may read anything; this kernel file is write-only even for root.
-    const writeOnly = '/proc/sys/vm/drop_caches';
-    const canTestUnreadable = ((await stat(writeOnly).catch(() => null))?.mode ?? 0o444) % 0o1000 === 0o200;
-    if (canTestUnreadable) inputs.push(writeOnly);
+    const writeOnly = await unreadableFile();
+    if (writeOnly !== null) inputs.push(writeOnly);
 
     const submitted = await core.submit(inputs, { origin: 'drop' });
     if (!submitted.ok) throw new Error(submitted.error.message);
     // Refused at intake (pipe, socket, device, loop, broken link, missing, unreadable): counted apart from the queued ones.
-    const refused = 6 + (canTestUnreadable ? 1 : 0);
+    const refused = 6 + (writeOnly !== null ? 1 : 0);
     expect(submitted.value).toMatchObject({ failed: refused, skipped: 0, queued: inputs.length + 1 - refused });
     const rows = await waitForBatch(core, submitted.value.ids, isTerminal, 120_000);
     const byPath = new Map(rows.map((row) => [row.path, row]));
@@ -158,7 +157,7 @@ describe('odd files and names in one batch', () => {
       expect(outcome(p(name)).fileName).toBe(name);
     }
     expectClean(join(deep, 'deep.txt'));
-    if (canTestUnreadable) expectFailed(writeOnly, 'unreadable', /drop_caches/);
+    if (writeOnly !== null) expectFailed(writeOnly, 'unreadable', /drop_caches/);
     // Nothing more than one row per file.
     expect(byPath.size).toBe(inputs.length + 1); // the folder became two files
   });
