@@ -79,7 +79,7 @@ export async function serviceOverrideFrom(service: string | undefined, io: CliIo
   if (service === undefined) return undefined;
   // Checked here so the user hears what is wrong with the URL (never echoing credentials in it).
   const url = baseUrlSchema.safeParse(service);
-  if (!url.success) throw new CliExit(`--service ${url.error.issues[0]?.message ?? 'is not a valid URL'}.`);
+  if (!url.success) throw new CliExit(`--service: ${url.error.issues[0]?.message ?? 'The service address is not valid.'}`);
   const fromEnv = io.env.VERDICT_API_KEY !== undefined && io.env.VERDICT_API_KEY !== '';
   const rawKey = fromEnv ? io.env.VERDICT_API_KEY : await keyFromKeychain(io, service);
   if (!rawKey) throw new CliExit('No API key for --service: set VERDICT_API_KEY, or store a key in the app (it is kept in the OS keychain).');

@@ -3,12 +3,14 @@
 // it is saved; the UI only ever shows the masked form the core reports.
 import { useId, useState, type FormEvent, type ReactElement } from 'react';
 import type { ConnectionReport } from '../../shared/bridge/api.ts';
-import { baseUrlSchema, type Settings } from '../../shared/settings/settings.ts';
+import { apiKeyProblem, baseUrlProblem } from '../../shared/settings/input-problems.ts';
+import type { Settings } from '../../shared/settings/settings.ts';
 import { api, call } from '../bridge/api.ts';
 import { formatDuration } from '../i18n/format.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
 import { verdictStore } from '../store/store.ts';
 import { useVerdict } from '../store/use-verdict.ts';
+import { apiKeyMessage, baseUrlMessage, type FieldMessage } from './input-messages.ts';
 import { updateSettings } from './settings-actions.ts';
 
 export function ServiceSettings({ settings }: { settings: Settings }): ReactElement {
@@ -17,7 +19,7 @@ export function ServiceSettings({ settings }: { settings: Settings }): ReactElem
   const [kind, setKind] = useState(backend.kind);
   // The remote kept for folders set to `remote` is offered again when the user switches back.
   const [url, setUrl] = useState(backend.kind === 'remote' ? backend.baseUrl : (settings.remoteBaseUrl ?? ''));
-  const [urlError, setUrlError] = useState(false);
+  const [urlError, setUrlError] = useState<FieldMessage | null>(null);
   const urlId = useId();
   const urlErrorId = useId();
 
@@ -27,9 +29,10 @@ export function ServiceSettings({ settings }: { settings: Settings }): ReactElem
   };
   const applyUrl = (event: FormEvent): void => {
     event.preventDefault();
-    const parsed = baseUrlSchema.safeParse(url.trim());
-    setUrlError(!parsed.success);
-    if (parsed.success) void updateSettings({ backend: { kind: 'remote', baseUrl: parsed.data } });
+    const baseUrl = url.trim();
+    const problem = baseUrlProblem(baseUrl);
+    setUrlError(problem ? baseUrlMessage(problem) : null);
+    if (!problem) void updateSettings({ backend: { kind: 'remote', baseUrl } });
   };
 
   return (
@@ -48,7 +51,8 @@ export function ServiceSettings({ settings }: { settings: Settings }): ReactElem
       </fieldset>
       {kind === 'remote' ? (
         <>
-          <form className="field-row" onSubmit={applyUrl}>
+          {/* noValidate: our own message (specific, in the UI language) instead of the browser bubble. */}
+          <form className="field-row" onSubmit={applyUrl} noValidate>
             <label className="field field--grow" htmlFor={urlId}>
               <span className="field__label">{t('settings.baseUrl')}</span>
               <input
@@ -58,7 +62,7 @@ export function ServiceSettings({ settings }: { settings: Settings }): ReactElem
                 value={url}
                 placeholder="https://scan.example.com"
                 onChange={(event) => setUrl(event.target.value)}
-                aria-invalid={urlError}
+                aria-invalid={urlError !== null}
                 aria-describedby={urlError ? urlErrorId : undefined}
                 spellCheck={false}
               />
@@ -69,7 +73,7 @@ export function ServiceSettings({ settings }: { settings: Settings }): ReactElem
           </form>
           {urlError ? (
             <p id={urlErrorId} className="field-error" role="alert">
-              {t('settings.baseUrlInvalid')}
+              {t(urlError.key, urlError.params)}
             </p>
           ) : null}
           <ApiKeyField />
@@ -85,12 +89,18 @@ function ApiKeyField(): ReactElement {
   const keyStatus = useVerdict((state) => state.keyStatus);
   // The key exists only here, and only until it is saved.
   const [draft, setDraft] = useState('');
+  const [problem, setProblem] = useState<FieldMessage | null>(null);
   const fieldId = useId();
   const hintId = useId();
+  const errorId = useId();
 
   const save = async (event: FormEvent): Promise<void> => {
     event.preventDefault();
     if (!draft) return;
+    // Said next to the field, in the UI's language, before the key goes anywhere (the core checks again).
+    const found = apiKeyProblem(draft);
+    setProblem(found ? apiKeyMessage(found) : null);
+    if (found) return;
     const pending = api.settings.setApiKey(draft);
     setDraft('');
     const status = await call(pending);
@@ -118,10 +128,16 @@ function ApiKeyField(): ReactElement {
           onChange={(event) => setDraft(event.target.value)}
           autoComplete="new-password"
           spellCheck={false}
-          aria-describedby={hintId}
+          aria-invalid={problem !== null}
+          aria-describedby={problem ? `${errorId} ${hintId}` : hintId}
           data-testid="api-key-input"
         />
       </label>
+      {problem ? (
+        <p id={errorId} className="field-error" role="alert" data-testid="api-key-error">
+          {t(problem.key, problem.params)}
+        </p>
+      ) : null}
       <div className="field-row">
         <button type="submit" className="button" disabled={!draft}>
           {keyStatus?.isSet ? t('settings.apiKeyReplace') : t('settings.apiKeySave')}

@@ -2,6 +2,7 @@
 // read. Never holds the API key: that lives in the OS keychain only.
 import { z } from 'zod';
 import { modeChoiceSchema } from '../scans/record.ts';
+import { BASE_URL_PROBLEM_TEXT, baseUrlProblem } from './input-problems.ts';
 import {
   consentOriginSchema,
   exclusionRulesSchema,
@@ -52,17 +53,10 @@ export const watchedFolderPatchSchema = z.object(watchedFolderOptions).partial()
 export type WatchedFolderPatch = z.infer<typeof watchedFolderPatchSchema>;
 
 /** A remote base URL: http(s) only, no credentials, no query or fragment. */
-export const baseUrlSchema = z
-  .string()
-  .max(2048)
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password && !url.search && !url.hash;
-    } catch {
-      return false;
-    }
-  }, 'must be an http(s) URL without credentials, query or fragment');
+export const baseUrlSchema = z.string().superRefine((value, context) => {
+  const problem = baseUrlProblem(value);
+  if (problem) context.addIssue({ code: 'custom', message: BASE_URL_PROBLEM_TEXT[problem] });
+});
 
 export const backendSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('local') }),

@@ -324,9 +324,17 @@ describe('settings', () => {
     const { real, app, page } = await start();
     await page.getByRole('button', { name: en['nav.settings'] }).click();
     await page.getByLabel(en['settings.backend.remote']).check();
-    await page.getByLabel(en['settings.baseUrl']).fill('ftp://scan.example.invalid');
-    await page.getByRole('button', { name: en['settings.apply'] }).click();
-    await page.getByText(en['settings.baseUrlInvalid']).waitFor();
+    // Each bad address is named for what is wrong with it, and nothing is saved.
+    for (const [address, key] of [
+      ['ftp://scan.example.invalid', 'settings.baseUrl.not_http'],
+      ['https://admin:pw_E2E_CANARY_31@scan.example.invalid', 'settings.baseUrl.credentials'],
+      ['scan.example.invalid', 'settings.baseUrl.not_a_url'],
+    ] as const) {
+      await page.getByLabel(en['settings.baseUrl']).fill(address);
+      await page.getByRole('button', { name: en['settings.apply'] }).click();
+      await page.getByRole('alert').getByText(en[key]).waitFor();
+    }
+    expect(await real.core.settings.get()).toMatchObject({ ok: true, value: { backend: { kind: 'local' } } });
     await page.getByLabel(en['settings.baseUrl']).fill('https://scan.example.invalid');
     await page.getByRole('button', { name: en['settings.apply'] }).click();
     await expect.poll(async () => {
@@ -337,6 +345,12 @@ describe('settings', () => {
     const key = 'vk_e2e_5ecret_0123456789abcdef';
     const field = page.getByTestId('api-key-input');
     expect(await field.getAttribute('type')).toBe('password');
+    // A key pasted with a space in it: named (where), in the field's alert, and not stored.
+    await field.fill('vk_e2e_5ecret 0123456789abcdef');
+    await page.getByRole('button', { name: en['settings.apiKeySave'] }).click();
+    expect(await page.getByTestId('api-key-error').textContent()).toBe(en['settings.apiKey.whitespace'].replace('{position}', '14'));
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    expect(await real.core.settings.keyStatus()).toMatchObject({ ok: true, value: { isSet: false } });
     await field.fill(key);
     await page.getByRole('button', { name: en['settings.apiKeySave'] }).click();
     await expect.poll(() => field.inputValue()).toBe('');
@@ -347,6 +361,7 @@ describe('settings', () => {
     else await page.getByTestId('api-key-status').getByText(status.value.masked ?? '-').waitFor();
     expect(await page.content()).not.toContain(key);
     expect(await page.content()).not.toContain(key.slice(0, 12));
+    expect(await page.content()).not.toContain('pw_E2E_CANARY_31');
 
     // An unreachable service is reported as such.
     await page.getByRole('button', { name: en['settings.test'] }).click();

@@ -92,7 +92,7 @@ describe('start-up warnings', () => {
 
 describe('arguments checked before anything starts', () => {
   it.each([
-    ['a --service that is not http(s)', ['--service', 'ftp://scan.example.com'], { VERDICT_API_KEY: 'a-good-key-0001' }, /--service .*http/i],
+    ['a --service that is not http(s)', ['--service', 'ftp://scan.example.com'], { VERDICT_API_KEY: 'a-good-key-0001' }, /--service: .*http/i],
     ['a --service with credentials', ['--service', 'https://admin:sk_pw_CANARY_41@scan.example.com'], { VERDICT_API_KEY: 'a-good-key-0001' }, /credential|user ?name|password/i],
     ['a key with whitespace', ['--service', 'https://scan.example.com'], { VERDICT_API_KEY: 'abc def-ghij-klmn' }, /VERDICT_API_KEY is not a valid key: .*whitespace/],
     ['a key with non-ASCII', ['--service', 'https://scan.example.com'], { VERDICT_API_KEY: 'schlüssel-0123456789' }, /VERDICT_API_KEY is not a valid key: .*non-ASCII/],

@@ -211,7 +211,7 @@ describe('remote base URLs that cannot work', () => {
     noCrash(run);
     expect(run.code).toBe(2);
     expect(`${run.stdout}${run.stderr}`).not.toContain('sk_pw_LEAKCANARY_77');
-    // Issue 7: "a clear error". Today the CLI says only "could not be started or reached; see the log".
+    // Issue 7: "a clear error": the message names what is wrong with the address.
     expect(`${run.stdout}\n${run.stderr}`).toMatch(names);
   });
 
