@@ -20,6 +20,7 @@ import { openDatabase } from './store/database.ts';
 import { createScanStore } from './store/scan-store.ts';
 import { UPLOAD_MEMORY_BUDGET_BYTES } from './upload/receive-submission.ts';
 import { MemoryBudget } from './upload/upload-sink.ts';
+import { createWebhookOutbox } from './webhooks/webhook-outbox.ts';
 import { createWebhookSender, eventTypeOf, type WebhookOptions, type WebhookSender } from './webhooks/webhook-sender.ts';
 
 export interface LocalServiceOptions {
@@ -75,11 +76,15 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     cleanups.unshift(() => db.close());
     const store = createScanStore(db);
 
+    const outbox = createWebhookOutbox(db);
     let webhooks: WebhookSender | null = null;
     if (options.webhook) {
-      const sender = createWebhookSender(options.webhook, logger);
+      const sender = createWebhookSender(options.webhook, logger, outbox);
       webhooks = sender;
       cleanups.unshift(() => sender.close());
+    } else {
+      const dropped = outbox.clear();
+      if (dropped > 0) logger.warn({ dropped }, 'webhooks are off: undelivered webhook events dropped');
     }
 
     const runner = createScanRunner({
@@ -109,12 +114,17 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     // Answer `Expect: 100-continue` ourselves, so a refused upload is refused before its body is sent.
     server.on('checkContinue', handler);
 
+    // What an earlier run still owed the receiver goes first, in its order.
+    const resumed = webhooks?.resume() ?? 0;
+    if (resumed > 0) logger.info({ events: resumed }, 'delivering webhook events left by the last run');
     // Before listening: recovery empties incoming/, which must not hold a live upload yet.
-    const recovered = await recoverInterruptedScans(layout, store, runner);
-    for (const failed of recovered.failed) {
-      const view = toScan(failed, 'en');
-      webhooks?.send(eventTypeOf(view), view);
-    }
+    const recovered = await recoverInterruptedScans(layout, store, runner, {
+      failed: (scan) => {
+        const view = toScan(scan, 'en');
+        webhooks?.send(eventTypeOf(view), view);
+      },
+      forgotten: (scanId) => outbox.removeScan(scanId),
+    });
     if (recovered.resumed.length > 0 || recovered.failed.length > 0 || recovered.forgotten.length > 0) {
       logger.info(
         { resumed: recovered.resumed.length, failed: recovered.failed.length, forgotten: recovered.forgotten.length },

@@ -22,6 +22,6 @@ export interface ServiceParts {
   syncWindowMs: number;
   /** Shared by all uploads being received into memory (small files; see upload/upload-sink.ts). */
   uploadMemory: MemoryBudget;
-  /** Tells webhook subscribers that a scan entered `processing`. */
+  /** Tells webhook subscribers that a scan entered `processing` (called inside the insert's transaction). */
   onSubmitted(scan: Scan): void;
 }

@@ -60,15 +60,20 @@ export async function submitScan(ctx: RequestContext, parts: ServiceParts, mode:
       fileHash: received.hash,
       submittedAt: isoNow(),
     };
-    if (parts.store.insert(stored) === 'duplicate') throw new HttpError('duplicate_external_reference_id', { key: 'duplicateReference' });
     scan = processingScan(stored);
+    // The row and its `processing` webhook event commit together.
+    const inserted = parts.store.transaction(() => {
+      const outcome = parts.store.insert(stored);
+      if (outcome === 'inserted') parts.onSubmitted(toScan(scan, 'en'));
+      return outcome;
+    });
+    if (inserted === 'duplicate') throw new HttpError('duplicate_external_reference_id', { key: 'duplicateReference' });
   } catch (error) {
     if (file.kind === 'file') await rm(file.tempFile, { force: true });
     await rm(upload, { force: true });
     throw error;
   }
 
-  parts.onSubmitted(toScan(scan, 'en'));
   // Listen before scanning starts, so a very fast scan cannot slip past.
   const terminal = mode === 'sync' ? parts.runner.waitForTerminal(id, parts.syncWindowMs) : null;
   // A small upload's bytes go along, so the engine need not read them back from disk.

@@ -20,7 +20,13 @@ export interface RecoveryReport {
   forgotten: string[];
 }
 
-export async function recoverInterruptedScans(layout: DataDirLayout, store: ScanStore, runner: ScanRunner): Promise<RecoveryReport> {
+/** Called inside the transaction of each change (webhook events commit with it). */
+export interface RecoveryListener {
+  failed(scan: StoredScan): void;
+  forgotten(scanId: string): void;
+}
+
+export async function recoverInterruptedScans(layout: DataDirLayout, store: ScanStore, runner: ScanRunner, listener?: RecoveryListener): Promise<RecoveryReport> {
   for (const name of await readdir(layout.incomingDir)) await rm(join(layout.incomingDir, name), { force: true, recursive: true });
 
   const report: RecoveryReport = { resumed: [], failed: [], forgotten: [] };
@@ -31,9 +37,18 @@ export async function recoverInterruptedScans(layout: DataDirLayout, store: Scan
       runner.enqueue(scan.id);
       report.resumed.push(scan.id);
     } else if (scan.executionMode === 'sync') {
-      if (store.forget(scan.id)) report.forgotten.push(scan.id);
+      const forgotten = store.transaction(() => {
+        const done = store.forget(scan.id);
+        if (done) listener?.forgotten(scan.id);
+        return done;
+      });
+      if (forgotten) report.forgotten.push(scan.id);
     } else {
-      const failed = store.fail(scan.id, { error: { code: INTERRUPTED, detail: null }, completedAt: isoNow(), scanDurationMs: null });
+      const failed = store.transaction(() => {
+        const done = store.fail(scan.id, { error: { code: INTERRUPTED, detail: null }, completedAt: isoNow(), scanDurationMs: null });
+        if (done) listener?.failed(done);
+        return done;
+      });
       if (failed) report.failed.push(failed);
     }
   }

@@ -19,6 +19,7 @@ export interface ScanRunnerOptions {
   concurrency: number;
   /** Each scan takes at least this long (lets clients exercise 408 and polling). */
   scanDelayMs: number;
+  /** Called inside the transaction that records the outcome (the webhook event commits with it). */
   onTerminal(scan: StoredScan): void;
   logger: ServiceLogger;
   /** Bytes of queued uploads kept in memory at most (default MAX_HELD_BYTES); beyond it the engine reads the file. */
@@ -66,14 +67,17 @@ export function createScanRunner(options: ScanRunnerOptions): ScanRunner {
     return content;
   };
 
-  const settle = (scan: StoredScan) => {
+  const wakeWaiters = (scan: StoredScan) => {
     for (const wake of [...(waiters.get(scan.id) ?? [])]) wake(scan);
-    try {
-      options.onTerminal(scan);
-    } catch (error) {
-      logger.error({ err: error, scanId: scan.id }, 'terminal-state listener failed');
-    }
   };
+
+  /** Records the outcome and tells the listener in one transaction. */
+  const record = (write: () => StoredScan | null): StoredScan | null =>
+    store.transaction(() => {
+      const stored = write();
+      if (stored) options.onTerminal(stored);
+      return stored;
+    });
 
   async function scanOne(scanId: string): Promise<void> {
     const signal = shutdown.signal;
@@ -92,19 +96,21 @@ export function createScanRunner(options: ScanRunnerOptions): ScanRunner {
     let stored: StoredScan | null;
     if (result.ok) {
       const findings = result.verdict.findings.map((finding) => ({ name: String(finding.name), engine: engine.name }));
-      stored = store.complete(scanId, {
-        result: { safe: result.verdict.safe === true, detailed: String(result.verdict.detailed), findings },
-        completedAt,
-        scanDurationMs,
-      });
+      stored = record(() =>
+        store.complete(scanId, {
+          result: { safe: result.verdict.safe === true, detailed: String(result.verdict.detailed), findings },
+          completedAt,
+          scanDurationMs,
+        }),
+      );
     } else {
       logger.warn({ scanId, err: result.error }, 'scan failed');
-      stored = store.fail(scanId, { error: failureOf(result.error), completedAt, scanDurationMs });
+      stored = record(() => store.fail(scanId, { error: failureOf(result.error), completedAt, scanDurationMs }));
     }
     await removeUpload(file, content !== undefined).catch((error: unknown) => {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') logger.warn({ scanId, err: error }, 'could not delete an upload');
     });
-    if (stored) settle(stored);
+    if (stored) wakeWaiters(stored);
   }
 
   function pump(): void {

@@ -28,6 +28,13 @@ const MIGRATIONS: readonly string[] = [
      UNIQUE (integration_id, external_reference_id)
    );
    CREATE INDEX scans_by_status ON scans (status);`,
+  // Webhook events not yet delivered, written with the status change they report (webhooks/webhook-outbox.ts).
+  `CREATE TABLE webhook_outbox (
+     seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+     message_id TEXT NOT NULL UNIQUE,
+     scan_id    TEXT NOT NULL,
+     body       TEXT NOT NULL
+   );`,
 ];
 
 export function openDatabase(file: string): DatabaseSync {

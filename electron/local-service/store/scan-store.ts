@@ -3,6 +3,7 @@
 // built from it in scanning/scan-view.ts.
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type { ExecutionMode, FileHash, ScanResult, ScanStatus } from '../../../shared/service-contract/scan.ts';
+import { createTransactions } from '../../sqlite/statements.ts';
 
 /** Why a scan failed: a code, and the engine's own explanation when it gave one. */
 export interface StoredScanError {
@@ -43,6 +44,8 @@ export interface ScanStore {
   fail(id: string, outcome: { error: StoredScanError; completedAt: string; scanDurationMs: number | null }): StoredScan | null;
   /** Deletes a scan that is still processing (a sync scan nobody was answered about; see scanning/recovery.ts). */
   forget(id: string): boolean;
+  /** Runs `fn` in one write transaction: a status change and the webhook event that reports it commit together. */
+  transaction<T>(fn: () => T): T;
 }
 
 interface ScanRow {
@@ -118,6 +121,7 @@ export function createScanStore(db: DatabaseSync): ScanStore {
   );
 
   const forget = db.prepare(`DELETE FROM scans WHERE id = ? AND status = 'processing'`);
+  const { write: transaction } = createTransactions(db);
 
   const one = (statement: ReturnType<DatabaseSync['prepare']>, ...params: SQLInputValue[]): StoredScan | null => {
     const row = statement.get(...params) as ScanRow | undefined;
@@ -161,5 +165,6 @@ export function createScanStore(db: DatabaseSync): ScanStore {
       return one(fail, outcome.error.code, outcome.error.detail, outcome.completedAt, outcome.scanDurationMs, id) ?? one(byId, id);
     },
     forget: (id) => forget.run(id).changes > 0,
+    transaction,
   };
 }

@@ -1,7 +1,9 @@
 // Sends webhook events: a signed POST per status change, retried with
 // exponential backoff up to a bounded number of attempts. Events of one scan
 // are delivered in order (processing before completed/failed); delivery never
-// blocks scanning. Pending deliveries live in memory only.
+// blocks scanning. With an outbox, each event is stored when it is sent (inside
+// the caller's transaction) and removed when delivered or given up on; what is
+// left at shutdown or after a crash goes out on the next start (`resume`).
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Agent, request } from 'undici';
@@ -9,6 +11,7 @@ import type { Scan } from '../../../shared/service-contract/scan.ts';
 import { isoNow } from '../clock.ts';
 import type { ServiceLogger } from '../logger.ts';
 import { signWebhook, webhookKeyOf } from './signature.ts';
+import type { OutboxEntry, WebhookOutbox } from './webhook-outbox.ts';
 
 export type WebhookEventType = 'file_scan.processing' | 'file_scan.completed' | 'file_scan.failed';
 
@@ -31,18 +34,24 @@ export interface WebhookOptions {
 }
 
 export interface WebhookSender {
+  /** Synchronous up to the outbox write, so a caller's transaction covers it. */
   send(type: WebhookEventType, scan: Scan): void;
+  /** Delivers what an earlier run left in the outbox (call once, at start). */
+  resume(): number;
   /** Abandons pending retries and waits for in-flight attempts to stop. */
   close(): Promise<void>;
 }
 
 const MAX_BACKOFF_MS = 5 * 60_000;
 
+/** An event to deliver; `seq` when it is stored in the outbox. */
+type Delivery = Omit<OutboxEntry, 'seq'> & { seq?: number };
+
 export function eventTypeOf(scan: Scan): WebhookEventType {
   return `file_scan.${scan.status}`;
 }
 
-export function createWebhookSender(options: WebhookOptions, logger: ServiceLogger): WebhookSender {
+export function createWebhookSender(options: WebhookOptions, logger: ServiceLogger, outbox?: WebhookOutbox): WebhookSender {
   const url = new URL(options.url);
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('The webhook URL must be http(s).');
   const key = webhookKeyOf(options.secret);
@@ -55,10 +64,12 @@ export function createWebhookSender(options: WebhookOptions, logger: ServiceLogg
   /** The tail of each scan's delivery chain, so its events go out in order. */
   const chains = new Map<string, Promise<void>>();
 
-  async function deliver(event: WebhookEvent): Promise<void> {
-    const body = JSON.stringify(event);
-    // The same id on every retry lets the receiver de-duplicate.
-    const messageId = `msg_${randomUUID()}`;
+  async function deliver(entry: Delivery): Promise<void> {
+    const { body, messageId } = entry;
+    const event = { scanId: entry.scanId, messageId };
+    const done = () => {
+      if (entry.seq !== undefined) outbox?.remove(entry.seq);
+    };
     for (let attempt = 1; attempt <= maxAttempts && !stop.signal.aborted; attempt++) {
       // Signed per attempt: the timestamp is when this attempt was made.
       const timestamp = Math.floor(Date.now() / 1000);
@@ -79,30 +90,46 @@ export function createWebhookSender(options: WebhookOptions, logger: ServiceLogg
           bodyTimeout: timeoutMs,
         });
         await response.body.dump();
-        if (response.statusCode >= 200 && response.statusCode < 300) return;
-        logger.warn({ type: event.type, scanId: event.data.id, status: response.statusCode, attempt }, 'webhook rejected');
+        if (response.statusCode >= 200 && response.statusCode < 300) return done();
+        logger.warn({ ...event, status: response.statusCode, attempt }, 'webhook rejected');
       } catch (error) {
+        // Stopping: the event stays in the outbox for the next start.
         if (stop.signal.aborted) return;
-        logger.warn({ type: event.type, scanId: event.data.id, attempt, err: String(error) }, 'webhook delivery failed');
+        logger.warn({ ...event, attempt, err: String(error) }, 'webhook delivery failed');
       }
       if (attempt < maxAttempts) {
         const wait = Math.min(MAX_BACKOFF_MS, initialBackoffMs * 2 ** (attempt - 1));
         await delay(wait, undefined, { signal: stop.signal }).catch(() => {});
       }
     }
-    if (!stop.signal.aborted) logger.error({ type: event.type, scanId: event.data.id }, 'webhook given up');
+    if (stop.signal.aborted) return;
+    logger.error(event, 'webhook given up');
+    done();
+  }
+
+  /** Queues the delivery behind the scan's earlier events. */
+  function chain(entry: Delivery): void {
+    const previous = chains.get(entry.scanId) ?? Promise.resolve();
+    const next = previous.then(() => deliver(entry)).catch(() => {});
+    chains.set(entry.scanId, next);
+    void next.finally(() => {
+      if (chains.get(entry.scanId) === next) chains.delete(entry.scanId);
+    });
   }
 
   return {
     send(type, scan) {
       if (stop.signal.aborted) return;
       const event: WebhookEvent = { type, timestamp: isoNow(), data: scan };
-      const previous = chains.get(scan.id) ?? Promise.resolve();
-      const next = previous.then(() => deliver(event)).catch(() => {});
-      chains.set(scan.id, next);
-      void next.finally(() => {
-        if (chains.get(scan.id) === next) chains.delete(scan.id);
-      });
+      // The same id on every retry (and after a restart) lets the receiver de-duplicate.
+      const fields = { messageId: `msg_${randomUUID()}`, scanId: scan.id, body: JSON.stringify(event) };
+      chain(outbox ? outbox.add(fields) : fields);
+    },
+    resume() {
+      if (!outbox) return 0;
+      const pending = outbox.pending();
+      for (const entry of pending) chain(entry);
+      return pending.length;
     },
     async close() {
       stop.abort();

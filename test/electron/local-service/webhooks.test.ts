@@ -1,12 +1,20 @@
 // Webhook events: one signed POST per status change, checked by the
 // independent `standardwebhooks` package on a real receiving HTTP server.
+// Undelivered events survive a stop and a SIGKILL (the outbox in the service's SQLite).
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { asyncSubmissionSchema, scanSchema, terminalScanSchema } from '../../../shared/service-contract/scan.ts';
-import { FailingEngine, startTestService, submit, waitFor, type TestService } from './harness.ts';
+import { startLocalService } from '../../../electron/local-service/server.ts';
+import { BuiltinEngine } from '../../../electron/local-service/engines/builtin-engine.ts';
+import { startServiceProcess } from '../../support/service-process.ts';
+import { FailingEngine, KEY_A, startTestService, submit, waitFor, type TestService } from './harness.ts';
 
 interface Delivery {
   headers: IncomingHttpHeaders;
@@ -15,34 +23,51 @@ interface Delivery {
 
 interface Receiver {
   url: string;
+  /** Accepted requests. */
   deliveries: Delivery[];
+  /** Every request, accepted or not. */
+  attempts: Delivery[];
+  /** While false, every request is answered 503. */
+  accepting: boolean;
   close(): Promise<void>;
 }
 
-/** A receiver that answers 500 to the first `failFirst` requests, then 204. */
+/** A receiver that answers 500 to the first `failFirst` requests, then 204 (503 while not `accepting`). */
 async function startReceiver(failFirst = 0): Promise<Receiver> {
   const deliveries: Delivery[] = [];
+  const attempts: Delivery[] = [];
   let seen = 0;
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       seen++;
+      const delivery = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      attempts.push(delivery);
+      if (!receiverState.accepting) {
+        res.writeHead(503).end();
+        return;
+      }
       if (seen <= failFirst) {
         res.writeHead(500).end();
         return;
       }
-      deliveries.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      deliveries.push(delivery);
       res.writeHead(204).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
+  const receiverState: Receiver = {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
     deliveries,
+    attempts,
+    accepting: true,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+  return receiverState;
 }
+
+const idOf = (delivery: Delivery) => String(delivery.headers['webhook-id']);
 
 const headersOf = (delivery: Delivery) => ({
   'webhook-id': String(delivery.headers['webhook-id']),
@@ -119,5 +144,110 @@ describe('webhooks', () => {
 
   it('refuses a whsec_ secret that is not base64', async () => {
     await expect(startTestService({ webhook: { url: 'http://127.0.0.1:9/x', secret: 'whsec_not base64!' } })).rejects.toThrow(/base64/);
+  });
+});
+
+describe('webhook events nobody has received yet', () => {
+  const dirs: string[] = [];
+  afterEach(async () => {
+    for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+  });
+  const dataDir = async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'verdict-webhook-outbox-'));
+    dirs.push(dir);
+    return dir;
+  };
+  /** The webhook-ids waiting in the service's outbox, oldest first (read while the service runs or after). */
+  const outboxIds = (dir: string) => {
+    const db = new DatabaseSync(join(dir, 'local-service.sqlite'), { readOnly: true });
+    try {
+      return (db.prepare('SELECT message_id FROM webhook_outbox ORDER BY seq').all() as Array<{ message_id: string }>).map((row) => row.message_id);
+    } finally {
+      db.close();
+    }
+  };
+
+  it('are delivered after a restart, in order, under the webhook-id of their first attempt, once', async () => {
+    receiver = await startReceiver();
+    receiver.accepting = false;
+    const dir = await dataDir();
+    const secret = `whsec_${randomBytes(24).toString('base64')}`;
+    // A long backoff: after one refused attempt at `processing` (`completed` waits behind it), both wait in the outbox.
+    const webhook = { url: receiver.url, secret, initialBackoffMs: 60_000 };
+    const first = await startLocalService({ apiKeys: [KEY_A], dataDir: dir, engine: new BuiltinEngine(), webhook });
+    const reply = await submit(first.url, { mode: 'sync', attributes: { file_name: 'kept.txt' } });
+    expect(reply.body.status).toBe('completed');
+    await waitFor(async () => receiver!.attempts.length > 0, 'an attempt at the processing event');
+    await first.close();
+    const owed = outboxIds(dir);
+    expect(owed).toHaveLength(2);
+    expect(owed[0]).toBe(idOf(receiver.attempts[0]!));
+
+    receiver.accepting = true;
+    const second = await startLocalService({ apiKeys: [KEY_A], dataDir: dir, engine: new BuiltinEngine(), webhook });
+    try {
+      const deliveries = await waitFor(async () => (receiver!.deliveries.length >= 2 ? receiver!.deliveries : null), 'both events after the restart');
+      const verifier = new Webhook(secret);
+      const events = deliveries.map((d) => verifier.verify(d.body, headersOf(d)) as { type: string; data: { id: string; status: string } });
+      expect(events.map((e) => e.type)).toEqual(['file_scan.processing', 'file_scan.completed']);
+      expect(events.map((e) => e.data.status)).toEqual(['processing', 'completed']);
+      expect(events.every((e) => e.data.id === reply.body.id)).toBe(true);
+      expect(deliveries.map(idOf)).toEqual(owed);
+      await waitFor(async () => outboxIds(dir).length === 0, 'the outbox to empty');
+    } finally {
+      await second.close();
+    }
+    expect(receiver.deliveries).toHaveLength(2);
+  });
+
+  it('survive a SIGKILL of the service process: the completed event goes out after the restart', async () => {
+    receiver = await startReceiver();
+    receiver.accepting = false;
+    const dir = await dataDir();
+    const secret = `whsec_${randomBytes(24).toString('base64')}`;
+    const args = ['--webhook-url', receiver.url, '--webhook-secret', secret];
+    const first = await startServiceProcess({ apiKeys: [KEY_A], dataDir: dir, args });
+    let id: unknown;
+    try {
+      const reply = await submit(first.url, { mode: 'sync', attributes: { file_name: 'killed.txt' } });
+      expect(reply.body.status).toBe('completed');
+      id = reply.body.id;
+      // Killed while both events are owed: `processing` refused once, `completed` waiting behind it.
+      await waitFor(async () => receiver!.attempts.length > 0 && outboxIds(dir).length === 2, 'both events in the outbox');
+    } finally {
+      first.child.kill('SIGKILL');
+      await first.exited;
+    }
+
+    receiver.accepting = true;
+    const second = await startServiceProcess({ apiKeys: [KEY_A], dataDir: dir, args });
+    try {
+      const deliveries = await waitFor(async () => (receiver!.deliveries.length >= 2 ? receiver!.deliveries : null), 'both events after the restart', 30_000);
+      const verifier = new Webhook(secret);
+      const events = deliveries.map((d) => verifier.verify(d.body, headersOf(d)) as { type: string; data: { id: string } });
+      expect(events.map((e) => e.type)).toEqual(['file_scan.processing', 'file_scan.completed']);
+      expect(events.every((e) => e.data.id === id)).toBe(true);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it('are dropped, with a warning, when the service starts with webhooks off', async () => {
+    receiver = await startReceiver();
+    receiver.accepting = false;
+    const dir = await dataDir();
+    const webhook = { url: receiver.url, secret: 'a plain shared secret', initialBackoffMs: 60_000 };
+    const first = await startLocalService({ apiKeys: [KEY_A], dataDir: dir, engine: new BuiltinEngine(), webhook });
+    await submit(first.url, { mode: 'sync', attributes: { file_name: 'off.txt' } });
+    await waitFor(async () => receiver!.attempts.length > 0, 'an attempt at the processing event');
+    await first.close();
+    expect(outboxIds(dir)).toHaveLength(2);
+
+    const warnings: string[] = [];
+    const logger = { info() {}, warn: (_fields: object, message: string) => void warnings.push(message), error() {} };
+    const second = await startLocalService({ apiKeys: [KEY_A], dataDir: dir, engine: new BuiltinEngine(), logger });
+    await second.close();
+    expect(outboxIds(dir)).toEqual([]);
+    expect(warnings).toContain('webhooks are off: undelivered webhook events dropped');
   });
 });
