@@ -15,7 +15,7 @@ import { basename } from 'node:path';
 import type { Stats } from 'node:fs';
 import { MAX_ASYNC_FILE_SIZE } from '../../shared/service-contract/limits.ts';
 import type { Scan } from '../../shared/service-contract/scan.ts';
-import { TERMINAL_STATUSES, type ModeChoice, type ScanOrigin, type ScanRecord } from '../../shared/scans/record.ts';
+import { queuedRecord, TERMINAL_STATUSES, type ModeChoice, type ScanOrigin, type ScanRecord } from '../../shared/scans/record.ts';
 import { describeExclusion, type ExclusionMatcher } from '../exclusions/exclusion-matcher.ts';
 import { findWatchedFolder } from '../exclusions/watched-folder.ts';
 import type { ScanRecordPatch } from '../history/history.ts';
@@ -1050,34 +1050,15 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
   }
 
   function newRecord(id: string, path: string, origin: ScanOrigin, at: string): ScanRecord {
-    return {
+    return queuedRecord({
       id,
       path,
       fileName: basename(path) || path,
-      size: null,
-      md5: null,
-      sha1: null,
-      sha256: null,
-      mode: null,
       origin,
       backend: options.backendLabel({ path, origin }),
       externalReferenceId: makeReference(options.installId, id),
-      serviceScanId: null,
-      status: 'queued',
-      pendingReason: null,
-      safe: null,
-      detailed: null,
-      findings: [],
-      fileType: null,
       queuedAt: at,
-      submittedAt: null,
-      completedAt: null,
-      durationMs: null,
-      error: null,
-      reusedFromId: null,
-      disposition: null,
-      quarantineId: null,
-    };
+    });
   }
 
   // ---- lifecycle ------------------------------------------------------------------

@@ -69,6 +69,35 @@ export const scanRecordSchema = z.object({
 });
 export type ScanRecord = z.infer<typeof scanRecordSchema>;
 
+/** What a record knows when it is queued. */
+export type QueuedRecordFields = Pick<ScanRecord, 'id' | 'path' | 'fileName' | 'origin' | 'backend' | 'externalReferenceId' | 'queuedAt'>;
+
+/** A record as it enters the queue: everything the scan will tell is still unknown (null). */
+export function queuedRecord(fields: QueuedRecordFields): ScanRecord {
+  return {
+    ...fields,
+    size: null,
+    md5: null,
+    sha1: null,
+    sha256: null,
+    mode: null,
+    serviceScanId: null,
+    status: 'queued',
+    pendingReason: null,
+    safe: null,
+    detailed: null,
+    findings: [],
+    fileType: null,
+    submittedAt: null,
+    completedAt: null,
+    durationMs: null,
+    error: null,
+    reusedFromId: null,
+    disposition: null,
+    quarantineId: null,
+  };
+}
+
 export const VERDICTS = ['unsafe', 'safe', 'could-not-scan', 'pending', 'skipped', 'allowed'] as const;
 export type Verdict = (typeof VERDICTS)[number];
 

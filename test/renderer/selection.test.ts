@@ -2,7 +2,7 @@
 // change or when a scan leaves the history), which ticked scans each bulk
 // action applies to, the list filter for "allowed", and the dialog slot.
 import { describe, expect, it } from 'vitest';
-import type { ScanRecord } from '../../shared/scans/record.ts';
+import { queuedRecord, type ScanRecord } from '../../shared/scans/record.ts';
 import { bulkGroups } from '../../renderer/scans/bulk-groups.ts';
 import { matchesFilters, NO_FILTERS, pageQuery } from '../../renderer/scans/filters.ts';
 import { createVerdictStore } from '../../renderer/store/store.ts';
@@ -11,32 +11,13 @@ let serial = 0;
 function record(overrides: Partial<ScanRecord> = {}): ScanRecord {
   serial++;
   return {
-    id: `id-${serial}`,
-    path: `/files/file-${serial}.exe`,
-    fileName: `file-${serial}.exe`,
+    ...queuedRecord({ id: `id-${serial}`, path: `/files/file-${serial}.exe`, fileName: `file-${serial}.exe`, origin: 'dialog', backend: 'local', externalReferenceId: `ref-${serial}`, queuedAt: new Date(Date.UTC(2025, 0, 1) + serial * 1000).toISOString() }),
     size: 68,
-    md5: null,
-    sha1: null,
     sha256: 'ab'.repeat(32),
     mode: 'sync',
-    origin: 'dialog',
-    backend: 'local',
-    externalReferenceId: `ref-${serial}`,
-    serviceScanId: null,
     status: 'completed',
-    pendingReason: null,
     safe: false,
     detailed: 'Eicar',
-    findings: [],
-    fileType: null,
-    queuedAt: new Date(Date.UTC(2025, 0, 1) + serial * 1000).toISOString(),
-    submittedAt: null,
-    completedAt: null,
-    durationMs: null,
-    error: null,
-    reusedFromId: null,
-    disposition: null,
-    quarantineId: null,
     ...overrides,
   };
 }

@@ -1,7 +1,7 @@
 // The store's reducers: pages placed lazily, live events merged (newest first,
 // filters honoured, holes of unloaded pages kept), progress, counts, reset.
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ScanRecord } from '../../shared/scans/record.ts';
+import { queuedRecord, type ScanRecord } from '../../shared/scans/record.ts';
 import { coalesce } from '../../renderer/scans/coalesce-events.ts';
 import { matchesFilters, NO_FILTERS, pageQuery } from '../../renderer/scans/filters.ts';
 import { selectLocale } from '../../renderer/store/settings-slice.ts';
@@ -12,30 +12,8 @@ let serial = 0;
 function record(overrides: Partial<ScanRecord> = {}): ScanRecord {
   serial++;
   return {
-    id: `id-${serial}`,
-    path: `/files/file-${serial}.txt`,
-    fileName: `file-${serial}.txt`,
+    ...queuedRecord({ id: `id-${serial}`, path: `/files/file-${serial}.txt`, fileName: `file-${serial}.txt`, origin: 'dialog', backend: 'local', externalReferenceId: `ref-${serial}`, queuedAt: new Date(Date.UTC(2025, 0, 1) + serial * 1000).toISOString() }),
     size: 10,
-    md5: null,
-    sha1: null,
-    sha256: null,
-    mode: null,
-    origin: 'dialog',
-    backend: 'local',
-    externalReferenceId: `ref-${serial}`,
-    serviceScanId: null,
-    status: 'queued',
-    pendingReason: null,
-    safe: null,
-    detailed: null,
-    findings: [],
-    fileType: null,
-    queuedAt: new Date(Date.UTC(2025, 0, 1) + serial * 1000).toISOString(),
-    submittedAt: null,
-    completedAt: null,
-    durationMs: null,
-    error: null,
-    reusedFromId: null,
     ...overrides,
   };
 }

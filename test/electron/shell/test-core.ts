@@ -4,7 +4,7 @@
 import type { WatchedFolderStatus } from '../../../shared/bridge/api.ts';
 import type { QuarantineEntry } from '../../../shared/quarantine/entry.ts';
 import { ok } from '../../../shared/result.ts';
-import type { ScanEvent, ScanRecord } from '../../../shared/scans/record.ts';
+import { queuedRecord, type ScanEvent, type ScanRecord } from '../../../shared/scans/record.ts';
 import { defaultSettings, type Settings } from '../../../shared/settings/settings.ts';
 import type { Core } from '../../../electron/core/core.ts';
 
@@ -175,32 +175,15 @@ export function createTestCore(): TestCore {
 /** A complete ScanRecord with sensible defaults (a finished clean scan). */
 export function scanRecord(overrides: Partial<ScanRecord> = {}): ScanRecord {
   return {
-    id: 'scan-1',
-    path: '/home/user/file.txt',
-    fileName: 'file.txt',
+    ...queuedRecord({ id: 'scan-1', path: '/home/user/file.txt', fileName: 'file.txt', origin: 'drop', backend: 'local', externalReferenceId: 'ref-1', queuedAt: '2025-01-01T00:00:00.000Z' }),
     size: 12,
-    md5: null,
-    sha1: null,
-    sha256: null,
     mode: 'sync',
-    origin: 'drop',
-    backend: 'local',
-    externalReferenceId: 'ref-1',
     serviceScanId: 'svc-1',
     status: 'completed',
-    pendingReason: null,
     safe: true,
-    detailed: null,
-    findings: [],
-    fileType: null,
-    queuedAt: '2025-01-01T00:00:00.000Z',
     submittedAt: '2025-01-01T00:00:00.000Z',
     completedAt: '2025-01-01T00:00:01.000Z',
     durationMs: 1000,
-    error: null,
-    reusedFromId: null,
-    disposition: null,
-    quarantineId: null,
     ...overrides,
   };
 }

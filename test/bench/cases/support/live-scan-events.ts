@@ -4,7 +4,7 @@
 // the test bridge delivers these next to the core's own events.
 import { randomUUID } from 'node:crypto';
 import type { CoreApi } from '../../../../shared/bridge/api.ts';
-import type { ScanEvent, ScanRecord } from '../../../../shared/scans/record.ts';
+import { queuedRecord, type ScanEvent, type ScanRecord } from '../../../../shared/scans/record.ts';
 
 export interface LiveEvents {
   api: CoreApi;
@@ -37,30 +37,9 @@ export function withLiveEvents(core: CoreApi): LiveEvents {
     const n = serial++;
     const now = new Date().toISOString();
     return {
-      id: randomUUID(),
-      path: `/home/user/Downloads/live/live-${n}.bin`,
-      fileName: `live-${n}.bin`,
+      ...queuedRecord({ id: randomUUID(), path: `/home/user/Downloads/live/live-${n}.bin`, fileName: `live-${n}.bin`, origin: 'watch', backend: 'local', externalReferenceId: `verdict/bench/live-${n}`, queuedAt: now }),
       size: 4096 + n,
-      md5: null,
-      sha1: null,
-      sha256: null,
       mode: 'async',
-      origin: 'watch',
-      backend: 'local',
-      externalReferenceId: `verdict/bench/live-${n}`,
-      serviceScanId: null,
-      status: 'queued',
-      pendingReason: null,
-      safe: null,
-      detailed: null,
-      findings: [],
-      fileType: null,
-      queuedAt: now,
-      submittedAt: null,
-      completedAt: null,
-      durationMs: null,
-      error: null,
-      reusedFromId: null,
     };
   };
 
