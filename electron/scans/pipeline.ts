@@ -365,23 +365,29 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
   const startWork = (id: string) => {
     setOwner(id, 'active');
     forgetWaitingPath(id);
+    runCancellable(id, 'active', 'upload', (signal) => processRecord(id, signal));
+  };
+
+  /** Runs a record's work with its own abort signal; whatever happens, the record is let go and the queue moves on. */
+  function runCancellable(id: string, as: 'active' | 'following', phase: 'upload' | 'follow', work: (signal: AbortSignal) => Promise<void>) {
     const controller = new AbortController();
     controllers.set(id, controller);
-    const work = (async () => {
-      try {
-        await processRecord(id, controller.signal);
-      } catch (error) {
-        handleError(id, error, controller.signal, 'upload');
-      } finally {
-        if (controllers.get(id) === controller) controllers.delete(id);
-        if (owner.get(id) === 'active') setOwner(id, null);
-        events.countsChanged();
-        pump();
-        notifyIdle();
-      }
-    })();
-    track(work);
-  };
+    track(
+      (async () => {
+        try {
+          await work(controller.signal);
+        } catch (error) {
+          handleError(id, error, controller.signal, phase);
+        } finally {
+          if (controllers.get(id) === controller) controllers.delete(id);
+          if (owner.get(id) === as) setOwner(id, null);
+          events.countsChanged();
+          pump();
+          notifyIdle();
+        }
+      })(),
+    );
+  }
 
   // ---- one record, from queued to handed off ----------------------------------------
 
@@ -654,24 +660,12 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
     if (!record.serviceScanId) return;
     setOwner(id, 'following');
     workingAt.set(id, service.label);
-    const controller = new AbortController();
-    controllers.set(id, controller);
-    const work = (async () => {
-      try {
-        const scan = await service.follow(record.serviceScanId!, controller.signal);
-        succeeded(service.label);
-        finishWithScan(id, scan, service.label);
-      } catch (error) {
-        handleError(id, error, controller.signal, 'follow');
-      } finally {
-        if (controllers.get(id) === controller) controllers.delete(id);
-        if (owner.get(id) === 'following') setOwner(id, null);
-        events.countsChanged();
-        pump();
-        notifyIdle();
-      }
-    })();
-    track(work);
+    const scanId = record.serviceScanId;
+    runCancellable(id, 'following', 'follow', async (signal) => {
+      const scan = await service.follow(scanId, signal);
+      succeeded(service.label);
+      finishWithScan(id, scan, service.label);
+    });
   }
 
   // ---- errors -------------------------------------------------------------------
