@@ -109,14 +109,15 @@ async function submitAll(core: CoreInternals, files: string[], mode: 'sync' | 'a
   return submitted.value.ids;
 }
 
-function record(fault: string, s: Setup, audit: Audit, started: number): void {
+/** A row of the table; `faults` defaults to the requests the proxy faulted. */
+function record(fault: string, s: Setup, audit: Audit, started: number, faults = s.proxy.count({ faulted: true })): void {
   const posts = s.proxy.count({ method: 'POST' });
   table.push({
     fault,
     files: audit.files,
     lost: audit.lost,
     duplicated: audit.duplicated,
-    faults: s.proxy.count({ faulted: true }),
+    faults,
     retries: Math.max(0, posts - audit.files),
     requests: s.proxy.requests.length,
     seconds: (performance.now() - started) / 1000,
@@ -266,16 +267,7 @@ describe('faults injected between the pipeline and the local service', () => {
     await s.proxy.up();
     await waitForBatch(core, ids, isTerminal, 90_000);
     const audit = await auditBatch(core, ids, s.files, s.view);
-    table.push({
-      fault: 'service down for a minute, then back',
-      files: audit.files,
-      lost: audit.lost,
-      duplicated: audit.duplicated,
-      faults: faultedBefore,
-      retries: Math.max(0, s.proxy.count({ method: 'POST' }) - audit.files),
-      requests: s.proxy.requests.length,
-      seconds: (performance.now() - started) / 1000,
-    });
+    record('service down for a minute, then back', s, audit, started, faultedBefore);
     expect(audit.problems).toEqual([]);
     expect(audit.completed).toBe(audit.files);
     expect(s.view.scanCount()).toBe(audit.files);
@@ -309,16 +301,7 @@ describe('faults injected between the pipeline and the local service', () => {
     const second = await openCore(s, {}, s.proxy.url);
     await waitForBatch(second, ids, isTerminal, 60_000);
     const audit = await auditBatch(second, ids, s.files, s.view);
-    table.push({
-      fault: label,
-      files: audit.files,
-      lost: audit.lost,
-      duplicated: audit.duplicated,
-      faults: waiting.length,
-      retries: Math.max(0, s.proxy.count({ method: 'POST' }) - audit.files),
-      requests: s.proxy.requests.length,
-      seconds: (performance.now() - started) / 1000,
-    });
+    record(label, s, audit, started, waiting.length);
     expect(audit.problems).toEqual([]);
     expect(audit.completed).toBe(audit.files);
     expect(s.view.scanCount()).toBe(audit.files);
@@ -368,16 +351,7 @@ describe.runIf(canUseKeyring)('401 in the middle of a batch (key revoked), then 
     expect((await core.settings.setApiKey(NEW)).ok).toBe(true);
     await waitForBatch(core, ids, isTerminal, 60_000);
     const audit = await auditBatch(core, ids, s.files, s.view);
-    table.push({
-      fault: '401 mid-batch (key revoked), then a new key',
-      files: audit.files,
-      lost: audit.lost,
-      duplicated: audit.duplicated,
-      faults: s.proxy.count({ faulted: true }),
-      retries: Math.max(0, s.proxy.count({ method: 'POST' }) - audit.files),
-      requests: s.proxy.requests.length,
-      seconds: (performance.now() - started) / 1000,
-    });
+    record('401 mid-batch (key revoked), then a new key', s, audit, started);
     expectClean(audit, s);
   });
 });
