@@ -17,7 +17,7 @@ export interface StartInThreadOptions extends ThreadServiceOptions {
   logger?: ServiceLogger;
   /** Which of the thread's log records cross over (default warn and error; info is one line per request). */
   logLevels?: readonly LogLevel[];
-  /** V8 limits of the thread (e.g. a smaller young generation to bound memory while receiving uploads). */
+  /** V8 limits of the thread (default SERVICE_THREAD_LIMITS). */
   resourceLimits?: ResourceLimits;
   /** Restarts after unexpected exits: at most `max` within `windowMs` (default 3 per minute); false: none. */
   restart?: { max: number; windowMs: number } | false;
@@ -56,6 +56,11 @@ export class ServiceThreadUnavailableError extends Error {
 
 const DEFAULT_RESTART = { max: 3, windowMs: 60_000 };
 const DEFAULT_CLOSE_TIMEOUT_MS = 15_000;
+/**
+ * A small young generation: the service's garbage (request and scan objects) is collected sooner instead of V8 growing
+ * the heap and keeping the space. 10,000 small files dropped at once: peak RSS growth 332–340 → 224–249 MiB, same time.
+ */
+export const SERVICE_THREAD_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 6 };
 
 interface Running {
   worker: Worker;
@@ -67,7 +72,7 @@ interface Running {
 }
 
 export async function startLocalServiceInThread(options: StartInThreadOptions): Promise<ThreadedLocalService> {
-  const { logger = silentLogger, logLevels = ['warn', 'error'], resourceLimits, restart = DEFAULT_RESTART } = options;
+  const { logger = silentLogger, logLevels = ['warn', 'error'], resourceLimits = SERVICE_THREAD_LIMITS, restart = DEFAULT_RESTART } = options;
   const closeTimeoutMs = options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
   const serviceOptions: ThreadServiceOptions = {
     host: options.host,
