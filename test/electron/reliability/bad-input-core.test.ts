@@ -283,7 +283,7 @@ describe('10,000 files dropped at once', () => {
       );
       // Bounded: after the batch, what stays alive is the 10,000 rows this test holds (~1 KiB each) and
       // nothing per file in the pipeline. Peak RSS is reported, not asserted: it follows GC timing (both
-      // threads' V8 heaps grow with garbage and keep the space; 207–338 MiB measured here).
+      // threads' V8 heaps grow with garbage and keep the space; 208–249 MiB measured here).
       expect(retained).toBeLessThan(20);
     } finally {
       clearInterval(sampler);
