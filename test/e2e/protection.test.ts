@@ -5,71 +5,20 @@
 // remote service (a second real local service, configured as the remote one,
 // its key in a private gnome-keyring), including a scan the core held back.
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { EICAR_TEST_STRING } from '../../electron/local-service/engines/builtin-engine.ts';
-import { verdictOf, type ScanRecord } from '../../shared/scans/record.ts';
+import { verdictOf } from '../../shared/scans/record.ts';
 import { en } from '../../renderer/i18n/en.ts';
-import { keyringTestsCanRun, startKeyring, type Keyring } from '../support/keyring.ts';
-import type { RunningClamd } from '../support/clamd.ts';
-import { startTestService, type TestService } from '../electron/scans/harness.ts';
-import { buildRenderer, contrastOf, launchChromium, openApp, type AppHarness } from './support/app-harness.ts';
-import { startEngine, startRealCore, type RealCore } from './support/real-core.ts';
+import { keyringTestsCanRun } from '../support/keyring.ts';
+import { startTestService } from '../electron/scans/harness.ts';
+import { contrastOf } from './support/app-harness.ts';
+import { expectNoProblems, recordFor, rowFor, useE2eApp } from './support/e2e-app.ts';
 
 const canUseKeyring = keyringTestsCanRun();
-let built: Awaited<ReturnType<typeof buildRenderer>>;
-let browser: Browser;
-let clamd: RunningClamd | null;
-let keyring: Keyring | null = null;
-let work: string;
-const open: Array<AppHarness | RealCore | TestService> = [];
-
-beforeAll(async () => {
-  if (canUseKeyring) keyring = await startKeyring();
-  [built, browser, clamd] = await Promise.all([buildRenderer(), launchChromium(), startEngine()]);
-  work = await mkdtemp(path.join(tmpdir(), 'verdict-e2e-protect-'));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await clamd?.stop();
-  await built?.remove();
-  await keyring?.stop();
-  if (work) await rm(work, { recursive: true, force: true });
-});
-
-afterEach(async () => {
-  for (const item of open.splice(0).reverse()) await item.close();
-});
-
-async function start() {
-  const real = await startRealCore({ clamd });
-  open.push(real);
-  const app = await openApp(browser, { core: real.core, staticDir: built.dir });
-  open.push(app);
-  return { real, app, page: app.page };
-}
-
-async function writeFiles(files: Record<string, string>): Promise<Record<string, string>> {
-  const dir = await mkdtemp(path.join(work, 'set-'));
-  const paths: Record<string, string> = {};
-  for (const [name, content] of Object.entries(files)) {
-    paths[name] = path.join(dir, name);
-    await writeFile(paths[name], content, 'latin1');
-  }
-  return paths;
-}
-
-const rowFor = (page: Page, fileName: string) => page.locator('.row[data-scan-id]', { has: page.locator('.row__filename', { hasText: fileName }) });
-
-async function recordFor(real: RealCore, filePath: string): Promise<ScanRecord | undefined> {
-  const list = await real.core.scans.list({ limit: 1000 });
-  if (!list.ok) throw new Error(list.error.message);
-  return list.value.items.find((record) => record.path === filePath);
-}
+const { start, writeFiles, work, closeAfterTest } = useE2eApp({ prefix: 'verdict-e2e-protect-', engine: true, keyring: canUseKeyring });
 
 /** Drops files on the drop zone the way a file manager would (a File per name; pathFor maps it to the path). */
 async function drop(page: Page, paths: string[]): Promise<void> {
@@ -83,10 +32,6 @@ async function drop(page: Page, paths: string[]): Promise<void> {
   const zone = page.getByTestId('dropzone');
   await zone.dispatchEvent('dragenter', { dataTransfer });
   await zone.dispatchEvent('drop', { dataTransfer });
-}
-
-function expectNoProblems(app: AppHarness): void {
-  expect(app.problems, 'page errors, console errors or CSP violations').toEqual([]);
 }
 
 describe('quarantine', () => {
@@ -247,8 +192,8 @@ describe('exclusions and history in Settings', () => {
 
 describe.runIf(canUseKeyring)('upload consent for a remote service', () => {
   it('asks before the first upload ("This file will be sent to <host>"), sends nothing on Cancel, and remembers "don\'t ask again"', async () => {
-    const remote = await startTestService(await mkdtemp(path.join(work, 'remote-')));
-    open.push(remote);
+    const remote = await startTestService(await mkdtemp(path.join(work(), 'remote-')));
+    closeAfterTest(remote);
     const { real, app, page } = await start();
     const origin = new URL(remote.url).origin;
     const host = new URL(remote.url).host;
@@ -316,8 +261,8 @@ describe.runIf(canUseKeyring)('upload consent for a remote service', () => {
   });
 
   it('a watched folder kept on the built-in engine: chosen in Settings, its files are scanned locally without asking', async () => {
-    const remote = await startTestService(await mkdtemp(path.join(work, 'remote-')));
-    open.push(remote);
+    const remote = await startTestService(await mkdtemp(path.join(work(), 'remote-')));
+    closeAfterTest(remote);
     const { real, app, page } = await start();
     const host = new URL(remote.url).host;
     expect((await real.core.settings.update({ backend: { kind: 'remote', baseUrl: remote.url } })).ok).toBe(true);

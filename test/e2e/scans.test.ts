@@ -5,72 +5,18 @@ import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import { createServer as createNetServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EICAR_TEST_STRING } from '../../electron/local-service/engines/builtin-engine.ts';
-import { verdictOf, type ScanRecord } from '../../shared/scans/record.ts';
+import { verdictOf } from '../../shared/scans/record.ts';
 import { MB } from '../../shared/service-contract/limits.ts';
 import { en } from '../../renderer/i18n/en.ts';
 import { de } from '../../renderer/i18n/de.ts';
-import type { RunningClamd } from '../support/clamd.ts';
 import { unreadableFile } from '../support/unreadable-file.ts';
-import { buildRenderer, contrastOf, launchChromium, openApp, type AppHarness } from './support/app-harness.ts';
-import { startEngine, startRealCore, type RealCore } from './support/real-core.ts';
+import { contrastOf } from './support/app-harness.ts';
+import { expectNoProblems, recordFor, rowFor, useE2eApp } from './support/e2e-app.ts';
 
-let built: Awaited<ReturnType<typeof buildRenderer>>;
-let browser: Browser;
-let clamd: RunningClamd | null;
-let work: string;
-const open: Array<AppHarness | RealCore> = [];
-
-beforeAll(async () => {
-  [built, browser, clamd] = await Promise.all([buildRenderer(), launchChromium(), startEngine()]);
-  work = await mkdtemp(path.join(tmpdir(), 'verdict-e2e-files-'));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await clamd?.stop();
-  await built?.remove();
-  if (work) await rm(work, { recursive: true, force: true });
-});
-
-afterEach(async () => {
-  for (const item of open.splice(0).reverse()) await item.close();
-});
-
-async function start(options: Omit<Parameters<typeof startRealCore>[0], 'clamd'> = {}, colorScheme: 'light' | 'dark' = 'light') {
-  const real = await startRealCore({ clamd, ...options });
-  open.push(real);
-  const app = await openApp(browser, { core: real.core, staticDir: built.dir, colorScheme });
-  open.push(app);
-  return { real, app, page: app.page };
-}
-
-async function writeFiles(files: Record<string, string>): Promise<Record<string, string>> {
-  const dir = await mkdtemp(path.join(work, 'set-'));
-  const paths: Record<string, string> = {};
-  for (const [name, content] of Object.entries(files)) {
-    paths[name] = path.join(dir, name);
-    await writeFile(paths[name], content, 'latin1');
-  }
-  return paths;
-}
-
-const rowFor = (app: AppHarness, fileName: string) => app.page.locator('.row[data-scan-id]', { has: app.page.locator('.row__filename', { hasText: fileName }) });
-
-/** The core's own record for a path (what the UI shows must agree with it). */
-async function recordFor(real: RealCore, filePath: string): Promise<ScanRecord | undefined> {
-  const page = await real.core.scans.list({ limit: 1000 });
-  if (!page.ok) throw new Error(page.error.message);
-  return page.value.items.find((record) => record.path === filePath);
-}
-
-function expectNoProblems(app: AppHarness): void {
-  expect(app.problems, 'page errors, console errors or CSP violations').toEqual([]);
-}
+const { start, writeFiles, work } = useE2eApp({ prefix: 'verdict-e2e-files-', engine: true });
 
 describe('scanning from the main view', () => {
   it('adds files with the dialog and shows them go from queued to a verdict; EICAR is an unmistakable threat', async () => {
@@ -94,8 +40,8 @@ describe('scanning from the main view', () => {
     app.pickNext([files['report.txt']!, files['eicar.com']!]);
     await page.getByRole('button', { name: en['drop.addFiles'] }).click();
 
-    const clean = rowFor(app, 'report.txt');
-    const threat = rowFor(app, 'eicar.com');
+    const clean = rowFor(app.page, 'report.txt');
+    const threat = rowFor(app.page, 'eicar.com');
     // While the engine works, the rows are pending: a neutral "Scanning" badge, never a verdict.
     await threat.and(page.locator('[data-verdict=pending]')).waitFor();
     expect(await threat.locator('.badge').textContent()).toBe(en['verdict.pending']);
@@ -162,7 +108,7 @@ describe('scanning from the main view', () => {
     // "Scan again" queues the same file once more: a new row appears with a fresh verdict.
     await threat.click();
     await detail.getByRole('button', { name: en['detail.rescan'] }).click();
-    await expect.poll(() => rowFor(app, 'eicar.com').count(), { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => rowFor(app.page, 'eicar.com').count(), { timeout: 10_000 }).toBe(2);
     await expect.poll(() => page.locator('.row[data-verdict=unsafe]').count(), { timeout: 60_000 }).toBe(2);
     await banner.getByText('2 threats found').waitFor();
 
@@ -187,7 +133,7 @@ describe('scanning from the main view', () => {
     await zone.dispatchEvent('dragenter', { dataTransfer });
     await zone.getByText(en['drop.active']).waitFor();
     await zone.dispatchEvent('drop', { dataTransfer });
-    await rowFor(app, 'dropped.txt').and(page.locator('[data-verdict=safe]')).waitFor({ timeout: 60_000 });
+    await rowFor(app.page, 'dropped.txt').and(page.locator('[data-verdict=safe]')).waitFor({ timeout: 60_000 });
     const submitted = app.bridge.calls.filter((call) => call.channel === 'scans:submit').map((call) => call.args[0]);
     expect(submitted).toEqual([[files['dropped.txt']]]);
     expectNoProblems(app);
@@ -202,8 +148,8 @@ describe('scanning from the main view', () => {
 
     app.pickNext([files['vanished.txt']!, files['huge.iso']!]);
     await page.getByRole('button', { name: en['drop.addFiles'] }).click();
-    const vanished = rowFor(app, 'vanished.txt');
-    const huge = rowFor(app, 'huge.iso');
+    const vanished = rowFor(app.page, 'vanished.txt');
+    const huge = rowFor(app.page, 'huge.iso');
     await vanished.and(page.locator('[data-verdict=could-not-scan]')).waitFor({ timeout: 30_000 });
     await huge.and(page.locator('[data-verdict=could-not-scan]')).waitFor({ timeout: 30_000 });
     for (const row of [vanished, huge]) {
@@ -237,7 +183,7 @@ describe('scanning from the main view', () => {
 
   it('names each kind of bad input in the list and the detail: pipe, socket, device, symlink loop, broken link, unreadable', async () => {
     const { real, app, page } = await start();
-    const dir = await mkdtemp(path.join(work, 'bad-'));
+    const dir = await mkdtemp(path.join(work(), 'bad-'));
     const at = (name: string) => path.join(dir, name);
     execFileSync('mkfifo', [at('a-pipe')]);
     const socket = createNetServer();
@@ -262,10 +208,10 @@ describe('scanning from the main view', () => {
       // The notice counts the refused paths (and stays, as an error) instead of "1 file queued".
       const notice = page.getByTestId('notice-error');
       await expect.poll(() => notice.textContent()).toContain(`1 queued, 0 skipped, ${cases.length} could not be scanned`);
-      await rowFor(app, 'good.txt').and(page.locator('[data-verdict=safe]')).waitFor({ timeout: 30_000 });
+      await rowFor(app.page, 'good.txt').and(page.locator('[data-verdict=safe]')).waitFor({ timeout: 30_000 });
       const detail = page.getByTestId('detail-panel');
       for (const [file, name, kind, says] of cases) {
-        const row = rowFor(app, name);
+        const row = rowFor(app.page, name);
         await row.and(page.locator('[data-verdict=could-not-scan]')).waitFor({ timeout: 30_000 });
         expect(await row.locator('.badge').textContent(), name).toBe(en['verdict.could-not-scan']);
         await row.click();
@@ -394,7 +340,7 @@ describe('settings', () => {
 
   it('adds a watched folder, and a file written into it on disk appears as a new scan', async () => {
     const { real, app, page } = await start();
-    const folder = path.join(await mkdtemp(path.join(work, 'watched-')), 'Downloads');
+    const folder = path.join(await mkdtemp(path.join(work(), 'watched-')), 'Downloads');
     await mkdir(folder);
 
     await page.getByRole('button', { name: en['nav.settings'] }).click();
@@ -413,9 +359,9 @@ describe('settings', () => {
     await page.getByRole('button', { name: en['nav.scans'] }).click();
     await writeFile(path.join(folder, 'invoice.pdf'), '%PDF-1.4 from the web');
     await writeFile(path.join(folder, 'dropper.exe'), EICAR_TEST_STRING);
-    const invoice = rowFor(app, 'invoice.pdf');
+    const invoice = rowFor(app.page, 'invoice.pdf');
     await invoice.and(page.locator('[data-verdict=safe]')).waitFor({ timeout: 60_000 });
-    await rowFor(app, 'dropper.exe').and(page.locator('[data-verdict=unsafe]')).waitFor({ timeout: 60_000 });
+    await rowFor(app.page, 'dropper.exe').and(page.locator('[data-verdict=unsafe]')).waitFor({ timeout: 60_000 });
     await invoice.click();
     await page.getByTestId('detail-panel').getByText(en['origin.watch']).waitFor();
 

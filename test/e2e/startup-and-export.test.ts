@@ -4,53 +4,22 @@
 // matching the current filter to the file the (test bridge's) save dialog names,
 // and the file holds exactly those rows.
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CSV_HEADER } from '../../electron/history/export-format.ts';
 import { openHistory } from '../../electron/history/history.ts';
 import type { ScanRecord } from '../../shared/scans/record.ts';
 import { de } from '../../renderer/i18n/de.ts';
 import { en } from '../../renderer/i18n/en.ts';
-import { buildRenderer, launchChromium, openApp, type AppHarness } from './support/app-harness.ts';
-import { startRealCore, type RealCore } from './support/real-core.ts';
+import { expectNoProblems, useE2eApp } from './support/e2e-app.ts';
 
-let built: Awaited<ReturnType<typeof buildRenderer>>;
-let browser: Browser;
-let out: string;
-const open: Array<AppHarness | RealCore> = [];
-
-beforeAll(async () => {
-  [built, browser] = await Promise.all([buildRenderer(), launchChromium()]);
-  out = await mkdtemp(path.join(tmpdir(), 'verdict-e2e-export-'));
-});
-afterAll(async () => {
-  await browser?.close();
-  await built?.remove();
-  if (out) await rm(out, { recursive: true, force: true });
-});
-afterEach(async () => {
-  for (const item of open.splice(0).reverse()) await item.close();
-});
-
-async function start(prepare?: (dataDir: string) => void | Promise<void>) {
-  // No engine needed: nothing is scanned here (the built-in one stands by).
-  const real = await startRealCore({ clamd: null, ...(prepare ? { prepare } : {}) });
-  open.push(real);
-  const app = await openApp(browser, { core: real.core, staticDir: built.dir });
-  open.push(app);
-  return { real, app, page: app.page };
-}
-
-function expectNoProblems(app: AppHarness): void {
-  expect(app.problems, 'page errors, console errors or CSP violations').toEqual([]);
-}
+// No engine: nothing is scanned here (the built-in one stands by).
+const { start, work } = useE2eApp({ prefix: 'verdict-e2e-export-', engine: false });
 
 describe('start-up warnings', () => {
   it('a damaged settings file: a banner says so in English, then in German, and goes away on Dismiss (keyboard)', async () => {
-    const { real, app, page } = await start((dataDir) => writeFile(path.join(dataDir, 'settings.json'), '{"language": "de", "mode": '));
+    const { real, app, page } = await start({ prepare: (dataDir) => writeFile(path.join(dataDir, 'settings.json'), '{"language": "de", "mode": ') });
     const [warning] = real.core.startupWarnings;
     expect(warning).toMatchObject({ code: 'settings_damaged', file: expect.stringMatching(/^settings\.json\.corrupt-/) });
     const file = warning!.file!;
@@ -143,13 +112,13 @@ describe('export', () => {
   };
 
   it('exports the threats shown by the filter as CSV, says how many went where, and the file holds exactly those rows', async () => {
-    const { app, page } = await start(seed);
+    const { app, page } = await start({ prepare: seed });
     await page.locator('.row[data-scan-id]').first().waitFor();
     await page.getByLabel(en['filter.verdict']).selectOption('unsafe');
     await page.locator('.row[data-scan-id]').nth(1).waitFor();
     expect(await page.locator('.row[data-scan-id]').count()).toBe(2);
 
-    const target = path.join(out, 'threats.csv');
+    const target = path.join(work(), 'threats.csv');
     app.exportNext(target);
     await page.getByRole('button', { name: en['export.button'] }).click();
     await app.screenshot('export-choices');
@@ -169,7 +138,7 @@ describe('export', () => {
   });
 
   it('exports everything as JSON with the keyboard; Escape and a cancelled dialog write nothing', async () => {
-    const { app, page } = await start(seed);
+    const { app, page } = await start({ prepare: seed });
     await page.locator('.row[data-scan-id]').nth(4).waitFor();
     const trigger = page.getByRole('button', { name: en['export.button'] });
 
@@ -182,7 +151,7 @@ describe('export', () => {
     expect(await page.evaluate('document.activeElement?.dataset.testid')).toBe('export-button');
 
     // Opening moves focus to the first choice; Tab reaches JSON; Enter exports.
-    const target = path.join(out, 'everything.json');
+    const target = path.join(work(), 'everything.json');
     app.exportNext(target);
     await page.keyboard.press('Enter');
     await page.keyboard.press('Tab');
@@ -192,24 +161,24 @@ describe('export', () => {
     expect(records.map((record) => record.id)).toEqual([...SEEDED].reverse().map((record) => record.id));
 
     // Cancelled in the dialog: no file, no notice.
-    const before = await readdir(out);
+    const before = await readdir(work());
     app.exportNext(null);
     await trigger.click();
     await page.getByRole('button', { name: en['export.csv'] }).click();
     await expect.poll(() => app.exportRequests.length).toBe(2);
-    expect(await readdir(out)).toEqual(before);
+    expect(await readdir(work())).toEqual(before);
     expect(await page.getByTestId('notice-error').textContent()).toBe('');
     expectNoProblems(app);
   });
 
   it('a place that cannot be written: a clear error in the UI’s language, and no file', async () => {
-    const { app, page } = await start(seed);
+    const { app, page } = await start({ prepare: seed });
     await page.locator('.row[data-scan-id]').first().waitFor();
     await page.getByRole('button', { name: en['nav.settings'] }).click();
     await page.getByTestId('language-select').selectOption('de');
     await page.getByRole('button', { name: de['nav.scans'] }).click();
 
-    const target = path.join(out, 'no-such-folder', 'scans.csv');
+    const target = path.join(work(), 'no-such-folder', 'scans.csv');
     app.exportNext(target);
     await page.getByRole('button', { name: de['export.button'] }).click();
     await page.getByRole('button', { name: de['export.csv'] }).click();

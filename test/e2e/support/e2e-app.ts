@@ -1,0 +1,88 @@
+// The set-up the Chromium e2e files share: the production renderer built once,
+// one browser, optionally a real clamd and a private keyring for the file, and
+// per test a real core with the app opened over it, closed after the test.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import type { ScanRecord } from '../../../shared/scans/record.ts';
+import type { RunningClamd } from '../../support/clamd.ts';
+import { startKeyring, type Keyring } from '../../support/keyring.ts';
+import { buildRenderer, launchChromium, openApp, type AppHarness } from './app-harness.ts';
+import { startEngine, startRealCore, type RealCore } from './real-core.ts';
+
+type CoreSetup = Omit<Parameters<typeof startRealCore>[0], 'clamd'>;
+
+export interface E2eApp {
+  /** A real core (with the file's engine) and the app opened over it; both close after the test. */
+  start(core?: CoreSetup, colorScheme?: 'light' | 'dark'): Promise<{ real: RealCore; app: AppHarness; page: Page }>;
+  /** Files with these names and contents (latin1) in a new folder of their own; returns their paths by name. */
+  writeFiles(files: Record<string, string>): Promise<Record<string, string>>;
+  /** This file's scratch folder (removed after the file). */
+  work(): string;
+  /** Closes `thing` after the current test (after the app and core it was opened after). */
+  closeAfterTest(thing: { close(): Promise<unknown> }): void;
+}
+
+/** Registers the hooks; call at the top of an e2e test file. */
+export function useE2eApp(options: { prefix: string; engine: boolean; keyring?: boolean }): E2eApp {
+  let built: Awaited<ReturnType<typeof buildRenderer>>;
+  let browser: Browser;
+  let clamd: RunningClamd | null = null;
+  let keyring: Keyring | null = null;
+  let work = '';
+  const open: Array<{ close(): Promise<unknown> }> = [];
+
+  beforeAll(async () => {
+    if (options.keyring) keyring = await startKeyring();
+    [built, browser, clamd] = await Promise.all([buildRenderer(), launchChromium(), options.engine ? startEngine() : null]);
+    work = await mkdtemp(path.join(tmpdir(), options.prefix));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await clamd?.stop();
+    await built?.remove();
+    await keyring?.stop();
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+  afterEach(async () => {
+    for (const thing of open.splice(0).reverse()) await thing.close();
+  });
+
+  return {
+    async start(core = {}, colorScheme = 'light') {
+      const real = await startRealCore({ clamd, ...core });
+      open.push(real);
+      const app = await openApp(browser, { core: real.core, staticDir: built.dir, colorScheme });
+      open.push(app);
+      return { real, app, page: app.page };
+    },
+    async writeFiles(files) {
+      const dir = await mkdtemp(path.join(work, 'set-'));
+      const paths: Record<string, string> = {};
+      for (const [name, content] of Object.entries(files)) {
+        paths[name] = path.join(dir, name);
+        await writeFile(paths[name], content, 'latin1');
+      }
+      return paths;
+    },
+    work: () => work,
+    closeAfterTest: (thing) => void open.push(thing),
+  };
+}
+
+/** The list row of the file with this name. */
+export const rowFor = (page: Page, fileName: string) => page.locator('.row[data-scan-id]', { has: page.locator('.row__filename', { hasText: fileName }) });
+
+/** The core's own record for a path (what the UI shows must agree with it). */
+export async function recordFor(real: RealCore, filePath: string): Promise<ScanRecord | undefined> {
+  const list = await real.core.scans.list({ limit: 1000 });
+  if (!list.ok) throw new Error(list.error.message);
+  return list.value.items.find((record) => record.path === filePath);
+}
+
+/** No page error, console error or CSP violation happened. */
+export function expectNoProblems(app: AppHarness): void {
+  expect(app.problems, 'page errors, console errors or CSP violations').toEqual([]);
+}
