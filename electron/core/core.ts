@@ -2,7 +2,7 @@
 // bridge use. Implemented by createCore() in ./create-core.ts. Plain Node.
 import type { CoreApi, StartupWarning } from '../../shared/bridge/api.ts';
 import type { Result } from '../../shared/result.ts';
-import type { ModeChoice, ScanEvent, ScanOrigin } from '../../shared/scans/record.ts';
+import type { ModeChoice, ScanEvent, ScanOrigin, SubmitSummary } from '../../shared/scans/record.ts';
 import type { SecretList } from '../logging/logger.ts';
 
 export interface CoreOptions {
@@ -32,7 +32,7 @@ export interface Core extends CoreApi {
   submit(
     paths: string[],
     options: { origin: ScanOrigin; mode?: ModeChoice; force?: boolean; uploadConsent?: string },
-  ): Promise<Result<{ queued: number; skipped: number; failed: number; ids: string[] }>>;
+  ): Promise<Result<SubmitSummary & { ids: string[] }>>;
   /** Subscribe to every scan event (UI, tray, notifications, CLI). */
   onEvent(listener: (event: ScanEvent) => void): () => void;
   /**

@@ -15,7 +15,7 @@ import { basename } from 'node:path';
 import type { Stats } from 'node:fs';
 import { MAX_ASYNC_FILE_SIZE } from '../../shared/service-contract/limits.ts';
 import type { Scan } from '../../shared/service-contract/scan.ts';
-import { queuedRecord, TERMINAL_STATUSES, type ModeChoice, type ScanOrigin, type ScanRecord } from '../../shared/scans/record.ts';
+import { queuedRecord, TERMINAL_STATUSES, type ModeChoice, type ScanOrigin, type ScanRecord, type SubmitSummary } from '../../shared/scans/record.ts';
 import { describeExclusion, type ExclusionMatcher } from '../exclusions/exclusion-matcher.ts';
 import { findWatchedFolder } from '../exclusions/watched-folder.ts';
 import type { ScanRecordPatch } from '../history/history.ts';
@@ -127,8 +127,7 @@ export interface ScanPipeline {
   /** Crash recovery: picks up every non-terminal history row, then starts working. */
   start(): void;
   /** `ids` has every record made (queued, skipped by an exclusion, or failed at intake). */
-  /** `failed`: paths refused at intake (not found, not a regular file, unreadable, too large), each a failed row. */
-  submit(paths: readonly string[], options: SubmitOptions): Promise<{ queued: number; skipped: number; failed: number; ids: string[] }>;
+  submit(paths: readonly string[], options: SubmitOptions): Promise<SubmitSummary & { ids: string[] }>;
   /**
    * The user agreed to send these records to `origin`: those waiting for consent go on
    * (if `origin` is still the service in use). Returns how many were waiting.
@@ -365,11 +364,12 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
   const startWork = (id: string) => {
     setOwner(id, 'active');
     forgetWaitingPath(id);
-    runCancellable(id, 'active', 'upload', (signal) => processRecord(id, signal));
+    runCancellable(id, 'active', (signal) => processRecord(id, signal));
   };
 
   /** Runs a record's work with its own abort signal; whatever happens, the record is let go and the queue moves on. */
-  function runCancellable(id: string, as: 'active' | 'following', phase: 'upload' | 'follow', work: (signal: AbortSignal) => Promise<void>) {
+  function runCancellable(id: string, as: 'active' | 'following', work: (signal: AbortSignal) => Promise<void>) {
+    const phase = as === 'active' ? 'upload' : 'follow';
     const controller = new AbortController();
     controllers.set(id, controller);
     track(
@@ -661,7 +661,7 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
     setOwner(id, 'following');
     workingAt.set(id, service.label);
     const scanId = record.serviceScanId;
-    runCancellable(id, 'following', 'follow', async (signal) => {
+    runCancellable(id, 'following', async (signal) => {
       const scan = await service.follow(scanId, signal);
       succeeded(service.label);
       finishWithScan(id, scan, service.label);
@@ -932,7 +932,7 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
     return hit ? { code: hit.reason, message: describeExclusion(hit, size, kind) } : null;
   }
 
-  async function submit(paths: readonly string[], submitOptions: SubmitOptions): Promise<{ queued: number; skipped: number; failed: number; ids: string[] }> {
+  async function submit(paths: readonly string[], submitOptions: SubmitOptions): Promise<SubmitSummary & { ids: string[] }> {
     if (closed) throw new Error('The scan pipeline is closed.');
     const force = submitOptions.force === true || submitOptions.origin === 'rescan';
     const choice = submitOptions.mode ?? options.settings().mode;

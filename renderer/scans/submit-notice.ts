@@ -1,17 +1,9 @@
 // What the user is told after handing paths to Verdict: how many were queued,
 // skipped by an exclusion, or refused outright (those are never counted as queued).
+import type { SubmitSummary } from '../../shared/scans/record.ts';
 import type { MessageKey, MessageParams } from '../i18n/messages.ts';
 
-export interface SubmitCounts {
-  queued: number;
-  skipped?: number;
-  failed?: number;
-}
-
-export function submitNotice(result: SubmitCounts): { kind: 'info' | 'error'; key: MessageKey; params?: MessageParams } {
-  const { queued } = result;
-  const skipped = result.skipped ?? 0;
-  const failed = result.failed ?? 0;
+export function submitNotice({ queued, skipped, failed }: SubmitSummary): { kind: 'info' | 'error'; key: MessageKey; params?: MessageParams } {
   if (failed > 0) return { kind: 'error', key: 'drop.failed', params: { queued, skipped, failed } };
   if (queued === 0 && skipped > 0) return { kind: 'info', key: skipped === 1 ? 'drop.skipped_one' : 'drop.skipped_other', params: { count: skipped } };
   if (queued === 0) return { kind: 'info', key: 'drop.nothingQueued' };

@@ -12,6 +12,7 @@ import {
   type QueueCounts,
   type ScanEvent,
   type ScanRecord,
+  type SubmitSummary,
 } from '../scans/record.ts';
 import {
   settingsPatchSchema,
@@ -108,7 +109,7 @@ export interface HistoryExportResult {
 export interface VerdictApi {
   scans: {
     /** Queue files and folders; returns how many files were queued, how many an exclusion left out, and how many could not be scanned at all. */
-    submit(paths: string[], options?: ScanSubmitOptions): Promise<Result<{ queued: number; skipped?: number; failed?: number }>>;
+    submit(paths: string[], options?: ScanSubmitOptions): Promise<Result<SubmitSummary>>;
     list(query: HistoryQuery): Promise<Result<Page<ScanRecord>>>;
     get(id: string): Promise<Result<ScanRecord>>;
     /** Submit the same file again, bypassing verdict reuse (and exclusions: "scan anyway"). */

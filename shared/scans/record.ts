@@ -121,6 +121,15 @@ export interface UploadProgress {
   total: number;
 }
 
+/** What a submission did with the paths it was given. */
+export interface SubmitSummary {
+  queued: number;
+  /** Left out by an exclusion (a `skipped` row each). */
+  skipped: number;
+  /** Refused at intake: not found, not a regular file, unreadable, too large (a `failed` row each). */
+  failed: number;
+}
+
 export interface QueueCounts {
   queued: number;
   uploading: number;

@@ -1,12 +1,14 @@
 // The notice after a submission: refused paths are reported as such (and stay on
 // screen as an error), never folded into "queued".
 import { describe, expect, it } from 'vitest';
+import type { SubmitSummary } from '../../shared/scans/record.ts';
 import { en } from '../../renderer/i18n/en.ts';
 import { translator } from '../../renderer/i18n/messages.ts';
 import { submitNotice } from '../../renderer/scans/submit-notice.ts';
 
-const say = (counts: Parameters<typeof submitNotice>[0]) => {
-  const notice = submitNotice(counts);
+/** Counts not given are 0. */
+const say = (counts: Partial<SubmitSummary> & { queued: number }) => {
+  const notice = submitNotice({ skipped: 0, failed: 0, ...counts });
   return { kind: notice.kind, text: translator('en').t(notice.key, notice.params) };
 };
 

@@ -45,7 +45,7 @@ export function createTestCore(): TestCore {
     scans: {
       async submit(...args) {
         record('scans.submit', args);
-        return ok({ queued: args[0].length });
+        return ok({ queued: args[0].length, skipped: 0, failed: 0 });
       },
       async list(...args) {
         record('scans.list', args);
