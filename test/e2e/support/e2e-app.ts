@@ -5,9 +5,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { ScanRecord } from '../../../shared/scans/record.ts';
 import type { RunningClamd } from '../../support/clamd.ts';
+import { useCleanups } from '../../support/cleanups.ts';
 import { startKeyring, type Keyring } from '../../support/keyring.ts';
 import { buildRenderer, launchChromium, openApp, type AppHarness } from './app-harness.ts';
 import { startEngine, startRealCore, type RealCore } from './real-core.ts';
@@ -32,7 +33,8 @@ export function useE2eApp(options: { prefix: string; engine: boolean; keyring?: 
   let clamd: RunningClamd | null = null;
   let keyring: Keyring | null = null;
   let work = '';
-  const open: Array<{ close(): Promise<unknown> }> = [];
+  const onCleanup = useCleanups();
+  const closeAfterTest = (thing: { close(): Promise<unknown> }) => onCleanup(() => thing.close());
 
   beforeAll(async () => {
     if (options.keyring) keyring = await startKeyring();
@@ -46,16 +48,13 @@ export function useE2eApp(options: { prefix: string; engine: boolean; keyring?: 
     await keyring?.stop();
     if (work) await rm(work, { recursive: true, force: true });
   });
-  afterEach(async () => {
-    for (const thing of open.splice(0).reverse()) await thing.close();
-  });
 
   return {
     async start(core = {}, colorScheme = 'light') {
       const real = await startRealCore({ clamd, ...core });
-      open.push(real);
+      closeAfterTest(real);
       const app = await openApp(browser, { core: real.core, staticDir: built.dir, colorScheme });
-      open.push(app);
+      closeAfterTest(app);
       return { real, app, page: app.page };
     },
     async writeFiles(files) {
@@ -68,7 +67,7 @@ export function useE2eApp(options: { prefix: string; engine: boolean; keyring?: 
       return paths;
     },
     work: () => work,
-    closeAfterTest: (thing) => void open.push(thing),
+    closeAfterTest,
   };
 }
 

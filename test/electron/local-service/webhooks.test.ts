@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { asyncSubmissionSchema, scanSchema, terminalScanSchema } from '../../../shared/service-contract/scan.ts';
 import { startLocalService } from '../../../electron/local-service/server.ts';
 import { BuiltinEngine } from '../../../electron/local-service/engines/builtin-engine.ts';
+import { useCleanups } from '../../support/cleanups.ts';
 import { startServiceProcess } from '../../support/service-process.ts';
 import { FailingEngine, KEY_A, startTestService, submit, waitFor, type TestService } from './harness.ts';
 
@@ -148,13 +149,10 @@ describe('webhooks', () => {
 });
 
 describe('webhook events nobody has received yet', () => {
-  const dirs: string[] = [];
-  afterEach(async () => {
-    for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
-  });
+  const onCleanup = useCleanups();
   const dataDir = async () => {
     const dir = await mkdtemp(join(tmpdir(), 'verdict-webhook-outbox-'));
-    dirs.push(dir);
+    onCleanup(() => rm(dir, { recursive: true, force: true }));
     return dir;
   };
   /** The webhook-ids waiting in the service's outbox, oldest first (read while the service runs or after). */
