@@ -1,6 +1,7 @@
 // Everything known about the selected scan, what the verdict means, and for a
 // failure what went wrong and what to do next.
 import { useEffect, useState, type ReactElement, type ReactNode } from 'react';
+import { displayName } from '../../shared/display-name.ts';
 import { verdictOf, type ScanRecord } from '../../shared/scans/record.ts';
 import { consentHostLabel } from '../../shared/settings/protection.ts';
 import { api, call } from '../bridge/api.ts';
@@ -46,7 +47,8 @@ export function DetailPanel(): ReactElement | null {
     <aside className="detail" aria-labelledby="detail-title" data-testid="detail-panel">
       <div className="detail__head">
         <h2 id="detail-title" className="detail__title">
-          {record ? record.fileName : t('detail.label')}
+          {/* Hidden and bidi control characters shown as ⟨U+XXXX⟩; <bdi> keeps a right-to-left name from reordering anything around it. */}
+          {record ? <bdi>{displayName(record.fileName)}</bdi> : t('detail.label')}
         </h2>
         <button type="button" className="button button--icon" onClick={() => select(null)} aria-label={t('detail.close')} title={t('detail.close')}>
           <CloseIcon />
@@ -88,9 +90,16 @@ function RecordDetails({ record }: { record: ScanRecord }): ReactElement {
         </button>
       </div>
       <dl className="facts">
-        <Fact label={t('detail.path')}>
-          <span className="mono break">{record.path}</span>
-        </Fact>
+        {/* Laid out like a hash: the value, then its copy button, which copies the real path (escaped characters included). */}
+        <div className="facts__row facts__row--hash">
+          <dt>{t('detail.path')}</dt>
+          <dd>
+            <bdi className="mono break" data-testid="detail-path">
+              {displayName(record.path)}
+            </bdi>
+            <CopyButton value={record.path} name={t('detail.path')} />
+          </dd>
+        </div>
         <Fact label={t('detail.size')}>
           {record.size === null ? unknown : record.size < 1024 ? formatSize(locale, record.size) : `${formatSize(locale, record.size)} (${formatCount(locale, record.size)} B)`}
         </Fact>
@@ -167,7 +176,8 @@ function VerdictExplanation({ record }: { record: ScanRecord }): ReactElement | 
             <p data-testid="failure-reason">{t(help.reason)}</p>
             {record.error ? (
               <p className="muted small">
-                {record.error.message} · {t('detail.errorCode', { code: record.error.code })}
+                {/* The core's sentence may quote the path: shown like every name. */}
+                {displayName(record.error.message)} · {t('detail.errorCode', { code: record.error.code })}
               </p>
             ) : null}
             <strong>{t('detail.nextStep')}</strong>
@@ -225,23 +235,27 @@ function Fact({ label, children }: { label: string; children: ReactNode }): Reac
 
 function Hash({ name, value }: { name: string; value: string | null }): ReactElement {
   const { t } = useTranslator();
-  const [copied, setCopied] = useState(false);
-  const copy = async (): Promise<void> => {
-    if (!value) return;
-    if ((await call(api.files.copyText(value))) !== undefined) setCopied(true);
-  };
   return (
     <div className="facts__row facts__row--hash">
       <dt>{name}</dt>
       <dd>
         <span className="mono break">{value ?? t('detail.unknown')}</span>
-        {value ? (
-          <button type="button" className="button button--small" onClick={() => void copy()} aria-label={t('detail.copyLabel', { name })} onBlur={() => setCopied(false)}>
-            <CopyIcon />
-            {copied ? t('detail.copied') : t('detail.copy')}
-          </button>
-        ) : null}
+        {value ? <CopyButton value={value} name={name} /> : null}
       </dd>
     </div>
+  );
+}
+
+function CopyButton({ value, name }: { value: string; name: string }): ReactElement {
+  const { t } = useTranslator();
+  const [copied, setCopied] = useState(false);
+  const copy = async (): Promise<void> => {
+    if ((await call(api.files.copyText(value))) !== undefined) setCopied(true);
+  };
+  return (
+    <button type="button" className="button button--small" onClick={() => void copy()} aria-label={t('detail.copyLabel', { name })} onBlur={() => setCopied(false)}>
+      <CopyIcon />
+      {copied ? t('detail.copied') : t('detail.copy')}
+    </button>
   );
 }

@@ -1,6 +1,7 @@
 // One row of the virtual list. Each field is selected on its own, so a change
 // to another scan (or to this scan's neighbours) does not re-render this row.
 import { memo, type ReactElement } from 'react';
+import { displayName } from '../../shared/display-name.ts';
 import { verdictOf } from '../../shared/scans/record.ts';
 import { formatRowTime, formatSize } from '../i18n/format.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
@@ -48,6 +49,8 @@ export const ScanRow = memo(function ScanRow({ index, start, setSize, onPick, on
   }
 
   const verdict = verdictOf(record);
+  // Hidden and bidi control characters shown as ⟨U+XXXX⟩, so a name cannot disguise its extension.
+  const name = displayName(record.fileName);
   return (
     <div
       {...common}
@@ -62,14 +65,14 @@ export const ScanRow = memo(function ScanRow({ index, start, setSize, onPick, on
       data-disposition={record.disposition ?? undefined}
       onClick={(event) => (event.shiftKey ? onCheck(index, true) : onPick(index))}
     >
-      <span className="row__name" title={record.path}>
+      <span className="row__name" title={displayName(record.path)}>
         {/* Not a Tab stop: the list is one, and Space ticks the row under the keyboard cursor. */}
         <input
           type="checkbox"
           className="row__check"
           tabIndex={-1}
           checked={checked}
-          aria-label={t('list.check', { name: record.fileName })}
+          aria-label={t('list.check', { name })}
           onClick={(event) => {
             event.stopPropagation();
             onCheck(index, event.shiftKey);
@@ -77,7 +80,8 @@ export const ScanRow = memo(function ScanRow({ index, start, setSize, onPick, on
           onChange={() => undefined}
         />
         <FileIcon />
-        <span className="row__filename">{record.fileName}</span>
+        {/* <bdi> isolates the name (direction from its own text), so a right-to-left name never reorders the row. */}
+        <bdi className="row__filename">{name}</bdi>
       </span>
       <span className="row__size">{record.size === null ? t('detail.unknown') : formatSize(locale, record.size)}</span>
       <span className="row__status">
