@@ -1,21 +1,26 @@
 // Threat response and privacy in the real renderer (Chromium) against the real
 // core: quarantine chosen in Settings, the quarantine detail, restoring onto a
 // taken path (another location from the save dialog), allowing, bulk actions
-// with the keyboard; and the consent question before a manual scan goes to a
+// with the keyboard; each quarantine action of the detail panel and the bulk
+// bar checked on disk and in the core (allow and restore, delete permanently,
+// restore into a chosen folder, allow a threat left in place, a rescan of
+// allowed content); and the consent question before a manual scan goes to a
 // remote service (a second real local service, configured as the remote one,
 // its key in a private gnome-keyring), including a scan the core held back.
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { EICAR_TEST_STRING } from '../../electron/local-service/engines/builtin-engine.ts';
-import { verdictOf } from '../../shared/scans/record.ts';
+import { verdictOf, type ScanRecord } from '../../shared/scans/record.ts';
 import { en } from '../../renderer/i18n/en.ts';
 import { keyringTestsCanRun } from '../support/keyring.ts';
 import { startTestService } from '../electron/scans/harness.ts';
 import { contrastOf } from './support/app-harness.ts';
 import { expectNoProblems, recordFor, rowFor, useE2eApp } from './support/e2e-app.ts';
+import type { RealCore } from './support/real-core.ts';
 
 const canUseKeyring = keyringTestsCanRun();
 const { start, writeFiles, work, closeAfterTest } = useE2eApp({ prefix: 'verdict-e2e-protect-', engine: true, keyring: canUseKeyring });
@@ -130,6 +135,183 @@ describe('quarantine', () => {
     await allowedList.getByText(en['allowed.empty']).waitFor();
     const record = await recordFor(real, files['a-dropper.com']!);
     expect(record && verdictOf(record)).toBe('unsafe');
+    expectNoProblems(app);
+  });
+});
+
+/** Every record the core holds for a path, newest first. */
+async function recordsFor(real: RealCore, filePath: string): Promise<ScanRecord[]> {
+  const list = await real.core.scans.list({ limit: 1000 });
+  if (!list.ok) throw new Error(list.error.message);
+  return list.value.items.filter((record) => record.path === filePath);
+}
+
+const sha256Of = (content: string): string => createHash('sha256').update(content, 'latin1').digest('hex');
+
+/** Where the quarantine keeps an entry's file (its stored name is the entry id). */
+const storedFile = (real: RealCore, entryId: string): string => path.join(real.dataDir, 'quarantine', 'files', entryId);
+
+describe('quarantine actions from the detail panel and the list', () => {
+  /** Quarantine chosen for manual scans, these files scanned from "Add files", each threat's row `quarantined`. */
+  async function quarantinedThreats(names: string[]) {
+    const opened = await start();
+    expect((await opened.real.core.settings.update({ threatAction: 'quarantine' })).ok).toBe(true);
+    const files = await writeFiles(Object.fromEntries(names.map((name) => [name, EICAR_TEST_STRING])));
+    opened.app.pickNext(Object.values(files));
+    await opened.page.getByRole('button', { name: en['drop.addFiles'] }).click();
+    await expect.poll(() => opened.page.locator('.row[data-disposition=quarantined]').count(), { timeout: 60_000 }).toBe(names.length);
+    const entries = await Promise.all(
+      Object.values(files).map(async (file) => {
+        const record = await recordFor(opened.real, file);
+        const entry = record && (await opened.real.core.quarantine.forRecord(record.id));
+        if (!entry?.ok || !entry.value) throw new Error(`no quarantine entry for ${file}`);
+        return entry.value;
+      }),
+    );
+    for (const file of Object.values(files)) expect(existsSync(file)).toBe(false);
+    return { ...opened, files, entries };
+  }
+
+  it('"Allow and restore" in the detail: the file is back in place, out of quarantine, and a rescan of it reads "allowed", not clean', async () => {
+    const { real, app, page, files, entries } = await quarantinedThreats(['tool.exe']);
+    const file = files['tool.exe']!;
+    const entry = entries[0]!;
+    expect(existsSync(storedFile(real, entry.id))).toBe(true);
+
+    await rowFor(page, 'tool.exe').click();
+    const actions = page.getByTestId('detail-panel').getByTestId('threat-actions');
+    await actions.getByRole('button', { name: en['threat.allowRestore'], exact: true }).click();
+    const confirm = page.getByTestId('confirm-dialog');
+    await confirm.getByText(en['quarantine.allowBody']).waitFor();
+    await confirm.getByRole('button', { name: en['quarantine.allowConfirm'] }).click();
+    await rowFor(page, 'tool.exe').and(page.locator('[data-verdict=allowed]')).waitFor({ timeout: 30_000 });
+    await page.getByTestId('notice-info').getByText(`Allowed and restored to ${file}`).waitFor();
+
+    // On disk: back at its place with its content, and no copy left in the quarantine folder.
+    expect(await readFile(file, 'latin1')).toBe(EICAR_TEST_STRING);
+    expect(existsSync(storedFile(real, entry.id))).toBe(false);
+    // In the core: the entry is closed as allowed, the content is on the allowed list, the scan reads "allowed".
+    const after = await real.core.quarantine.forRecord(entry.recordId!);
+    expect(after.ok && after.value).toMatchObject({ state: 'allowed', restoredTo: file });
+    const allowed = await real.core.quarantine.allowed();
+    expect(allowed.ok && allowed.value.map((content) => content.sha256)).toEqual([sha256Of(EICAR_TEST_STRING)]);
+    expect(await recordFor(real, file)).toMatchObject({ disposition: 'allowed', safe: false });
+
+    // Scan it again: the engine still calls it unsafe, but it reads "allowed" and stays where it is (quarantine is still on).
+    await page.getByTestId('detail-panel').getByRole('button', { name: en['detail.rescan'] }).click();
+    await expect.poll(() => rowFor(page, 'tool.exe').and(page.locator('[data-verdict=allowed]')).count(), { timeout: 60_000 }).toBe(2);
+    const records = await recordsFor(real, file);
+    expect(records.map((record) => verdictOf(record))).toEqual(['allowed', 'allowed']);
+    expect(records[0]).toMatchObject({ status: 'completed', safe: false, disposition: 'allowed' });
+    expect(await page.locator('.row[data-verdict=safe]').count()).toBe(0);
+    await real.core.threatsSettled();
+    expect(await readFile(file, 'latin1')).toBe(EICAR_TEST_STRING);
+    expectNoProblems(app);
+  });
+
+  it('"Delete permanently" in the detail asks first: Cancel keeps the file in quarantine, confirming removes it for good', async () => {
+    const { real, app, page, files, entries } = await quarantinedThreats(['payload.dll']);
+    const entry = entries[0]!;
+    await rowFor(page, 'payload.dll').click();
+    const detail = page.getByTestId('detail-panel');
+    const actions = detail.getByTestId('threat-actions');
+    const confirm = page.getByTestId('confirm-dialog');
+
+    await actions.getByRole('button', { name: en['threat.delete'], exact: true }).click();
+    await confirm.getByRole('heading', { name: en['quarantine.deleteTitle'] }).waitFor();
+    await confirm.getByText(en['quarantine.deleteBody']).waitFor();
+    await confirm.getByRole('button', { name: en['common.cancel'] }).click();
+    await confirm.waitFor({ state: 'detached' });
+    expect(existsSync(storedFile(real, entry.id))).toBe(true);
+    const kept = await real.core.quarantine.forRecord(entry.recordId!);
+    expect(kept.ok && kept.value?.state).toBe('quarantined');
+
+    await actions.getByRole('button', { name: en['threat.delete'], exact: true }).click();
+    await confirm.getByRole('button', { name: en['quarantine.deleteConfirm'] }).click();
+    await rowFor(page, 'payload.dll').and(page.locator('[data-disposition=deleted]')).waitFor({ timeout: 30_000 });
+    await detail.getByText(en['threat.deleted']).waitFor();
+    await page.getByTestId('notice-info').getByText('Deleted permanently: 1').waitFor();
+
+    // Gone from the quarantine folder, not put back anywhere, and the core says so.
+    expect(existsSync(storedFile(real, entry.id))).toBe(false);
+    expect(existsSync(files['payload.dll']!)).toBe(false);
+    const gone = await real.core.quarantine.forRecord(entry.recordId!);
+    expect(gone.ok && gone.value?.state).toBe('deleted');
+    const active = await real.core.quarantine.list();
+    expect(active.ok && active.value).toEqual([]);
+    const record = await recordFor(real, files['payload.dll']!);
+    expect(record).toMatchObject({ disposition: 'deleted', safe: false });
+    expect(record && verdictOf(record)).toBe('unsafe');
+    expectNoProblems(app);
+  });
+
+  it('bulk "Restore (2)" from the list: both original places are taken, so the files go into a folder the user chooses', async () => {
+    const { real, app, page, files, entries } = await quarantinedThreats(['first.scr', 'second.scr']);
+    // New files took both places meanwhile: Verdict must not replace them.
+    for (const file of Object.values(files)) await writeFile(file, `the user's new ${path.basename(file)}`);
+    const chosen = await mkdtemp(path.join(work(), 'restore-into-'));
+
+    for (const name of ['first.scr', 'second.scr']) await rowFor(page, name).getByRole('checkbox').click();
+    const bar = page.getByTestId('bulk-bar');
+    await bar.getByText('2 selected').waitFor();
+    app.pickNext([chosen]);
+    await bar.getByRole('button', { name: 'Restore (2)' }).click();
+    const confirm = page.getByTestId('confirm-dialog');
+    await confirm.getByText('2 files cannot go back to where they were', { exact: false }).waitFor();
+    await confirm.getByRole('button', { name: en['quarantine.chooseFolder'] }).click();
+    await expect.poll(() => page.locator('.row[data-disposition=restored]').count(), { timeout: 30_000 }).toBe(2);
+
+    for (const [name, file] of Object.entries(files)) {
+      expect(await readFile(path.join(chosen, name), 'latin1')).toBe(EICAR_TEST_STRING);
+      expect(await readFile(file, 'utf8')).toBe(`the user's new ${name}`);
+    }
+    for (const entry of entries) {
+      expect(existsSync(storedFile(real, entry.id))).toBe(false);
+      const after = await real.core.quarantine.forRecord(entry.recordId!);
+      expect(after.ok && after.value).toMatchObject({ state: 'restored', restoredTo: path.join(chosen, entry.fileName) });
+    }
+    for (const file of Object.values(files)) {
+      const record = await recordFor(real, file);
+      // Restored is not allowed: still a threat.
+      expect(record && [record.disposition, verdictOf(record)]).toEqual(['restored', 'unsafe']);
+    }
+    const allowed = await real.core.quarantine.allowed();
+    expect(allowed.ok && allowed.value).toEqual([]);
+    expectNoProblems(app);
+  });
+
+  it('"Allow this file" for a threat that was only notified: it stays where it is, and its content is remembered as allowed', async () => {
+    const { real, app, page } = await start();
+    const files = await writeFiles({ 'macro.docm': EICAR_TEST_STRING });
+    const file = files['macro.docm']!;
+    app.pickNext([file]);
+    await page.getByRole('button', { name: en['drop.addFiles'] }).click();
+    const row = rowFor(page, 'macro.docm');
+    await row.and(page.locator('[data-verdict=unsafe]')).waitFor({ timeout: 60_000 });
+    expect(await row.getAttribute('data-disposition')).toBeNull();
+
+    await row.click();
+    const actions = page.getByTestId('detail-panel').getByTestId('threat-actions');
+    await actions.getByText(en['threat.notified']).waitFor();
+    await actions.getByRole('button', { name: en['threat.allow'], exact: true }).click();
+    await page.getByTestId('confirm-dialog').getByRole('button', { name: en['quarantine.allowConfirm'] }).click();
+    await row.and(page.locator('[data-verdict=allowed]')).waitFor({ timeout: 30_000 });
+    await page.getByTestId('notice-info').getByText(en['quarantine.allowedKept']).waitFor();
+
+    expect(await readFile(file, 'latin1')).toBe(EICAR_TEST_STRING);
+    const allowed = await real.core.quarantine.allowed();
+    expect(allowed.ok && allowed.value).toMatchObject([{ sha256: sha256Of(EICAR_TEST_STRING), fileName: 'macro.docm', entryId: null }]);
+    const entries = await real.core.quarantine.list({ include: 'all' });
+    expect(entries.ok && entries.value).toEqual([]);
+
+    // The same content under another name, scanned fresh: "allowed", never clean.
+    const copy = await writeFiles({ 'copy-of-macro.docm': EICAR_TEST_STRING });
+    app.pickNext([copy['copy-of-macro.docm']!]);
+    await page.getByRole('button', { name: en['drop.addFiles'] }).click();
+    await rowFor(page, 'copy-of-macro.docm').and(page.locator('[data-verdict=allowed]')).waitFor({ timeout: 60_000 });
+    const again = await recordFor(real, copy['copy-of-macro.docm']!);
+    expect(again && [again.safe, again.disposition, verdictOf(again)]).toEqual([false, 'allowed', 'allowed']);
+    expect(await page.locator('.row[data-verdict=safe]').count()).toBe(0);
     expectNoProblems(app);
   });
 });
