@@ -1,13 +1,15 @@
 // How one scan reads on a terminal: shared by the `scan` and `watch` CLIs.
 // Plain: `CLEAN  path  (detailed)`, `THREAT path  (detailed: findings)`,
 // `ALLOWED path  (detailed; allowed by you)`, `ERROR  path  (message)`; JSON: one object per line.
+import { displayName } from '../../shared/display-name.ts';
 import { verdictOf, type ScanRecord } from '../../shared/scans/record.ts';
 
-/** Control characters (a newline in a file name) must not break the one-line-per-file format. */
-function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
+/**
+ * Text as a plain line may show it: control characters (a newline in a file name) would break the
+ * one-line-per-file format, and bidi controls would disguise an extension; both become ⟨U+XXXX⟩,
+ * as everywhere Verdict shows a name. JSON lines keep the real text (JSON-escaped).
+ */
+const printable = displayName;
 
 export function formatPlain(record: ScanRecord): string {
   const path = printable(record.path);
@@ -90,8 +92,19 @@ export function toJsonLine(record: ScanRecord): JsonLine {
   };
 }
 
+/**
+ * JSON.stringify leaves DEL, C1 controls, bidi controls and other format characters raw, so a
+ * line read on a terminal could still be reordered. Written as \uXXXX escapes, the parsed
+ * values stay exactly the same.
+ */
+function escapeFormatCharacters(json: string): string {
+  return json.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, (character) =>
+    Array.from({ length: character.length }, (_, i) => `\\u${character.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''),
+  );
+}
+
 export function formatRecord(record: ScanRecord, json: boolean): string {
-  return json ? JSON.stringify(toJsonLine(record)) : formatPlain(record);
+  return json ? escapeFormatCharacters(JSON.stringify(toJsonLine(record))) : formatPlain(record);
 }
 
 /**

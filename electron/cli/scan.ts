@@ -2,6 +2,7 @@
 // Scans files and folders through the same pipeline as the app (origin `cli`):
 // progress on stderr, one result line per file on stdout, and the exit code
 // 0 (all completed safe), 1 (any unsafe), 2 (any could not be scanned).
+import { displayName } from '../../shared/display-name.ts';
 import type { ModeChoice, ScanRecord } from '../../shared/scans/record.ts';
 import { TERMINAL_STATUSES } from '../../shared/scans/record.ts';
 import { CliExit, COMMON_USAGE, openCliCore, parseCliArgs, runCli, serviceLabel, serviceOverrideFrom, type CliIo } from './cli-options.ts';
@@ -59,7 +60,7 @@ async function scan(argv: string[], io: CliIo): Promise<number> {
     printed.add(record.id);
     done++;
     io.stdout(formatRecord(record, values.json));
-    io.stderr(`[${done}/${total}] ${record.status}: ${record.fileName}`);
+    io.stderr(`[${done}/${total}] ${record.status}: ${displayName(record.fileName)}`);
     settleIfDone();
   };
   const settleIfDone = () => {
@@ -77,7 +78,7 @@ async function scan(argv: string[], io: CliIo): Promise<number> {
       const last = progressShown.get(event.progress.id) ?? -100;
       if (percent - last >= 25 || (percent === 100 && last !== 100)) {
         progressShown.set(event.progress.id, percent);
-        io.stderr(`uploading ${mine.get(event.progress.id)?.fileName ?? event.progress.id}: ${percent}%`);
+        io.stderr(`uploading ${displayName(mine.get(event.progress.id)?.fileName ?? event.progress.id)}: ${percent}%`);
       }
     }
   });

@@ -6,6 +6,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { WatchedFolderStatus } from '../../shared/bridge/api.ts';
+import { displayName } from '../../shared/display-name.ts';
 import { TERMINAL_STATUSES, type ScanRecord } from '../../shared/scans/record.ts';
 import { watchedFolderSchema, type WatchedFolder } from '../../shared/settings/settings.ts';
 import { createExclusionMatcher, exclusionConfigFromSettings } from '../exclusions/exclusion-matcher.ts';
@@ -90,7 +91,7 @@ async function watch(argv: string[], io: WatchIo): Promise<number> {
   };
 
   const lastState = new Map<string, string>();
-  const describe = (status: WatchedFolderStatus): string => `${status.state}: ${status.folder.path}${status.error ? ` (${status.error})` : ''}`;
+  const describe = (status: WatchedFolderStatus): string => displayName(`${status.state}: ${status.folder.path}${status.error ? ` (${status.error})` : ''}`);
   // The global exclusions from the settings apply here as in the app: an excluded folder is not watched, and is listed once as skipped.
   const settings = await core.settings.get();
   const matcher = settings.ok ? createExclusionMatcher(exclusionConfigFromSettings({ ...settings.value, watchedFolders: folders })) : null;

@@ -1,6 +1,6 @@
 // The `scan` CLI as a user runs it (a real `node electron/cli/scan.ts` process):
 // output lines and exit codes for a clean file, EICAR, an oversize file and a
-// missing path, the JSON format, a remote service with a good and a bad key.
+// missing path, the JSON format, names with hidden characters, a remote service with a good and a bad key.
 import { spawn } from 'node:child_process';
 import { mkdir, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -96,6 +96,38 @@ describe('scan CLI', () => {
     for (const object of objects) expect(Object.keys(object)).toEqual(expect.arrayContaining(['path', 'status', 'safe', 'detailed', 'findings', 'sha256', 'scanId']));
   });
 
+  it('shows a name with a right-to-left override, a newline or Hebrew on one honest line; --json keeps the real name', async () => {
+    const folder = join(dir.path, 'odd names');
+    await mkdir(folder);
+    // "invoice" + RLO + "fdp.exe" would read "invoiceexe.pdf" on a terminal.
+    const disguised = join(folder, 'invoice\u202Efdp.exe');
+    const newline = join(folder, 'two\nlines.txt');
+    const hebrew = join(folder, 'דוח שנתי.txt');
+    // Different contents: no file reuses another's verdict (which the line would mention).
+    for (const file of [disguised, newline, hebrew]) await writeFile(file, `harmless text for ${file}\n`);
+
+    const plain = await scan([disguised, newline, hebrew]);
+    expect(plain.code, plain.stderr).toBe(0);
+    const out = lines(plain.stdout);
+    expect(out).toHaveLength(3);
+    expect(out).toContain(`CLEAN  ${folder}/invoice⟨U+202E⟩fdp.exe  (clean (basic checks only; ClamAV not available))`);
+    expect(out).toContain(`CLEAN  ${folder}/two⟨U+000A⟩lines.txt  (clean (basic checks only; ClamAV not available))`);
+    // Right-to-left letters are text, not control characters: printed as they are.
+    expect(out).toContain(`CLEAN  ${hebrew}  (clean (basic checks only; ClamAV not available))`);
+    expect(plain.stdout).not.toContain('\u202E');
+    // The progress lines on stderr name the files the same way.
+    expect(plain.stderr).toContain('completed: invoice⟨U+202E⟩fdp.exe');
+    expect(plain.stderr).not.toContain('\u202E');
+
+    const json = await scan(['--json', disguised, newline]);
+    expect(json.code, json.stderr).toBe(0);
+    // Machines get the real path (JSON-escaped, so the line itself holds no control or bidi character).
+    expect(json.stdout).not.toMatch(/[\u202E]/);
+    expect(json.stdout).toContain('invoice\\u202efdp.exe');
+    const paths = lines(json.stdout).map((line) => (JSON.parse(line) as { path: string }).path);
+    expect(paths.sort()).toEqual([disguised, newline].sort());
+  });
+
   it('uses a remote service with VERDICT_API_KEY, and reports a rejected key as not scanned', async () => {
     const good = await scan(['--service', service.url, files.clean], { VERDICT_API_KEY: service.key });
     expect(good.code, good.stderr).toBe(0);
@@ -118,8 +150,12 @@ describe('scan CLI', () => {
 
 describe('CLI line format', () => {
   const base = { path: '/tmp/a\nb.txt', status: 'completed', safe: true, detailed: 'clean', findings: [], reusedFromId: null, error: null, pendingReason: null } as unknown as ScanRecord;
-  it('keeps one line per file whatever the name holds', () => {
-    expect(formatPlain(base)).toBe('CLEAN  /tmp/a\\u000ab.txt  (clean)');
+  it('keeps one line per file whatever the name holds, and shows hidden characters as ⟨U+XXXX⟩', () => {
+    expect(formatPlain(base)).toBe('CLEAN  /tmp/a⟨U+000A⟩b.txt  (clean)');
+    // A bidi control in a name, or in the core's message quoting it, is shown instead of reordering the line.
+    expect(formatPlain({ ...base, path: '/tmp/invoice\u202Efdp.exe' })).toBe('CLEAN  /tmp/invoice⟨U+202E⟩fdp.exe  (clean)');
+    const failed = { ...base, status: 'failed', safe: null, error: { code: 'not_found', message: 'Gone: /tmp/x\u2066y' } } as ScanRecord;
+    expect(formatPlain(failed)).toBe('ERROR  /tmp/a⟨U+000A⟩b.txt  (Gone: /tmp/x⟨U+2066⟩y)');
   });
   it('lets a threat decide the exit code over a file that could not be scanned', () => {
     const unsafe = { ...base, safe: false } as ScanRecord;
@@ -131,7 +167,7 @@ describe('CLI line format', () => {
     // Content the user allowed: not a threat for the exit code, never printed as clean.
     const allowed = { ...base, safe: false, detailed: 'Eicar-Test-Signature', disposition: 'allowed' } as ScanRecord;
     expect(exitCodeFor([base, allowed])).toBe(0);
-    expect(formatPlain(allowed)).toBe('ALLOWED /tmp/a\\u000ab.txt  (Eicar-Test-Signature; allowed by you)');
+    expect(formatPlain(allowed)).toBe('ALLOWED /tmp/a⟨U+000A⟩b.txt  (Eicar-Test-Signature; allowed by you)');
     expect(formatPlain({ ...allowed, disposition: 'quarantine_pending' })).toMatch(/^THREAT .*; moving it to quarantine\)$/);
   });
 });
