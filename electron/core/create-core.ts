@@ -29,7 +29,7 @@ import { exportHistory } from '../history/export-history.ts';
 import { expandPaths } from '../intake/expand-paths.ts';
 import { accountForBaseUrl, createKeychain, DEFAULT_KEYCHAIN_ACCOUNT, DEFAULT_KEYCHAIN_SERVICE } from '../keychain/keychain.ts';
 import { createLogger, createSecretList, type Logger } from '../logging/logger.ts';
-import { openQuarantine } from '../quarantine/quarantine.ts';
+import { openQuarantine, type QuarantineOptions } from '../quarantine/quarantine.ts';
 import { createScanEvents } from '../scans/events.ts';
 import { createScanPipeline, type ScanPipeline } from '../scans/pipeline.ts';
 import type { Fingerprinter, Intake } from '../scans/ports.ts';
@@ -66,6 +66,8 @@ export interface CoreTuning {
   /** Log to stderr instead of a file when no logFile is given (default: a file in the data dir). */
   logToStderr?: boolean;
   logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
+  /** Called at each named step of a quarantine operation (crash tests kill the process there). */
+  onQuarantineStep?: QuarantineOptions['onStep'];
 }
 
 /** Core plus what tests and CLIs look at. */
@@ -122,7 +124,7 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
     const installId = await loadInstallId(dataDir);
 
     // Opened and recovered before anything scans: a move a crash interrupted is ended first.
-    const quarantine = await openQuarantine(dataDir);
+    const quarantine = await openQuarantine(dataDir, { onStep: tuning.onQuarantineStep });
     cleanups.push(() => quarantine.close());
     if (quarantine.warning) log.warn({ warning: quarantine.warning }, 'quarantine');
     const recovered = await quarantine.recover();
@@ -229,6 +231,8 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
     });
     const scans = pipeline;
     cleanups.push(() => scans.close());
+    // After recovery, before retention: a record whose file a crash left restored, allowed, deleted or lost says so.
+    threats.reconcile();
     threats.finishPending();
     scans.start();
 

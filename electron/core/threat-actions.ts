@@ -2,8 +2,10 @@
 // content, notify, quarantine), moving a file to quarantine and recording it on
 // its scan, finishing moves a crash interrupted, and the user's quarantine
 // actions (restore, allow, delete, in bulk) with the scan records kept in step.
+// The quarantine's journal is the truth about where a file is; a record only
+// follows its entry (recordOutcome), also at start after a crash (reconcile).
 import type { CoreApi } from '../../shared/bridge/api.ts';
-import type { BulkOutcome, QuarantineEntry } from '../../shared/quarantine/entry.ts';
+import type { BulkOutcome, QuarantineEntry, QuarantineState } from '../../shared/quarantine/entry.ts';
 import { err, ok, type Result } from '../../shared/result.ts';
 import type { Disposition, ScanRecord } from '../../shared/scans/record.ts';
 import type { Settings } from '../../shared/settings/settings.ts';
@@ -18,6 +20,12 @@ export interface ThreatActions {
   respond(record: ScanRecord): ThreatResponse;
   /** Moves a threat's file to quarantine in the background (its record says `quarantine_pending`). */
   onThreat(record: ScanRecord, request: QuarantineRequest): void;
+  /**
+   * Brings each record that still says its file is in quarantine in line with its entry, which recovery
+   * (or an action the crash cut short before its record was written) took to restored, allowed, deleted
+   * or lost. Call at start, after the quarantine's recover(); returns how many records changed.
+   */
+  reconcile(): number;
   /** Finishes the quarantines a crash interrupted (records still `quarantine_pending`); call at start. */
   finishPending(): void;
   api: CoreApi['quarantine'];
@@ -29,6 +37,27 @@ export interface ThreatActions {
 
 /** States of a record whose file is in quarantine, or on its way there. */
 const IN_QUARANTINE: ReadonlySet<Disposition | null | undefined> = new Set(['quarantined', 'quarantine_pending']);
+
+/** Why a record whose quarantined file vanished reads `deleted`: the content is gone, and nothing can bring it back. */
+const FILE_LOST = {
+  code: 'file_lost',
+  message: 'The file was removed from the quarantine folder outside Verdict; it can no longer be restored.',
+} as const;
+
+/**
+ * The disposition a record gets once its entry reached a final state; null while an action is still
+ * under way. A lost file reads `deleted` (with FILE_LOST): it is in neither place, so neither restore nor delete applies.
+ */
+const DISPOSITION_OF: Readonly<Record<QuarantineState, Disposition | null>> = {
+  quarantining: null,
+  restoring: null,
+  deleting: null,
+  quarantined: 'quarantined',
+  restored: 'restored',
+  allowed: 'allowed',
+  deleted: 'deleted',
+  lost: 'deleted',
+};
 
 export function createThreatActions(input: {
   history: History;
@@ -48,11 +77,18 @@ export function createThreatActions(input: {
     return saved;
   };
 
+  /** The one place a record learns where its file went: the entry's final state, written on the entry's record. */
+  const recordOutcome = (entry: QuarantineEntry, recordId: string | null = entry.recordId): ScanRecord | null => {
+    const disposition = DISPOSITION_OF[entry.state];
+    if (disposition === null) return null;
+    return update(recordId, { disposition, quarantineId: entry.id, error: entry.state === 'lost' ? { ...FILE_LOST } : null });
+  };
+
   /** Moves one record's file and writes the outcome on the record (an entry, or why it failed). */
   async function moveRecord(record: ScanRecord, request: QuarantineRequest): Promise<Result<QuarantineEntry>> {
     const result = await quarantine.quarantine(request);
     if (result.ok) {
-      update(record.id, { disposition: 'quarantined', quarantineId: result.value.id, error: null });
+      recordOutcome(result.value, record.id);
     } else {
       // The verdict stands (completed, unsafe); `error` says why the file could not be moved.
       update(record.id, { disposition: 'quarantine_failed', error: result.error });
@@ -88,17 +124,41 @@ export function createThreatActions(input: {
     }
   }
 
+  function reconcile(): number {
+    let changed = 0;
+    history.transaction(() => {
+      for (const entry of quarantine.list({ include: 'all' })) {
+        if (entry.recordId === null || entry.state === 'quarantined') continue;
+        // Only the record's own entry counts: an older entry of a file quarantined again says nothing about it now.
+        const record = history.get(entry.recordId);
+        if (record?.disposition !== 'quarantined' || record.quarantineId !== entry.id) continue;
+        if (recordOutcome(entry)) changed++;
+      }
+    });
+    if (changed > 0) log.info({ records: changed }, 'scan records brought in line with the quarantine');
+    return changed;
+  }
+
+  /** An action that failed because the file had vanished from quarantine found the entry lost: its record says so too. */
+  const afterFailure = (entryId: string, code: string) => {
+    const entry = code === 'file_lost' ? quarantine.get(entryId) : null;
+    if (entry?.state === 'lost') recordOutcome(entry);
+  };
+
   /** Runs a quarantine action and marks each touched entry's record. */
-  const withRecords = async (outcomes: Promise<Array<BulkOutcome<QuarantineEntry>>>, disposition: (entry: QuarantineEntry) => Disposition) => {
+  const withRecords = async (outcomes: Promise<Array<BulkOutcome<QuarantineEntry>>>) => {
     const done = await track(outcomes);
-    for (const outcome of done) if (outcome.ok) update(outcome.value.recordId, { disposition: disposition(outcome.value) });
+    for (const outcome of done) {
+      if (outcome.ok) recordOutcome(outcome.value);
+      else afterFailure(outcome.id, outcome.error.code);
+    }
     return ok(done);
   };
-  const afterRestore = (entry: QuarantineEntry): Disposition => (entry.state === 'allowed' ? 'allowed' : 'restored');
 
-  const single = async (pending: Promise<Result<QuarantineEntry>>, disposition: Disposition): Promise<Result<QuarantineEntry>> => {
+  const single = async (entryId: string, pending: Promise<Result<QuarantineEntry>>): Promise<Result<QuarantineEntry>> => {
     const result = await track(pending);
-    if (result.ok) update(result.value.recordId, { disposition });
+    if (result.ok) recordOutcome(result.value);
+    else afterFailure(entryId, result.error.code);
     return result;
   };
 
@@ -121,11 +181,11 @@ export function createThreatActions(input: {
       }
       return ok(outcomes);
     },
-    restore: (entryId, options) => single(quarantine.restore(entryId, options ?? {}), 'restored'),
-    allow: (entryId, options) => single(quarantine.allow(entryId, options ?? {}), 'allowed'),
-    restoreMany: (entryIds, options) => withRecords(quarantine.restoreMany(entryIds, options ?? {}), afterRestore),
-    allowMany: (entryIds, options) => withRecords(quarantine.allowMany(entryIds, options ?? {}), afterRestore),
-    deleteMany: (entryIds) => withRecords(quarantine.deleteMany(entryIds), () => 'deleted'),
+    restore: (entryId, options) => single(entryId, quarantine.restore(entryId, options ?? {})),
+    allow: (entryId, options) => single(entryId, quarantine.allow(entryId, options ?? {})),
+    restoreMany: (entryIds, options) => withRecords(quarantine.restoreMany(entryIds, options ?? {})),
+    allowMany: (entryIds, options) => withRecords(quarantine.allowMany(entryIds, options ?? {})),
+    deleteMany: (entryIds) => withRecords(quarantine.deleteMany(entryIds)),
     async allowRecord(recordId) {
       const record = history.get(recordId);
       if (!record) return err('not_found', 'There is no scan with this id.');
@@ -163,6 +223,7 @@ export function createThreatActions(input: {
       });
     },
     onThreat,
+    reconcile,
     finishPending,
     api,
     async idle() {
