@@ -2,6 +2,7 @@
 // finished within a short window and asks planNotifications what to show.
 // A threat always notifies; clean results only when the user asked for it; a
 // burst becomes one summary; failures are announced once per batch.
+import { displayName } from '../../shared/display-name.ts';
 import { TERMINAL_STATUSES, verdictOf, type ScanRecord } from '../../shared/scans/record.ts';
 import type { Timers } from './event-batcher.ts';
 import type { ShellTexts, ThreatOutcome } from './texts.ts';
@@ -43,11 +44,12 @@ export function isSettled(record: Pick<ScanRecord, 'status' | 'disposition'>): b
 
 function threatNotice(record: Finished, texts: ShellTexts, outcome: ThreatOutcome): Notice {
   const label = record.detailed?.trim() || texts.verdict.unsafe;
-  return { kind: 'threat', title: texts.threatTitle(record.fileName), body: texts.threatBody(label, outcome), scanId: record.id };
+  // Shown through displayName(): a bidi control in the name must not disguise its extension.
+  return { kind: 'threat', title: texts.threatTitle(displayName(record.fileName)), body: texts.threatBody(label, outcome), scanId: record.id };
 }
 
 function cleanNotice(record: Finished, texts: ShellTexts): Notice {
-  return { kind: 'clean', title: texts.cleanTitle(record.fileName), body: texts.cleanBody, scanId: record.id };
+  return { kind: 'clean', title: texts.cleanTitle(displayName(record.fileName)), body: texts.cleanBody, scanId: record.id };
 }
 
 export function planNotifications(batch: readonly Finished[], policy: NotificationPolicy, texts: ShellTexts): Notice[] {

@@ -2,6 +2,7 @@
 // scanning, threat found), the last few verdicts, and whether watching is paused.
 // Pure: a reducer and a menu model, tested without Electron.
 import type { WatchedFolderStatus } from '../../shared/bridge/api.ts';
+import { displayName } from '../../shared/display-name.ts';
 import { TERMINAL_STATUSES, verdictOf, type QueueCounts, type ScanEvent, type Verdict } from '../../shared/scans/record.ts';
 import type { ShellTexts } from './texts.ts';
 
@@ -88,11 +89,15 @@ export type TrayAction = { type: 'open' } | { type: 'set-paused'; paused: boolea
 
 export type TrayMenuItem = { type: 'separator' } | { type: 'item'; label: string; enabled: boolean; action: TrayAction | null };
 
-/** Menu labels stay one short line: long names keep their start and their extension end. */
+/**
+ * Menu labels stay one short line: long names keep their start and their extension end.
+ * Counted in code points, so an emoji is never cut in half.
+ */
 export function shorten(text: string, max: number): string {
-  if (text.length <= max) return text;
+  const characters = Array.from(text);
+  if (characters.length <= max) return text;
   const tail = Math.floor((max - 1) / 3);
-  return `${text.slice(0, max - 1 - tail)}…${text.slice(text.length - tail)}`;
+  return `${characters.slice(0, max - 1 - tail).join('')}…${characters.slice(characters.length - tail).join('')}`;
 }
 
 export function trayMenu(state: TrayState, texts: ShellTexts): TrayMenuItem[] {
@@ -101,7 +106,8 @@ export function trayMenu(state: TrayState, texts: ShellTexts): TrayMenuItem[] {
       ? [{ type: 'item', label: texts.noRecentVerdicts, enabled: false, action: null }]
       : state.recent.map((item) => ({
           type: 'item',
-          label: `${texts.verdict[item.verdict]}: ${shorten(item.fileName, 48)}`,
+          // Hidden and bidi control characters shown as ⟨U+XXXX⟩ before shortening, so the real end is what stays.
+          label: `${texts.verdict[item.verdict]}: ${shorten(displayName(item.fileName), 48)}`,
           enabled: true,
           action: { type: 'show-scan', id: item.id },
         }));

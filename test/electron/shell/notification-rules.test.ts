@@ -24,6 +24,15 @@ describe('planNotifications', () => {
     ]);
   });
 
+  it('shows a bidi control in the name as ⟨U+XXXX⟩, so "invoice<RLO>fdp.exe" cannot pass for a PDF', () => {
+    const disguised = { ...threat('rlo'), fileName: 'invoice\u202Efdp.exe' };
+    expect(plan([disguised])[0]!.title).toBe('Threat found: invoice⟨U+202E⟩fdp.exe');
+    const cleanOne = { ...clean('c'), fileName: 'report\u2067.txt' };
+    expect(plan([cleanOne], true)[0]!.title).toMatch(/report⟨U\+2067⟩\.txt$/);
+    // Right-to-left letters are text: left as they are.
+    expect(plan([{ ...threat('he'), fileName: 'חשבונית.exe' }])[0]!.title).toBe('Threat found: חשבונית.exe');
+  });
+
   it('says so when Verdict quarantined the file', () => {
     const [notice] = planNotifications([threat('q')], { notifyClean: false, maxIndividual: 3, outcomeOf: () => 'quarantined' }, texts);
     expect(notice!.body).toBe('Win.Test.EICAR_HDB-1. Verdict moved the file to quarantine; open the scan to restore or delete it.');

@@ -100,5 +100,17 @@ describe('tray menu', () => {
     expect(short).toHaveLength(48);
     expect(short.endsWith('.docx')).toBe(true);
     expect(shorten('short.txt', 48)).toBe('short.txt');
+    // Counted in code points: an emoji is never cut into half a surrogate pair.
+    const emoji = shorten('😀'.repeat(60), 48);
+    expect(Array.from(emoji)).toHaveLength(48);
+    expect(emoji).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+  });
+
+  it('shows a bidi control in a recent name as ⟨U+XXXX⟩ and keeps the real extension at the end', () => {
+    const event: ScanEvent = { type: 'record', record: scanRecord({ id: 'rlo', fileName: `${'invoice'.repeat(8)}\u202Efdp.exe`, status: 'completed', safe: false }) };
+    const labels = trayMenu(run([event]), textsFor('en')).flatMap((item) => (item.type === 'item' ? [item.label] : []));
+    const label = labels.find((text) => text.startsWith('Threat: '));
+    expect(label).toMatch(/^Threat: invoice.*….*⟨U\+202E⟩fdp\.exe$/);
+    expect(label).not.toContain('\u202E');
   });
 });
