@@ -12,6 +12,7 @@ import type { Settings } from '../../shared/settings/settings.ts';
 import type { History, ScanRecordPatch } from '../history/history.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Quarantine, QuarantineRequest } from '../quarantine/quarantine.ts';
+import { restoreIntoFolder } from '../quarantine/restore-into-folder.ts';
 import { decideThreatResponse, type ThreatResponse } from '../quarantine/threat-response.ts';
 import type { ScanEvents } from '../scans/events.ts';
 
@@ -183,8 +184,11 @@ export function createThreatActions(input: {
     },
     restore: (entryId, options) => single(entryId, quarantine.restore(entryId, options ?? {})),
     allow: (entryId, options) => single(entryId, quarantine.allow(entryId, options ?? {})),
-    restoreMany: (entryIds, options) => withRecords(quarantine.restoreMany(entryIds, options ?? {})),
-    allowMany: (entryIds, options) => withRecords(quarantine.allowMany(entryIds, options ?? {})),
+    // Into a folder the user chose: a name taken there becomes "name (2).ext" (restoreIntoFolder), never a conflict.
+    restoreMany: (entryIds, options) =>
+      withRecords(options?.toFolder ? restoreIntoFolder(quarantine, entryIds, options.toFolder, 'restore') : quarantine.restoreMany(entryIds)),
+    allowMany: (entryIds, options) =>
+      withRecords(options?.toFolder ? restoreIntoFolder(quarantine, entryIds, options.toFolder, 'allow') : quarantine.allowMany(entryIds)),
     deleteMany: (entryIds) => withRecords(quarantine.deleteMany(entryIds)),
     async allowRecord(recordId) {
       const record = history.get(recordId);

@@ -12,6 +12,7 @@ import { confirmAction } from '../dialogs/ask.ts';
 import { remoteServiceOrigin } from '../../shared/settings/folder-route.ts';
 import { uploadConsent } from '../privacy/upload-consent.ts';
 import { verdictStore } from '../store/store.ts';
+import { outcomeNotice, type DoneKey } from './outcome-notice.ts';
 
 /** Codes that mean "this place does not work; pick another" (the file itself is fine). */
 const NEEDS_LOCATION = new Set(['restore_conflict', 'target_folder_missing', 'original_path_unknown']);
@@ -57,22 +58,26 @@ export async function deletePermanently(entryIds: readonly string[]): Promise<vo
   if (outcomes) report(outcomes, 'quarantine.deleted');
 }
 
-/** Restore or allow many; those whose place is taken can go into one folder the user picks. */
+/**
+ * Restore or allow many. Those whose place is taken (or unknown) can go into one
+ * folder the user picks, where a taken name becomes "name (2).ext" (the core
+ * never replaces a file). One notice at the end tells the whole outcome.
+ */
 export async function restoreMany(entryIds: readonly string[], how: 'restore' | 'allow'): Promise<void> {
   if (entryIds.length === 0) return;
   if (how === 'allow' && !(await confirmAllow(entryIds.length))) return;
+  const done = how === 'allow' ? 'quarantine.allowed' : 'quarantine.restored';
   const run = (ids: string[], toFolder?: string) => (how === 'allow' ? api.quarantine.allowMany(ids, toFolder ? { toFolder } : undefined) : api.quarantine.restoreMany(ids, toFolder ? { toFolder } : undefined));
   const outcomes = await call(run([...entryIds]));
   if (!outcomes) return;
-  const blocked = outcomes.filter((outcome) => !outcome.ok && NEEDS_LOCATION.has(outcome.error.code)).map((outcome) => outcome.id);
-  report(outcomes, how === 'allow' ? 'quarantine.allowed' : 'quarantine.restored');
-  if (blocked.length === 0) return;
+  const blocked = outcomes.filter((outcome) => !outcome.ok && NEEDS_LOCATION.has(outcome.error.code));
+  if (blocked.length === 0) return report(outcomes, done);
+  const settled = outcomes.filter((outcome) => !blocked.includes(outcome));
   const intoFolder = await confirmAction({ title: 'quarantine.conflictTitle', body: 'quarantine.conflictManyBody', params: { count: blocked.length }, confirm: 'quarantine.chooseFolder' });
-  if (!intoFolder) return;
-  const [folder] = (await call(api.files.pick('folder'))) ?? [];
-  if (!folder) return;
-  const second = await call(run(blocked, folder));
-  if (second) report(second, how === 'allow' ? 'quarantine.allowed' : 'quarantine.restored');
+  const [folder] = intoFolder ? ((await call(api.files.pick('folder'))) ?? []) : [];
+  // Not moved on: those stay in quarantine, and the notice says why.
+  const second = folder ? await call(run(blocked.map((outcome) => outcome.id), folder)) : undefined;
+  report([...settled, ...(second ?? blocked)], done);
 }
 
 export async function allowUnquarantined(record: ScanRecord): Promise<void> {
@@ -104,10 +109,7 @@ function confirmAllow(count: number): Promise<boolean> {
   return confirmAction({ title: 'quarantine.allowTitle', body: 'quarantine.allowBody', params: { count }, confirm: 'quarantine.allowConfirm' });
 }
 
-/** "3 restored" or "2 restored; 1 could not be: <reason>". */
-function report(outcomes: ReadonlyArray<BulkOutcome<QuarantineEntry>>, done: 'quarantine.moved' | 'quarantine.restored' | 'quarantine.allowed' | 'quarantine.deleted'): void {
-  const failed = outcomes.filter((outcome): outcome is Extract<BulkOutcome<QuarantineEntry>, { ok: false }> => !outcome.ok);
-  const succeeded = outcomes.length - failed.length;
-  if (failed.length === 0) notify('info', done, { count: succeeded });
-  else notify('error', 'quarantine.partly', { done: succeeded, failed: failed.length, reason: failed[0]!.error.message });
+function report(outcomes: ReadonlyArray<BulkOutcome<QuarantineEntry>>, done: DoneKey): void {
+  const notice = outcomeNotice(outcomes, done, (error) => error.message);
+  notify(notice.kind, notice.key, notice.params);
 }

@@ -133,7 +133,7 @@ export interface VerdictApi {
     restore(entryId: string, options?: { to?: string }): Promise<Result<QuarantineEntry>>;
     /** Restores and remembers the content as allowed: identical files are not flagged again. */
     allow(entryId: string, options?: { to?: string }): Promise<Result<QuarantineEntry>>;
-    /** With `toFolder`, each file goes into that folder under its own name. */
+    /** With `toFolder`, each file goes into that folder under its own name, or "name (2).ext" (and so on) when that is taken there; nothing is replaced. */
     restoreMany(entryIds: string[], options?: { toFolder?: string }): Promise<Result<BulkOutcomes>>;
     allowMany(entryIds: string[], options?: { toFolder?: string }): Promise<Result<BulkOutcomes>>;
     deleteMany(entryIds: string[]): Promise<Result<BulkOutcomes>>;

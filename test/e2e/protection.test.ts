@@ -9,7 +9,7 @@
 // its key in a private gnome-keyring), including a scan the core held back.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -277,6 +277,47 @@ describe('quarantine actions from the detail panel and the list', () => {
     }
     const allowed = await real.core.quarantine.allowed();
     expect(allowed.ok && allowed.value).toEqual([]);
+    expectNoProblems(app);
+  });
+
+  it('bulk restore into one chosen folder where two files share a name (and one is there already): numbered names, nothing replaced, one notice', async () => {
+    const { real, app, page } = await start();
+    expect((await real.core.settings.update({ threatAction: 'quarantine' })).ok).toBe(true);
+    const fromMail = await writeFiles({ 'setup.exe': EICAR_TEST_STRING });
+    const fromWeb = await writeFiles({ 'setup.exe': EICAR_TEST_STRING });
+    const originals = [fromMail['setup.exe']!, fromWeb['setup.exe']!];
+    app.pickNext(originals);
+    await page.getByRole('button', { name: en['drop.addFiles'] }).click();
+    await expect.poll(() => page.locator('.row[data-disposition=quarantined]').count(), { timeout: 60_000 }).toBe(2);
+    for (const file of originals) await writeFile(file, 'the user’s new setup.exe');
+    const chosen = await mkdtemp(path.join(work(), 'one-folder-'));
+    await writeFile(path.join(chosen, 'setup.exe'), 'already in the chosen folder');
+
+    await page.getByTestId('scan-list').focus();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Shift+ArrowDown');
+    const bar = page.getByTestId('bulk-bar');
+    app.pickNext([chosen]);
+    await bar.getByRole('button', { name: 'Restore (2)' }).click();
+    const confirm = page.getByTestId('confirm-dialog');
+    await confirm.getByText('A name that is taken there gets a number', { exact: false }).waitFor();
+    await confirm.getByRole('button', { name: en['quarantine.chooseFolder'] }).click();
+    await expect.poll(() => page.locator('.row[data-disposition=restored]').count(), { timeout: 30_000 }).toBe(2);
+    await page.getByTestId('notice-info').getByText('Restored: 2. Given a new name because theirs was taken in that folder: setup (2).exe, setup (3).exe').waitFor();
+    expect(await page.getByTestId('notice-error').textContent()).toBe('');
+
+    // Nothing replaced, nothing lost: the user's files stay, both threats are in the folder under new names.
+    expect((await readdir(chosen)).sort()).toEqual(['setup (2).exe', 'setup (3).exe', 'setup.exe']);
+    expect(await readFile(path.join(chosen, 'setup.exe'), 'utf8')).toBe('already in the chosen folder');
+    for (const name of ['setup (2).exe', 'setup (3).exe']) expect(await readFile(path.join(chosen, name), 'latin1')).toBe(EICAR_TEST_STRING);
+    for (const file of originals) expect(await readFile(file, 'utf8')).toBe('the user’s new setup.exe');
+    const entries = await real.core.quarantine.list({ include: 'all' });
+    expect(entries.ok && entries.value.map((entry) => [entry.state, entry.restoredTo]).sort()).toEqual([
+      ['restored', path.join(chosen, 'setup (2).exe')],
+      ['restored', path.join(chosen, 'setup (3).exe')],
+    ]);
+    for (const file of originals) expect((await recordFor(real, file))?.disposition).toBe('restored');
     expectNoProblems(app);
   });
 

@@ -246,6 +246,26 @@ describe('restore, allow, delete', () => {
     expect(value(await core.quarantine.list({ include: 'all' }))).toHaveLength(5);
   });
 
+  it('restores threats with the same name into one chosen folder: the second becomes "name (2).ext"; nothing is replaced', async () => {
+    const core = await open();
+    value(await core.settings.update({ threatAction: 'quarantine' }));
+    const paths = [await writeEicar(join(await folder('x'), 'setup.exe')), await writeEicar(join(await folder('y'), 'setup.exe'))];
+    const records = await scan(core, paths);
+    const ids = await Promise.all(records.map(async (r) => value(await core.quarantine.forRecord(r.id))!.id));
+    const into = await folder('one-folder');
+    await writeFile(join(into, 'setup.exe'), 'already here');
+
+    const outcomes = value(await core.quarantine.allowMany(ids, { toFolder: into }));
+    expect(outcomes).toMatchObject([
+      { id: ids[0], ok: true, value: { state: 'allowed', restoredTo: join(into, 'setup (2).exe') } },
+      { id: ids[1], ok: true, value: { state: 'allowed', restoredTo: join(into, 'setup (3).exe') } },
+    ]);
+    expect(await readFile(join(into, 'setup.exe'), 'utf8')).toBe('already here');
+    for (const name of ['setup (2).exe', 'setup (3).exe']) expect(await readFile(join(into, name), 'utf8')).toBe(EICAR_TEST_STRING);
+    for (const record of records) expect(await get(core, record.id)).toMatchObject({ disposition: 'allowed' });
+    expect(value(await core.quarantine.list())).toEqual([]);
+  });
+
   it('moves notified threats to quarantine in bulk', async () => {
     const core = await open();
     const files = await folder('in');

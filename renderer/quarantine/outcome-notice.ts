@@ -1,0 +1,47 @@
+// The one notice after a quarantine action on one or many files: how many were
+// done, which came back under a new name (their own was taken in the folder the
+// user chose), and why the others could not be. Pure, for the actions and tests.
+import type { BulkOutcome, QuarantineEntry } from '../../shared/quarantine/entry.ts';
+import type { MessageKey, MessageParams } from '../i18n/messages.ts';
+
+export type DoneKey = 'quarantine.moved' | 'quarantine.restored' | 'quarantine.allowed' | 'quarantine.deleted';
+
+export interface OutcomeNotice {
+  kind: 'info' | 'error';
+  key: MessageKey;
+  params: MessageParams;
+}
+
+/** At most this many new names are listed; the rest are counted. */
+const NAMES_SHOWN = 3;
+
+/** The last segment of a path, whichever separator the platform uses. */
+const baseName = (target: string): string => target.slice(Math.max(target.lastIndexOf('/'), target.lastIndexOf('\\')) + 1);
+
+/** Files restored under another name than their own ("setup (2).exe"). */
+export function renamedFiles(outcomes: ReadonlyArray<BulkOutcome<QuarantineEntry>>): string[] {
+  return outcomes.flatMap((outcome) => {
+    if (!outcome.ok || outcome.value.restoredTo === null) return [];
+    const name = baseName(outcome.value.restoredTo);
+    return name === outcome.value.fileName ? [] : [name];
+  });
+}
+
+/**
+ * "3 restored", "Restored: 2. New names (the name was taken): setup (2).exe",
+ * or "2 done; 1 could not be: <reason>" with the first failure's reason in words.
+ */
+export function outcomeNotice(
+  outcomes: ReadonlyArray<BulkOutcome<QuarantineEntry>>,
+  done: DoneKey,
+  reasonOf: (error: { code: string; message: string }) => string,
+): OutcomeNotice {
+  const failed = outcomes.filter((outcome): outcome is Extract<BulkOutcome<QuarantineEntry>, { ok: false }> => !outcome.ok);
+  const succeeded = outcomes.length - failed.length;
+  if (failed.length > 0) return { kind: 'error', key: 'quarantine.partly', params: { done: succeeded, failed: failed.length, reason: reasonOf(failed[0]!.error) } };
+  const renamed = renamedFiles(outcomes);
+  if (renamed.length === 0 || (done !== 'quarantine.restored' && done !== 'quarantine.allowed')) return { kind: 'info', key: done, params: { count: succeeded } };
+  const shown = renamed.slice(0, NAMES_SHOWN).join(', ');
+  const names = renamed.length > NAMES_SHOWN ? `${shown}, … (${renamed.length})` : shown;
+  return { kind: 'info', key: done === 'quarantine.allowed' ? 'quarantine.allowedRenamed' : 'quarantine.restoredRenamed', params: { count: succeeded, names } };
+}
