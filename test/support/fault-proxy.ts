@@ -89,7 +89,19 @@ export interface ProxiedRequest {
   /** The request's Content-Length header, if it had one. */
   contentLength: number | undefined;
   at: number;
+  /** The status sent back, once an answer went out (none for a reset or an open request). */
+  status?: number;
+  /** The answer's body as text (service answers are small JSON) and its headers. */
+  answer?: string;
+  answerHeaders?: http.OutgoingHttpHeaders;
+  /** When the answer went out (Date.now()). */
+  answeredAt?: number;
+  /** The first bytes of the request body (a submission's attributes part: its reference ties a retry to its first try). */
+  bodyHead?: string;
 }
+
+/** How much of each request body is kept in `bodyHead`. */
+const BODY_HEAD_BYTES = 2048;
 
 export interface RequestFilter {
   method?: string;
@@ -231,10 +243,19 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       });
     });
 
-  const sendAnswer = (res: ServerResponse, answer: { status: number; headers: http.IncomingHttpHeaders; body: Buffer }) => {
+  /** Notes what the client is sent, for tests that check the answer as well as the request. */
+  const logAnswer = (entry: ProxiedRequest, status: number, headers: http.OutgoingHttpHeaders, body: Buffer | string) => {
+    entry.status = status;
+    entry.answerHeaders = headers;
+    entry.answer = String(body).slice(0, 64 * 1024);
+    entry.answeredAt = Date.now();
+  };
+
+  const sendAnswer = (res: ServerResponse, entry: ProxiedRequest, answer: { status: number; headers: http.IncomingHttpHeaders; body: Buffer }) => {
     if (res.destroyed) return;
     const headers = forwardableHeaders(answer.headers);
     headers['content-length'] = String(answer.body.length);
+    logAnswer(entry, answer.status, headers, answer.body);
     res.writeHead(answer.status, headers);
     res.end(answer.body);
   };
@@ -248,10 +269,10 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       req.resume();
     });
 
-  const apply = async (fault: Fault | undefined, req: IncomingMessage, res: ServerResponse) => {
+  const apply = async (fault: Fault | undefined, req: IncomingMessage, res: ServerResponse, entry: ProxiedRequest) => {
     if (!fault) {
       const answer = await forward(req);
-      if (answer) sendAnswer(res, answer);
+      if (answer) sendAnswer(res, entry, answer);
       else reset(req.socket);
       return;
     }
@@ -285,6 +306,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
         const body = encodeBody(fault.body ?? { code: `injected_${fault.status}`, message: `Injected HTTP ${fault.status}.` });
         headers['content-type'] = fault.contentType ?? (typeof fault.body === 'string' ? 'text/plain' : 'application/json');
         headers['content-length'] = String(Buffer.byteLength(body));
+        logAnswer(entry, fault.status, headers, body);
         res.writeHead(fault.status, headers);
         res.end(body);
         return;
@@ -292,7 +314,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       case 'delay': {
         const answer = await forward(req);
         later(fault.ms, () => {
-          if (answer) sendAnswer(res, answer);
+          if (answer) sendAnswer(res, entry, answer);
           else reset(req.socket);
         });
         return;
@@ -301,7 +323,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
         const answer = await forward(req);
         if (!answer) return reset(req.socket);
         const body = Buffer.from(encodeBody(fault.body));
-        sendAnswer(res, {
+        sendAnswer(res, entry, {
           status: fault.status ?? answer.status,
           headers: { ...answer.headers, 'content-type': fault.contentType ?? (typeof fault.body === 'string' ? 'text/html' : 'application/json') },
           body,
@@ -312,7 +334,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
         const answer = await forward(req);
         if (!answer) return reset(req.socket);
         const keep = fault.keepBytes ?? Math.floor(answer.body.length / 2);
-        sendAnswer(res, { ...answer, body: answer.body.subarray(0, keep) });
+        sendAnswer(res, entry, { ...answer, body: answer.body.subarray(0, keep) });
         return;
       }
     }
@@ -323,7 +345,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     const pathname = new URL(req.url ?? '/', 'http://proxy').pathname;
     const fault = pickFault(method, pathname, req.headers);
     const length = req.headers['content-length'];
-    requests.push({
+    const entry: ProxiedRequest = {
       n: ++arrivals,
       method,
       url: req.url ?? '/',
@@ -331,10 +353,17 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       fault: fault?.kind,
       contentLength: length === undefined ? undefined : Number(length),
       at: Date.now(),
-    });
+    };
+    requests.push(entry);
+    const keepHead = (chunk: Buffer) => {
+      const room = BODY_HEAD_BYTES - (entry.bodyHead?.length ?? 0);
+      if (room > 0) entry.bodyHead = (entry.bodyHead ?? '') + chunk.subarray(0, room).toString('latin1');
+      else req.off('data', keepHead);
+    };
+    req.on('data', keepHead);
     res.on('error', () => {});
     req.on('error', () => {});
-    apply(fault, req, res).catch(() => reset(req.socket));
+    apply(fault, req, res, entry).catch(() => reset(req.socket));
   });
   server.on('connection', (socket) => {
     sockets.add(socket);

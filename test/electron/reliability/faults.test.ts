@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type CoreInternals, type CoreTuning } from '../../../electron/core/create-core.ts';
 import { startLocalService, type LocalService, type LocalServiceOptions } from '../../../electron/local-service/server.ts';
-import { startFaultProxy, type FaultProxy, type FaultRule } from '../../support/fault-proxy.ts';
+import { startFaultProxy, type FaultProxy, type FaultRule, type ProxiedRequest } from '../../support/fault-proxy.ts';
 import { keyringTestsCanRun, startKeyring, type Keyring } from '../../support/keyring.ts';
 import { auditBatch, isTerminal, records, serviceScanCount, until, waitForBatch, writeBatch, type Audit, type ServiceView } from './pipeline-kit.ts';
 import { tempDir } from '../scans/harness.ts';
@@ -148,6 +148,8 @@ interface Case {
   rules: (post: string) => FaultRule[];
   tuning?: CoreTuning;
   service?: Partial<LocalServiceOptions>;
+  /** The faults carry Retry-After in seconds: each retry of a faulted POST must wait at least that long. */
+  retryAfterSeconds?: number;
 }
 
 const CASES: Case[] = [
@@ -178,16 +180,21 @@ const CASES: Case[] = [
       { method: 'GET', path: BY_ID, nth: every(13), fault: { kind: 'status', status: 503 } },
     ],
   },
-  {
-    fault: '503 + Retry-After: 1',
-    files: 200,
-    mode: 'sync',
-    rules: (post) => [{ method: 'POST', path: post, nth: every(20), fault: { kind: 'status', status: 503, retryAfter: 1 } }],
-  },
+  // A Retry-After on any 5xx is honoured like one on 503 (the spec names none; proxies send it on 500 and 502 too).
+  ...[500, 502, 503].map(
+    (status): Case => ({
+      fault: `${status} + Retry-After: 1`,
+      files: 200,
+      mode: 'sync',
+      retryAfterSeconds: 1,
+      rules: (post) => [{ method: 'POST', path: post, nth: every(20), fault: { kind: 'status', status, retryAfter: 1 } }],
+    }),
+  ),
   {
     fault: '429 + Retry-After: 1 (seconds)',
     files: 200,
     mode: 'sync',
+    retryAfterSeconds: 1,
     rules: (post) => [{ method: 'POST', path: post, nth: every(20), fault: { kind: 'status', status: 429, retryAfter: 1 } }],
   },
   {
@@ -246,6 +253,7 @@ describe('faults injected between the pipeline and the local service', () => {
     const audit = await auditBatch(core, ids, s.files, s.view);
     record(c.fault, s, audit, started);
     expectClean(audit, s);
+    if (c.retryAfterSeconds !== undefined) expectRetryAfterHonoured(s.proxy, c.retryAfterSeconds);
   });
 
   it('the service down for a minute, then back', async () => {
@@ -309,6 +317,26 @@ describe('faults injected between the pipeline and the local service', () => {
     expect(withReason).toBe(waiting.length);
   });
 });
+
+/**
+ * Every faulted POST was sent again under the same reference, and not before its Retry-After had passed.
+ * A lower bound the client promises (not a speed): 100 ms are allowed for timers that run on the event loop's cached clock.
+ */
+function expectRetryAfterHonoured(proxy: FaultProxy, seconds: number): void {
+  const reference = (r: ProxiedRequest) => /"external_reference_id":"([^"]+)"/.exec(r.bodyHead ?? '')?.[1];
+  const posts = proxy.requests.filter((r) => r.method === 'POST');
+  const faulted = posts.filter((r) => r.fault !== undefined);
+  const waits = faulted.map((fault) => {
+    const ref = reference(fault);
+    expect(ref, `request ${fault.n} carries its reference`).toBeDefined();
+    const retry = posts.find((r) => r.n > fault.n && reference(r) === ref);
+    expect(retry, `a retry of request ${fault.n}`).toBeDefined();
+    return retry!.at - (fault.answeredAt ?? fault.at);
+  });
+  expect(waits.length).toBeGreaterThan(0);
+  expect(Math.min(...waits)).toBeGreaterThanOrEqual(seconds * 1000 - 100);
+  console.log(`Retry-After ${seconds} s: ${waits.length} retries waited ${(Math.min(...waits) / 1000).toFixed(2)}–${(Math.max(...waits) / 1000).toFixed(2)} s`);
+}
 
 const countReasons = (rows: Array<{ pendingReason: string | null }>) =>
   rows.reduce<Record<string, number>>((m, r) => ({ ...m, [r.pendingReason ?? 'null']: (m[r.pendingReason ?? 'null'] ?? 0) + 1 }), {});
