@@ -6,6 +6,8 @@
 // then every file under the data dirs (SQLite files, WAL, logs, exports), every
 // event and every Result the core gave, everything written to stdout/stderr,
 // and every error message is searched for the key and its encodings.
+// Also: an uncaught exception and an unhandled rejection carrying the key, in a
+// child process with the Electron shell's crash logging installed.
 import { spawn } from 'node:child_process';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -22,6 +24,7 @@ const KEY = 'sk_test_LEAKCANARY_0123456789';
 /** A second canary with characters that URL- and base64-encoding change. */
 const WRONG_KEY = 'sk_test_LEAK+CANARY/wrong=0123456789';
 const CLI = join(import.meta.dirname, '../../../electron/cli/scan.ts');
+const CRASH_CHILD = join(import.meta.dirname, 'fixtures', 'crash-logging-child.ts');
 
 /** The key as raw text and in the encodings a careless program would write it in. */
 function forms(secret: string): string[] {
@@ -218,6 +221,38 @@ describe.runIf(canRun)('a full session with a known API key', () => {
   });
 });
 
+// Needs no keyring: the shell's logger and crash handlers only (electron/shell/logging.ts, electron faked).
+describe('an error nothing caught, with the key in its message', () => {
+  let crashDir: Awaited<ReturnType<typeof tempDir>>;
+  beforeAll(async () => {
+    crashDir = await tempDir('verdict-reliability-crash-log-');
+  });
+  afterAll(async () => {
+    await crashDir?.remove();
+  });
+
+  it.each([
+    ['an uncaught exception', 'exception', { code: 1, line: 'uncaught exception', survives: false }],
+    ['an unhandled rejection', 'rejection', { code: 0, line: 'unhandled promise rejection', survives: true }],
+  ] as const)('%s: logged scrubbed, printed nowhere', async (_label, fail, expected) => {
+    const logDir = join(crashDir.path, fail);
+    const run = await runNode(CRASH_CHILD, [], { CHILD_LOG_DIR: logDir, CHILD_KEY: KEY, CHILD_FAIL: fail });
+    const log = await readFile(join(logDir, 'main.log'), 'utf8');
+    // The failure happened and was handled as designed: an exception ends the process with 1, a rejection is only logged.
+    expect(run.code).toBe(expected.code);
+    expect(run.output.includes('survived')).toBe(expected.survives);
+    // The log holds the error, with the key replaced where it stood.
+    const entry = log
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { msg: string; err?: { message?: string } })
+      .find((line) => line.msg === expected.line);
+    expect(entry?.err?.message).toBe('The service refused the key [redacted] (Authorization: Bearer [redacted])');
+    if (fail === 'exception') expect(run.output).toContain('Verdict stopped after an unexpected error. The details are in');
+    expect([...findLeaks(`${fail}: stdout/stderr`, run.output), ...findLeaks(`${fail}: main.log`, log)]).toEqual([]);
+  });
+});
+
 function errorMessages(value: unknown): string[] {
   if (value && typeof value === 'object') {
     const record = value as Record<string, unknown>;
@@ -227,8 +262,12 @@ function errorMessages(value: unknown): string[] {
 }
 
 function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  return runNode(CLI, args, env);
+}
+
+function runNode(script: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (data: Buffer) => (output += data.toString()));
     child.stderr.on('data', (data: Buffer) => (output += data.toString()));
