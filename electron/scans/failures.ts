@@ -117,5 +117,5 @@ export const fileChangedFailure = () =>
 export const changedDuringUploadFailure = () =>
   new LocalFailure(
     'file_changed',
-    'The file changed while it was being uploaded, so the service scanned other content than the file now holds. Scan it again.',
+    'The file changed while it was being uploaded: the service scanned other content than Verdict had read, so its verdict is not used. Scan it again.',
   );

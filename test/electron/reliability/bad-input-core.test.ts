@@ -3,10 +3,12 @@
 // should — and nothing else in the same batch is affected. Uses the default
 // backend (the embedded local service, built-in engine).
 import { createHash } from 'node:crypto';
-import { appendFile, mkdir, open, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { appendFileSync, closeSync, openSync, utimesSync, writeSync } from 'node:fs';
+import { mkdir, open, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { createServer as createNetServer, type Server } from 'node:net';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,6 +55,22 @@ function liveHeap(): number {
   return process.memoryUsage().heapUsed;
 }
 const sha256 = async (path: string) => createHash('sha256').update(await readFile(path)).digest('hex');
+
+/** A modification time in whole seconds, an hour ago: a write shows as a change, and restoring it is exact. */
+const OLD_MTIME_S = Math.floor(Date.now() / 1000) - 3600;
+
+/** The embedded service's scans under one reference, read from its database. */
+function embeddedScans(reference: string): Array<{ status: string; sha256: string | null }> {
+  const db = new DatabaseSync(join(dir.path, 'data', 'local-service', 'local-service.sqlite'), { readOnly: true });
+  try {
+    return db.prepare('SELECT status, sha256 FROM scans WHERE external_reference_id = ?').all(reference).map((row) => ({ ...row })) as Array<{
+      status: string;
+      sha256: string | null;
+    }>;
+  } finally {
+    db.close();
+  }
+}
 
 beforeAll(async () => {
   dir = await tempDir('verdict-reliability-bad-input-');
@@ -220,27 +238,79 @@ describe('files that change under the pipeline', () => {
     }
   });
 
-  it('a file that changes during its upload: the verdict is for what the service scanned, and says so', async () => {
-    const path = await fileOfSize(join(dir.path, 'changing.bin'), 60 * MiB);
-    let changed = false;
+  // Changed from the core's progress event, which the upload raises as its first bytes (the request head) go
+  // out: synchronously, so the change lands before the first byte of the file is read. Larger than the 1 MiB a
+  // fingerprint keeps in memory, so the upload reads the file from disk, in 256 KiB chunks.
+  it.each([
+    {
+      change: 'grows',
+      how: (path: string) => appendFileSync(path, 'appended while it was being sent\n'),
+      // The upload notices (size or mtime differ once it has read the file), cuts the body before its end so the
+      // service creates no scan, and the pipeline reads the file again and sends it whole.
+      outcome: 'completed',
+    },
+    {
+      change: 'is rewritten in place, keeping its size and mtime',
+      how: (path: string, size: number) => {
+        const handle = openSync(path, 'r+');
+        try {
+          writeSync(handle, Buffer.from('rewritten in place'), 0, 18, size - 18);
+        } finally {
+          closeSync(handle);
+        }
+        utimesSync(path, OLD_MTIME_S, OLD_MTIME_S); // what `touch -r` or a sync tool preserving times leaves
+      },
+      // The upload cannot tell; the service's file_hash.sha256 differs from the fingerprint, and its verdict is
+      // not taken for the file (failed, never safe).
+      outcome: 'file_changed',
+    },
+  ] as const)('a file that $change during its upload: $outcome', async ({ change, how, outcome }) => {
+    const path = await fileOfSize(join(dir.path, `changing-${outcome}.bin`), 8 * MiB);
+    // Whole seconds: restored exactly after a rewrite (a fraction would not survive the round trip).
+    await utimes(path, OLD_MTIME_S, OLD_MTIME_S);
+    const before = await sha256(path);
+    let id: string | null = null;
+    let changedAt: number | null = null;
+    let attempts = 0;
+    let lastSent = Infinity;
     const off = core.onEvent((event) => {
-      if (!changed && event.type === 'progress' && event.progress.sent > 0 && event.progress.sent < event.progress.total) {
-        changed = true;
-        void appendFile(path, 'appended while it was being sent\n');
+      // Known from its first record event, which comes before any upload (submit() may answer later).
+      if (event.type === 'record' && event.record.path === path) id = event.record.id;
+      if (event.type !== 'progress' || event.progress.id !== id) return;
+      if (event.progress.sent <= lastSent) attempts++; // within an attempt `sent` only grows; a new one starts again from its head
+      lastSent = event.progress.sent;
+      if (changedAt === null && event.progress.sent < event.progress.total) {
+        changedAt = event.progress.sent;
+        how(path, 8 * MiB);
       }
     });
     try {
-      const row = (await submitAndSettle([path], 'async')).get(path) as ScanRecord;
-      expect(changed).toBe(true);
-      if (row.status === 'completed') {
-        // Sent again after the change: the verdict and the digests are those of the current content.
-        expect(row.sha256).toBe(await sha256(path));
-        expect(row.size).toBe((await stat(path)).size);
+      const submitted = await core.submit([path], { origin: 'drop' });
+      if (!submitted.ok) throw new Error(submitted.error.message);
+      expect(submitted.value.ids).toEqual([id]);
+      const [row] = await waitForBatch(core, submitted.value.ids, isTerminal, 120_000);
+      const after = await sha256(path);
+      // The change happened during the upload, before the file's first byte was sent (only the request head was).
+      expect(changedAt).not.toBeNull();
+      expect(changedAt).toBeLessThan(64 * 1024);
+      expect(after).not.toBe(before);
+      const atService = embeddedScans(row!.externalReferenceId);
+      if (outcome === 'completed') {
+        // Sent again after the change: the verdict and the digests are those of the content the file holds now.
+        expect(row).toMatchObject({ status: 'completed', safe: true, error: null, sha256: after, size: (await stat(path)).size });
+        expect(attempts).toBe(2);
+        // The cut first upload created nothing: the service holds one scan for the file, of the current content.
+        expect(atService).toEqual([{ status: 'completed', sha256: after }]);
       } else {
-        expect(row).toMatchObject({ status: 'failed', error: { code: 'file_changed' } });
-        expect(row.error?.message).toMatch(/changed/);
+        expect(row).toMatchObject({ status: 'failed', safe: null, sha256: before, error: { code: 'file_changed' } });
+        expect(row?.error?.message).toBe(
+          'The file changed while it was being uploaded: the service scanned other content than Verdict had read, so its verdict is not used. Scan it again.',
+        );
+        expect(attempts).toBe(1);
+        // The service scanned what the upload read (the rewritten content): not what Verdict fingerprinted.
+        expect(atService).toEqual([{ status: 'completed', sha256: after }]);
       }
-      console.log(`changed during upload → ${row.status}${row.error ? ` (${row.error.code}: ${row.error.message})` : ''}`);
+      console.log(`a file that ${change} during its upload → ${row?.status}${row?.error ? ` (${row.error.code}: ${row.error.message})` : ''} after ${attempts} upload(s)`);
     } finally {
       off();
       await rm(path, { force: true });
