@@ -4,14 +4,16 @@
 // actions (restore, allow, delete, in bulk) with the scan records kept in step.
 // The quarantine's journal is the truth about where a file is; a record only
 // follows its entry (recordOutcome), also at start after a crash (reconcile).
+import path from 'node:path';
 import type { CoreApi } from '../../shared/bridge/api.ts';
 import type { BulkOutcome, QuarantineEntry, QuarantineState } from '../../shared/quarantine/entry.ts';
-import { err, ok, type Result } from '../../shared/result.ts';
+import { err, ok, type AppError, type Result } from '../../shared/result.ts';
 import type { Disposition, ScanRecord } from '../../shared/scans/record.ts';
 import type { Settings } from '../../shared/settings/settings.ts';
 import type { History, ScanRecordPatch } from '../history/history.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Quarantine, QuarantineRequest } from '../quarantine/quarantine.ts';
+import { explainQuarantineError, quarantineRefusal, type QuarantineOperation } from '../quarantine/error-params.ts';
 import { restoreIntoFolder } from '../quarantine/restore-into-folder.ts';
 import { decideThreatResponse, type ThreatResponse } from '../quarantine/threat-response.ts';
 import type { ScanEvents } from '../scans/events.ts';
@@ -90,13 +92,14 @@ export function createThreatActions(input: {
     const result = await quarantine.quarantine(request);
     if (result.ok) {
       recordOutcome(result.value, record.id);
-    } else {
-      // The verdict stands (completed, unsafe); `error` says why the file could not be moved.
-      update(record.id, { disposition: 'quarantine_failed', error: result.error });
-      // The message names the path: the user's own window may show it, the log only gets the code.
-      log.warn({ id: record.id, code: result.error.code }, 'could not move a threat to quarantine');
+      return result;
     }
-    return result;
+    // The verdict stands (completed, unsafe); `error` says why the file could not be moved.
+    const error = explainQuarantineError(result.error, 'move', request.path);
+    update(record.id, { disposition: 'quarantine_failed', error });
+    // The message names the path: the user's own window may show it, the log only gets the code.
+    log.warn({ id: record.id, code: error.code }, 'could not move a threat to quarantine');
+    return { ok: false, error };
   }
 
   const track = <T>(work: Promise<T>): Promise<T> => {
@@ -117,7 +120,7 @@ export function createThreatActions(input: {
   function finishPending(): void {
     for (const record of history.withDisposition('quarantine_pending')) {
       if (record.sha256 === null) {
-        update(record.id, { disposition: 'quarantine_failed', error: { code: 'hash_mismatch', message: 'The file was never fingerprinted; scan it again.' } });
+        update(record.id, { disposition: 'quarantine_failed', error: quarantineRefusal('hash_mismatch', 'The file was never fingerprinted; scan it again.', 'not_fingerprinted') });
         continue;
       }
       // quarantine() is idempotent per record: a move that finished before the crash is found, not repeated.
@@ -146,21 +149,33 @@ export function createThreatActions(input: {
     if (entry?.state === 'lost') recordOutcome(entry);
   };
 
-  /** Runs a quarantine action and marks each touched entry's record. */
-  const withRecords = async (outcomes: Promise<Array<BulkOutcome<QuarantineEntry>>>) => {
+  /** Where a restore of this entry was going: the place asked for, else where the file came from. */
+  const restoreTarget = (entryId: string, to?: string): string | null => (to ? path.resolve(to) : (quarantine.get(entryId)?.originalPath ?? null));
+
+  /** Runs a quarantine action, marks each touched entry's record, and says what each failure is about. */
+  const withRecords = async (outcomes: Promise<Array<BulkOutcome<QuarantineEntry>>>, operation: QuarantineOperation) => {
     const done = await track(outcomes);
-    for (const outcome of done) {
-      if (outcome.ok) recordOutcome(outcome.value);
-      else afterFailure(outcome.id, outcome.error.code);
-    }
-    return ok(done);
+    return ok(
+      done.map((outcome): BulkOutcome<QuarantineEntry> => {
+        if (outcome.ok) {
+          recordOutcome(outcome.value);
+          return outcome;
+        }
+        afterFailure(outcome.id, outcome.error.code);
+        const file = operation === 'restore' ? restoreTarget(outcome.id) : null;
+        return { ...outcome, error: explainQuarantineError(outcome.error, operation, file) };
+      }),
+    );
   };
 
-  const single = async (entryId: string, pending: Promise<Result<QuarantineEntry>>): Promise<Result<QuarantineEntry>> => {
+  const single = async (entryId: string, pending: Promise<Result<QuarantineEntry>>, to?: string): Promise<Result<QuarantineEntry>> => {
     const result = await track(pending);
-    if (result.ok) recordOutcome(result.value);
-    else afterFailure(entryId, result.error.code);
-    return result;
+    if (result.ok) {
+      recordOutcome(result.value);
+      return result;
+    }
+    afterFailure(entryId, result.error.code);
+    return { ok: false, error: explainQuarantineError(result.error, 'restore', restoreTarget(entryId, to)) };
   };
 
   const api: CoreApi['quarantine'] = {
@@ -172,7 +187,7 @@ export function createThreatActions(input: {
         const record = history.get(id);
         const refusal = refuseQuarantine(record);
         if (refusal || !record) {
-          outcomes.push({ id, ok: false, error: refusal ?? { code: 'not_found', message: 'There is no scan with this id.' } });
+          outcomes.push({ id, ok: false, error: refusal ?? quarantineRefusal('not_found', 'There is no scan with this id.') });
           continue;
         }
         // Written first, like after a verdict: a crash during the move is finished at the next start.
@@ -182,22 +197,22 @@ export function createThreatActions(input: {
       }
       return ok(outcomes);
     },
-    restore: (entryId, options) => single(entryId, quarantine.restore(entryId, options ?? {})),
-    allow: (entryId, options) => single(entryId, quarantine.allow(entryId, options ?? {})),
+    restore: (entryId, options) => single(entryId, quarantine.restore(entryId, options ?? {}), options?.to),
+    allow: (entryId, options) => single(entryId, quarantine.allow(entryId, options ?? {}), options?.to),
     // Into a folder the user chose: a name taken there becomes "name (2).ext" (restoreIntoFolder), never a conflict.
     restoreMany: (entryIds, options) =>
-      withRecords(options?.toFolder ? restoreIntoFolder(quarantine, entryIds, options.toFolder, 'restore') : quarantine.restoreMany(entryIds)),
+      withRecords(options?.toFolder ? restoreIntoFolder(quarantine, entryIds, options.toFolder, 'restore') : quarantine.restoreMany(entryIds), 'restore'),
     allowMany: (entryIds, options) =>
-      withRecords(options?.toFolder ? restoreIntoFolder(quarantine, entryIds, options.toFolder, 'allow') : quarantine.allowMany(entryIds)),
-    deleteMany: (entryIds) => withRecords(quarantine.deleteMany(entryIds)),
+      withRecords(options?.toFolder ? restoreIntoFolder(quarantine, entryIds, options.toFolder, 'allow') : quarantine.allowMany(entryIds), 'restore'),
+    deleteMany: (entryIds) => withRecords(quarantine.deleteMany(entryIds), 'delete'),
     async allowRecord(recordId) {
       const record = history.get(recordId);
       if (!record) return err('not_found', 'There is no scan with this id.');
       if (record.status !== 'completed' || record.safe !== false || record.sha256 === null) {
-        return err('invalid_state', 'Only a file judged unsafe can be allowed.');
+        return err('invalid_state', 'Only a file judged unsafe can be allowed.', { cause: 'not_unsafe' });
       }
       if (IN_QUARANTINE.has(record.disposition)) {
-        return err('invalid_state', 'This file is in quarantine: allow it from there (it is restored at the same time).');
+        return err('invalid_state', 'This file is in quarantine: allow it from there (it is restored at the same time).', { cause: 'in_quarantine' });
       }
       const allowed = quarantine.allowContent({ sha256: record.sha256, fileName: record.fileName, recordId: record.id });
       if (allowed.ok) update(record.id, { disposition: 'allowed' });
@@ -205,7 +220,7 @@ export function createThreatActions(input: {
     },
     allowed: async () => ok(quarantine.allowedContent()),
     async revokeAllowed(sha256) {
-      if (typeof sha256 !== 'string' || !quarantine.revokeAllowed(sha256)) return err('not_found', 'This content is not on the allowed list.');
+      if (typeof sha256 !== 'string' || !quarantine.revokeAllowed(sha256)) return err('not_found', 'This content is not on the allowed list.', { cause: 'not_allowed' });
       // Those scans read as threats again; a file that came back from quarantine stays "restored".
       history.transaction(() => {
         for (const record of history.withDisposition('allowed', { sha256 })) {
@@ -241,10 +256,10 @@ export function createThreatActions(input: {
 }
 
 /** Why an unsafe scan's file cannot be moved to quarantine now, or null. */
-function refuseQuarantine(record: ScanRecord | null): { code: string; message: string } | null {
-  if (!record) return { code: 'not_found', message: 'There is no scan with this id.' };
-  if (record.status !== 'completed' || record.safe !== false) return { code: 'invalid_state', message: 'Only a file judged unsafe is moved to quarantine.' };
-  if (IN_QUARANTINE.has(record.disposition)) return { code: 'invalid_state', message: 'This file is in quarantine already.' };
-  if (record.sha256 === null) return { code: 'hash_mismatch', message: 'This scan has no fingerprint; scan the file again.' };
+function refuseQuarantine(record: ScanRecord | null): AppError | null {
+  if (!record) return quarantineRefusal('not_found', 'There is no scan with this id.');
+  if (record.status !== 'completed' || record.safe !== false) return quarantineRefusal('invalid_state', 'Only a file judged unsafe is moved to quarantine.', 'not_unsafe');
+  if (IN_QUARANTINE.has(record.disposition)) return quarantineRefusal('invalid_state', 'This file is in quarantine already.', 'in_quarantine');
+  if (record.sha256 === null) return quarantineRefusal('hash_mismatch', 'This scan has no fingerprint; scan the file again.', 'not_fingerprinted');
   return null;
 }

@@ -5,11 +5,11 @@
 // an excluded folder is not walked or watched, and is listed once for everything in it.
 import os from 'node:os';
 import path from 'node:path';
+import type { ExclusionParams, ExclusionReason } from '../../shared/scans/exclusion.ts';
+import type { RecordError } from '../../shared/scans/record.ts';
 import type { ExclusionRules } from '../../shared/settings/protection.ts';
 import { MB } from '../../shared/service-contract/limits.ts';
 import { compileGlob, toSlashes, type GlobRule } from './glob-rule.ts';
-
-export type ExclusionReason = 'excluded_path' | 'excluded_glob' | 'excluded_extension' | 'over_auto_scan_size';
 
 export interface ExclusionHit {
   reason: ExclusionReason;
@@ -225,6 +225,18 @@ export function exclusionConfigFromSettings(settings: ExclusionSettings): Exclus
       maxAutoScanSize: folder.maxAutoScanSize ?? null,
     })),
   };
+}
+
+/**
+ * A skipped record's error: the reason as its code, the English sentence, and the
+ * parameters the UI words it from in its own language (shared/scans/exclusion.ts).
+ */
+export function exclusionError(hit: ExclusionHit, size: number | null = null, kind: 'file' | 'folder' = 'file'): RecordError {
+  const params: ExclusionParams =
+    hit.reason === 'over_auto_scan_size'
+      ? { scope: hit.scope, target: 'file', limit: Number(hit.detail), ...(size === null ? {} : { size }) }
+      : { scope: hit.scope, target: kind, rule: hit.detail };
+  return { code: hit.reason, message: describeExclusion(hit, size, kind), params };
 }
 
 /** Plain-English text for ScanRecord.error.message of a skipped record (the code is the reason). */

@@ -110,6 +110,14 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 3,
+    description: "an error's parameters (JSON), so the UI words skip and quarantine reasons in its own language",
+    up(db) {
+      // Older rows keep NULL: the UI shows their English message.
+      db.exec('ALTER TABLE scans ADD COLUMN error_params TEXT;');
+    },
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

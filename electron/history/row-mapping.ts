@@ -1,6 +1,6 @@
 // The one place that maps a ScanRecord to a `scans` row and back.
 import type { SQLInputValue } from 'node:sqlite';
-import { scanRecordSchema, type ScanRecord } from '../../shared/scans/record.ts';
+import { errorParamsSchema, scanRecordSchema, type RecordError, type ScanRecord } from '../../shared/scans/record.ts';
 import { findingSchema } from '../../shared/service-contract/scan.ts';
 import { z } from 'zod';
 
@@ -33,6 +33,7 @@ export const RECORD_COLUMNS = [
   'reused_from_id',
   'disposition',
   'quarantine_id',
+  'error_params',
 ] as const;
 export type RecordColumn = (typeof RECORD_COLUMNS)[number];
 
@@ -41,7 +42,7 @@ export type ScanRow = Record<RecordColumn, SQLInputValue>;
 
 type Field = keyof ScanRecord;
 
-/** Which columns each record field is stored in (`error` takes two). */
+/** Which columns each record field is stored in (`error` takes three). */
 const FIELD_COLUMNS: Record<Field, readonly RecordColumn[]> = {
   id: ['id'],
   path: ['path'],
@@ -65,7 +66,7 @@ const FIELD_COLUMNS: Record<Field, readonly RecordColumn[]> = {
   submittedAt: ['submitted_at'],
   completedAt: ['completed_at'],
   durationMs: ['duration_ms'],
-  error: ['error_code', 'error_message'],
+  error: ['error_code', 'error_message', 'error_params'],
   reusedFromId: ['reused_from_id'],
   disposition: ['disposition'],
   quarantineId: ['quarantine_id'],
@@ -86,6 +87,7 @@ export function fieldsToColumns(record: Partial<ScanRecord>): Partial<ScanRow> {
       case 'error':
         out.error_code = record.error?.code ?? null;
         out.error_message = record.error?.message ?? null;
+        out.error_params = record.error?.params ? JSON.stringify(record.error.params) : null;
         break;
       default: {
         const [column] = FIELD_COLUMNS[key];
@@ -130,11 +132,22 @@ export function rowToRecord(row: Record<string, unknown>): ScanRecord {
     submittedAt: strOrNull('submitted_at'),
     completedAt: strOrNull('completed_at'),
     durationMs: numOrNull('duration_ms'),
-    error: errorCode === null ? null : { code: errorCode, message: strOrNull('error_message') ?? '' },
+    error: errorCode === null ? null : withParams({ code: errorCode, message: strOrNull('error_message') ?? '' }, strOrNull('error_params')),
     reusedFromId: strOrNull('reused_from_id'),
     disposition: strOrNull('disposition') as ScanRecord['disposition'],
     quarantineId: strOrNull('quarantine_id'),
   };
+}
+
+/** An error's parameters, when its row has readable ones (a damaged cell leaves the English message alone). */
+function withParams(error: RecordError, json: string | null): RecordError {
+  if (!json) return error;
+  try {
+    const parsed = errorParamsSchema.safeParse(JSON.parse(json));
+    return parsed.success ? { ...error, params: parsed.data } : error;
+  } catch {
+    return error;
+  }
 }
 
 /** A damaged findings cell must not make the whole history unreadable. */

@@ -7,6 +7,7 @@
 import path from 'node:path';
 import type { BulkOutcome, QuarantineEntry } from '../../shared/quarantine/entry.ts';
 import type { Result } from '../../shared/result.ts';
+import { explainQuarantineError, quarantineRefusal } from './error-params.ts';
 import type { Quarantine } from './quarantine.ts';
 
 /** How many names are tried per file before it is reported as a conflict. */
@@ -32,17 +33,18 @@ export async function restoreIntoFolder(
   for (const id of entryIds) {
     const entry = quarantine.get(id);
     if (!entry) {
-      outcomes.push({ id, ok: false, error: { code: 'not_found', message: 'There is no quarantined file with this id.' } });
+      outcomes.push({ id, ok: false, error: quarantineRefusal('not_found', 'There is no quarantined file with this id.') });
       continue;
     }
+    let to = '';
     const place = (n: number): Promise<Result<QuarantineEntry>> => {
-      const to = path.join(into, numberedName(entry.fileName, n));
+      to = path.join(into, numberedName(entry.fileName, n));
       return action === 'allow' ? quarantine.allow(id, { to }) : quarantine.restore(id, { to });
     };
     let n = 1;
     let result = await place(n);
     while (!result.ok && result.error.code === 'restore_conflict' && n < MAX_NUMBERED_NAMES) result = await place(++n);
-    outcomes.push(result.ok ? { id, ok: true, value: result.value } : { id, ok: false, error: result.error });
+    outcomes.push(result.ok ? { id, ok: true, value: result.value } : { id, ok: false, error: explainQuarantineError(result.error, 'restore', to) });
   }
   return outcomes;
 }

@@ -15,8 +15,8 @@ import { basename } from 'node:path';
 import type { Stats } from 'node:fs';
 import { MAX_ASYNC_FILE_SIZE } from '../../shared/service-contract/limits.ts';
 import type { Scan } from '../../shared/service-contract/scan.ts';
-import { queuedRecord, TERMINAL_STATUSES, type ModeChoice, type ScanOrigin, type ScanRecord, type SubmitSummary } from '../../shared/scans/record.ts';
-import { describeExclusion, type ExclusionMatcher } from '../exclusions/exclusion-matcher.ts';
+import { queuedRecord, TERMINAL_STATUSES, type ModeChoice, type RecordError, type ScanOrigin, type ScanRecord, type SubmitSummary } from '../../shared/scans/record.ts';
+import { exclusionError, type ExclusionMatcher } from '../exclusions/exclusion-matcher.ts';
 import { findWatchedFolder } from '../exclusions/watched-folder.ts';
 import type { ScanRecordPatch } from '../history/history.ts';
 import type { QuarantineRequest } from '../quarantine/quarantine.ts';
@@ -924,12 +924,12 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
   // ---- intake ---------------------------------------------------------------------
 
   /** Why an accepted file, or a folder met by the intake, is not scanned (an exclusion or the automatic size limit), or null. */
-  function exclusionOf(path: string, size: number | null, origin: ScanOrigin, kind: 'file' | 'folder' = 'file'): { code: string; message: string } | null {
+  function exclusionOf(path: string, size: number | null, origin: ScanOrigin, kind: 'file' | 'folder' = 'file'): RecordError | null {
     if (!options.exclusions) return null;
     const automatic = origin === 'watch';
     const folder = automatic && options.watchedFolders ? findWatchedFolder(path, options.watchedFolders()) : null;
     const hit = options.exclusions().check(path, { size, automatic, kind, ...(folder ? { folderId: folder.id } : {}) });
-    return hit ? { code: hit.reason, message: describeExclusion(hit, size, kind) } : null;
+    return hit ? exclusionError(hit, size, kind) : null;
   }
 
   async function submit(paths: readonly string[], submitOptions: SubmitOptions): Promise<SubmitSummary & { ids: string[] }> {
@@ -966,7 +966,13 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
     };
     try {
       // An excluded folder is not walked: the intake yields it once, listed as skipped (a rescan walks it).
-      const excludedFolder = (folder: string) => exclusionOf(folder, null, submitOptions.origin, 'folder');
+      // Kept by path until the intake yields the folder, which carries only the code and the English sentence.
+      const excludedFolders = new Map<string, RecordError>();
+      const excludedFolder = (folder: string) => {
+        const excluded = exclusionOf(folder, null, submitOptions.origin, 'folder');
+        if (excluded) excludedFolders.set(folder, excluded);
+        return excluded;
+      };
       for await (const entry of options.intake(paths, force ? {} : { excludedFolder })) {
         // Checked first: an excluded file is listed as skipped, never sent (a rescan is "scan anyway").
         const excluded = entry.ok && !force ? exclusionOf(entry.path, entry.size, submitOptions.origin) : null;
@@ -985,7 +991,9 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
           batch.push({ ...base, size: entry.size, status: 'skipped', error: excluded, completedAt: at });
         } else if (!entry.ok && entry.excluded === true) {
           skipped++;
-          batch.push({ ...base, status: 'skipped', error: { code: entry.code, message: entry.message }, completedAt: at });
+          const error = excludedFolders.get(entry.path) ?? { code: entry.code, message: entry.message };
+          excludedFolders.delete(entry.path);
+          batch.push({ ...base, status: 'skipped', error, completedAt: at });
         } else if (entry.ok) {
           queued++;
           batch.push({

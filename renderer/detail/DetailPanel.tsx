@@ -2,6 +2,7 @@
 // failure what went wrong and what to do next.
 import { useEffect, useState, type ReactElement, type ReactNode } from 'react';
 import { displayName } from '../../shared/display-name.ts';
+import { isExclusionReason } from '../../shared/scans/exclusion.ts';
 import { verdictOf, type ScanRecord } from '../../shared/scans/record.ts';
 import { consentHostLabel } from '../../shared/settings/protection.ts';
 import { api, call } from '../bridge/api.ts';
@@ -16,10 +17,8 @@ import { verdictStore } from '../store/store.ts';
 import { useVerdict } from '../store/use-verdict.ts';
 import { failureHelp } from './failure-help.ts';
 import { showScan } from './show-scan.ts';
+import { ExclusionReason } from './ExclusionReason.tsx';
 import { ThreatResponse } from './ThreatResponse.tsx';
-
-/** Codes of files an exclusion or the automatic size limit left out (the core's ExclusionReason). */
-const EXCLUSION_CODES = new Set(['excluded_path', 'excluded_glob', 'excluded_extension', 'over_auto_scan_size']);
 
 export function DetailPanel(): ReactElement | null {
   const { t } = useTranslator();
@@ -187,13 +186,13 @@ function VerdictExplanation({ record }: { record: ScanRecord }): ReactElement | 
       );
     }
     case 'skipped':
-      if (record.error && EXCLUSION_CODES.has(record.error.code)) {
+      if (record.error && isExclusionReason(record.error.code)) {
         return (
           <div className="callout callout--neutral" role="note" data-testid="excluded">
             <SkipIcon />
             <div>
               <strong>{t('detail.excludedTitle')}</strong>
-              <p>{record.error.message}</p>
+              <ExclusionReason error={record.error} />
               <p className="muted small">{t('detail.excludedHint')}</p>
               <button type="button" className="button button--small" onClick={() => void rescan(record)}>
                 {t('detail.scanAnyway')}

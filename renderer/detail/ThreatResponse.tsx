@@ -11,6 +11,7 @@ import { formatDateTime } from '../i18n/format.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
 import { AllowedIcon, QuarantineIcon, WarningIcon } from '../icons/icons.tsx';
 import { allowUnquarantined, deletePermanently, moveToQuarantine, restoreOne, stopAllowing } from '../quarantine/quarantine-actions.ts';
+import { quarantineReason } from '../quarantine/quarantine-reason.ts';
 
 /** The quarantine entry of a record, refetched when its disposition changes. */
 function useEntry(record: ScanRecord): QuarantineEntry | null {
@@ -71,7 +72,11 @@ export function ThreatResponse({ record }: { record: ScanRecord }): ReactElement
             <WarningIcon />
             <span>{record.error?.code === 'hash_mismatch' ? t('threat.failedChanged') : t('threat.failed')}</span>
           </p>
-          {record.error ? <p className="muted small">{record.error.message}</p> : null}
+          {record.error ? (
+            <p className="muted small" data-testid="quarantine-failure-reason">
+              {quarantineReason({ t }, record.error)}
+            </p>
+          ) : null}
           <div className="detail__actions">
             <button type="button" className="button button--danger" disabled={busy} onClick={run(() => moveToQuarantine([record]))}>
               {t('threat.tryAgain')}

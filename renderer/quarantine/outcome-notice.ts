@@ -2,6 +2,7 @@
 // done, which came back under a new name (their own was taken in the folder the
 // user chose), and why the others could not be. Pure, for the actions and tests.
 import type { BulkOutcome, QuarantineEntry } from '../../shared/quarantine/entry.ts';
+import type { AppError } from '../../shared/result.ts';
 import type { MessageKey, MessageParams } from '../i18n/messages.ts';
 
 export type DoneKey = 'quarantine.moved' | 'quarantine.restored' | 'quarantine.allowed' | 'quarantine.deleted';
@@ -34,7 +35,7 @@ export function renamedFiles(outcomes: ReadonlyArray<BulkOutcome<QuarantineEntry
 export function outcomeNotice(
   outcomes: ReadonlyArray<BulkOutcome<QuarantineEntry>>,
   done: DoneKey,
-  reasonOf: (error: { code: string; message: string }) => string,
+  reasonOf: (error: AppError) => string,
 ): OutcomeNotice {
   const failed = outcomes.filter((outcome): outcome is Extract<BulkOutcome<QuarantineEntry>, { ok: false }> => !outcome.ok);
   const succeeded = outcomes.length - failed.length;

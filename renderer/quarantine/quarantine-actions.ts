@@ -4,24 +4,35 @@
 // cannot be undone, ask for another location when the original one is taken,
 // and report what happened in the notice line. The core keeps records in step.
 import type { BulkOutcome, QuarantineEntry } from '../../shared/quarantine/entry.ts';
-import type { Result } from '../../shared/result.ts';
+import type { AppError, Result } from '../../shared/result.ts';
 import type { ScanRecord } from '../../shared/scans/record.ts';
 import { consentHostLabel } from '../../shared/settings/protection.ts';
 import { api, call } from '../bridge/api.ts';
 import { confirmAction } from '../dialogs/ask.ts';
 import { remoteServiceOrigin } from '../../shared/settings/folder-route.ts';
 import { uploadConsent } from '../privacy/upload-consent.ts';
+import { translator } from '../i18n/messages.ts';
+import { selectLocale } from '../store/settings-slice.ts';
 import { verdictStore } from '../store/store.ts';
 import { outcomeNotice, type DoneKey } from './outcome-notice.ts';
+import { quarantineReason } from './quarantine-reason.ts';
 
 /** Codes that mean "this place does not work; pick another" (the file itself is fine). */
 const NEEDS_LOCATION = new Set(['restore_conflict', 'target_folder_missing', 'original_path_unknown']);
 
 const notify = (...args: Parameters<ReturnType<typeof verdictStore.getState>['notify']>): void => verdictStore.getState().notify(...args);
 
+/** Why a quarantine action failed, in the language the UI speaks now. */
+const reasonOf = (error: AppError): string => quarantineReason(translator(selectLocale(verdictStore.getState())), error);
+
+/** Like call(), with the core's quarantine errors worded in the UI's language. */
+function attempt<T>(pending: Promise<Result<T>>): Promise<T | undefined> {
+  return call(pending.then((settled): Result<T> => (settled.ok ? settled : { ok: false, error: { ...settled.error, message: reasonOf(settled.error) } })));
+}
+
 export async function moveToQuarantine(records: readonly ScanRecord[]): Promise<void> {
   if (records.length === 0) return;
-  const outcomes = await call(api.quarantine.add(records.map((record) => record.id)));
+  const outcomes = await attempt(api.quarantine.add(records.map((record) => record.id)));
   if (outcomes) report(outcomes, 'quarantine.moved');
 }
 
@@ -43,7 +54,7 @@ export async function restoreOne(entry: Pick<QuarantineEntry, 'id' | 'fileName' 
     result = await run(to);
   }
   if (!result.ok) {
-    notify('error', 'error.generic', { message: result.error.message });
+    notify('error', 'error.generic', { message: reasonOf(result.error) });
     return false;
   }
   notify('info', how === 'allow' ? 'quarantine.allowedOne' : 'quarantine.restoredOne', { path: result.value.restoredTo ?? '' });
@@ -54,7 +65,7 @@ export async function deletePermanently(entryIds: readonly string[]): Promise<vo
   if (entryIds.length === 0) return;
   const sure = await confirmAction({ title: 'quarantine.deleteTitle', body: 'quarantine.deleteBody', params: { count: entryIds.length }, confirm: 'quarantine.deleteConfirm', danger: true });
   if (!sure) return;
-  const outcomes = await call(api.quarantine.deleteMany([...entryIds]));
+  const outcomes = await attempt(api.quarantine.deleteMany([...entryIds]));
   if (outcomes) report(outcomes, 'quarantine.deleted');
 }
 
@@ -68,7 +79,7 @@ export async function restoreMany(entryIds: readonly string[], how: 'restore' | 
   if (how === 'allow' && !(await confirmAllow(entryIds.length))) return;
   const done = how === 'allow' ? 'quarantine.allowed' : 'quarantine.restored';
   const run = (ids: string[], toFolder?: string) => (how === 'allow' ? api.quarantine.allowMany(ids, toFolder ? { toFolder } : undefined) : api.quarantine.restoreMany(ids, toFolder ? { toFolder } : undefined));
-  const outcomes = await call(run([...entryIds]));
+  const outcomes = await attempt(run([...entryIds]));
   if (!outcomes) return;
   const blocked = outcomes.filter((outcome) => !outcome.ok && NEEDS_LOCATION.has(outcome.error.code));
   if (blocked.length === 0) return report(outcomes, done);
@@ -76,17 +87,17 @@ export async function restoreMany(entryIds: readonly string[], how: 'restore' | 
   const intoFolder = await confirmAction({ title: 'quarantine.conflictTitle', body: 'quarantine.conflictManyBody', params: { count: blocked.length }, confirm: 'quarantine.chooseFolder' });
   const [folder] = intoFolder ? ((await call(api.files.pick('folder'))) ?? []) : [];
   // Not moved on: those stay in quarantine, and the notice says why.
-  const second = folder ? await call(run(blocked.map((outcome) => outcome.id), folder)) : undefined;
+  const second = folder ? await attempt(run(blocked.map((outcome) => outcome.id), folder)) : undefined;
   report([...settled, ...(second ?? blocked)], done);
 }
 
 export async function allowUnquarantined(record: ScanRecord): Promise<void> {
   if (!(await confirmAllow(1))) return;
-  if (await call(api.quarantine.allowRecord(record.id))) notify('info', 'quarantine.allowedKept');
+  if (await attempt(api.quarantine.allowRecord(record.id))) notify('info', 'quarantine.allowedKept');
 }
 
 export async function stopAllowing(sha256: string): Promise<boolean> {
-  const done = (await call(api.quarantine.revokeAllowed(sha256))) !== undefined;
+  const done = (await attempt(api.quarantine.revokeAllowed(sha256))) !== undefined;
   if (done) notify('info', 'allowed.revoked');
   return done;
 }
@@ -110,6 +121,6 @@ function confirmAllow(count: number): Promise<boolean> {
 }
 
 function report(outcomes: ReadonlyArray<BulkOutcome<QuarantineEntry>>, done: DoneKey): void {
-  const notice = outcomeNotice(outcomes, done, (error) => error.message);
+  const notice = outcomeNotice(outcomes, done, reasonOf);
   notify(notice.kind, notice.key, notice.params);
 }

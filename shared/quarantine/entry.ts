@@ -1,6 +1,7 @@
 // A quarantined file as the core, the IPC bridge and the renderer see it. The
 // quarantine itself (electron/quarantine/) keeps these in its own database.
 import { z } from 'zod';
+import type { AppError } from '../result.ts';
 
 /**
  * quarantining → quarantined → restoring → restored | allowed
@@ -47,8 +48,9 @@ export const allowedContentSchema = z.object({
 export type AllowedContent = z.infer<typeof allowedContentSchema>;
 
 /**
- * Error codes of quarantine operations (Result.error.code):
- * - not_found: no entry with this id
+ * Error codes of quarantine operations (Result.error.code, and a record's error
+ * when its file could not be moved):
+ * - not_found: no entry (or scan, or allowed content) with this id
  * - invalid_state: e.g. restoring an entry that was deleted
  * - busy: another operation on this entry or file is running
  * - hash_mismatch: the content is not the one scanned (quarantine) or no longer the one quarantined (restore)
@@ -62,20 +64,45 @@ export type AllowedContent = z.infer<typeof allowedContentSchema>;
  * - invalid_request: a malformed argument
  * - io_error: the file system refused (the message says why)
  */
-export type QuarantineErrorCode =
-  | 'not_found'
-  | 'invalid_state'
-  | 'busy'
-  | 'hash_mismatch'
-  | 'restore_conflict'
-  | 'target_folder_missing'
-  | 'original_path_unknown'
-  | 'source_missing'
-  | 'not_regular_file'
-  | 'invalid_target'
-  | 'file_lost'
-  | 'invalid_request'
-  | 'io_error';
+export const QUARANTINE_ERROR_CODES = [
+  'not_found',
+  'invalid_state',
+  'busy',
+  'hash_mismatch',
+  'restore_conflict',
+  'target_folder_missing',
+  'original_path_unknown',
+  'source_missing',
+  'not_regular_file',
+  'invalid_target',
+  'file_lost',
+  'invalid_request',
+  'io_error',
+] as const;
+export type QuarantineErrorCode = (typeof QUARANTINE_ERROR_CODES)[number];
+
+export const isQuarantineErrorCode = (code: string | null | undefined): code is QuarantineErrorCode => (QUARANTINE_ERROR_CODES as readonly string[]).includes(code ?? '');
+
+/**
+ * Which case of a code, where one code covers several (the English message differs too):
+ * - not_unsafe, in_quarantine, not_in_quarantine: invalid_state for a scan that is not a threat,
+ *   a file in quarantine already, an entry no longer in quarantine;
+ * - not_fingerprinted, quarantined_copy_changed: hash_mismatch for a scan without a digest, and
+ *   for a quarantined copy whose content changed (on restore);
+ * - not_allowed: not_found for content that is not on the allowed list.
+ */
+export const QUARANTINE_ERROR_CAUSES = ['not_unsafe', 'in_quarantine', 'not_in_quarantine', 'not_fingerprinted', 'quarantined_copy_changed', 'not_allowed'] as const;
+export type QuarantineErrorCause = (typeof QUARANTINE_ERROR_CAUSES)[number];
+
+/** The error's `params` the UI words a quarantine error with (each where it applies). */
+export const quarantineErrorParamsSchema = z.object({
+  /** The file concerned: the one to move, or where a restore would put it. */
+  path: z.string().optional(),
+  /** The folder a restore would put the file in. */
+  folder: z.string().optional(),
+  cause: z.enum(QUARANTINE_ERROR_CAUSES).optional(),
+});
+export type QuarantineErrorParams = z.infer<typeof quarantineErrorParamsSchema>;
 
 /** One id's outcome in a bulk action. */
-export type BulkOutcome<T> = { id: string; ok: true; value: T } | { id: string; ok: false; error: { code: string; message: string } };
+export type BulkOutcome<T> = { id: string; ok: true; value: T } | { id: string; ok: false; error: AppError };

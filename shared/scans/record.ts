@@ -17,7 +17,15 @@ export type ScanOrigin = z.infer<typeof scanOriginSchema>;
 export const modeChoiceSchema = z.enum(['auto', 'sync', 'async']);
 export type ModeChoice = z.infer<typeof modeChoiceSchema>;
 
-export const recordErrorSchema = z.object({ code: z.string(), message: z.string() });
+export const errorParamsSchema = z.record(z.string(), z.union([z.string(), z.number()]));
+
+/**
+ * Why a scan failed, was skipped or its file could not be moved: a stable code, the
+ * English sentence (CLIs, logs, export) and, where the UI words it itself, the
+ * parameters it needs (shared/scans/exclusion.ts, shared/quarantine/entry.ts).
+ */
+export const recordErrorSchema = z.object({ code: z.string(), message: z.string(), params: errorParamsSchema.optional() });
+export type RecordError = z.infer<typeof recordErrorSchema>;
 
 /**
  * What was done about an unsafe verdict (issue 8). quarantine_pending: decided,

@@ -15,6 +15,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { EICAR_TEST_STRING } from '../../electron/local-service/engines/builtin-engine.ts';
 import { verdictOf, type ScanRecord } from '../../shared/scans/record.ts';
+import { de } from '../../renderer/i18n/de.ts';
 import { en } from '../../renderer/i18n/en.ts';
 import { keyringTestsCanRun } from '../support/keyring.ts';
 import { startTestService } from '../electron/scans/harness.ts';
@@ -409,6 +410,48 @@ describe('exclusions and history in Settings', () => {
     await page.getByTestId('notice-info').getByText('Scans removed from the history: 3').waitFor();
     await page.getByRole('button', { name: en['nav.scans'] }).click();
     await page.getByText(en['list.empty']).waitFor();
+    expectNoProblems(app);
+  });
+});
+
+describe('reasons in the UI language', () => {
+  it('in German, a skipped file’s rule and the reason a threat could not be moved are German (the core keeps its English for the CLI)', async () => {
+    const { real, app, page } = await start();
+    const saved = await real.core.settings.update({ language: 'de', exclusions: { paths: [], globs: [], extensions: ['iso'] } });
+    expect(saved.ok).toBe(true);
+    await page.reload();
+    await app.bridge.subscribed(2);
+    expect(await page.locator('html').getAttribute('lang')).toBe('de');
+
+    const files = await writeFiles({ 'disk.iso': 'an image', 'dropper.exe': EICAR_TEST_STRING });
+    app.pickNext(Object.values(files));
+    await page.getByRole('button', { name: de['drop.addFiles'] }).click();
+    const skipped = rowFor(page, 'disk.iso');
+    await skipped.and(page.locator('[data-verdict=skipped]')).waitFor({ timeout: 30_000 });
+    await skipped.click();
+    const excluded = page.getByTestId('detail-panel').getByTestId('excluded');
+    await excluded.getByText(de['detail.excludedTitle']).waitFor();
+    expect(await excluded.getByTestId('excluded-reason').textContent()).toBe('Nicht geprüft: Dateien mit der Endung .iso sind ausgeschlossen (globale Ausschlüsse).');
+    expect((await recordFor(real, files['disk.iso']!))?.error).toEqual({
+      code: 'excluded_extension',
+      message: 'Not scanned: files ending in .iso are excluded in the global exclusions.',
+      params: { scope: 'global', target: 'file', rule: 'iso' },
+    });
+
+    // A threat left in place changes after its verdict: "Move to quarantine" refuses, and says why in German.
+    const threat = rowFor(page, 'dropper.exe');
+    await threat.and(page.locator('[data-verdict=unsafe]')).waitFor({ timeout: 60_000 });
+    await writeFile(files['dropper.exe']!, 'changed after the scan');
+    await threat.click();
+    await page.getByTestId('detail-panel').getByRole('button', { name: de['threat.moveToQuarantine'] }).click();
+    await threat.and(page.locator('[data-disposition=quarantine_failed]')).waitFor({ timeout: 30_000 });
+    const reason = `${files['dropper.exe']} wurde nach der Prüfung geändert und daher nicht verschoben. Prüfen Sie die Datei erneut.`;
+    expect(await page.getByTestId('detail-panel').getByTestId('quarantine-failure-reason').textContent()).toBe(reason);
+    await page.getByTestId('notice-error').getByText(`0 erledigt; 1 nicht möglich: ${reason}`).waitFor();
+    const record = await recordFor(real, files['dropper.exe']!);
+    expect(record?.error).toMatchObject({ code: 'hash_mismatch', message: expect.stringContaining('changed since it was scanned'), params: { path: files['dropper.exe'] } });
+    expect(await readFile(files['dropper.exe']!, 'utf8')).toBe('changed after the scan');
+    await app.screenshot('german-reasons');
     expectNoProblems(app);
   });
 });

@@ -62,10 +62,23 @@ describe('exclusions in manual scans', () => {
       return record!.error;
     };
     // An excluded folder is one record (it is not walked), not one per file in it.
-    expect(skipped('Private')).toEqual({ code: 'excluded_path', message: `Not scanned: ${join(root, 'Private')} is excluded in the global exclusions; nothing in this folder was looked at.` });
-    expect(skipped('node_modules')).toEqual({ code: 'excluded_glob', message: 'Not scanned: the folder matches the pattern "node_modules" in the global exclusions; nothing in it was looked at.' });
-    expect(skipped('image.iso')?.code).toBe('excluded_glob');
-    expect(skipped('disk.VMDK')).toEqual({ code: 'excluded_extension', message: 'Not scanned: files ending in .vmdk are excluded in the global exclusions.' });
+    // The English sentence for the CLI, and what the UI words it from in its own language (stored with the record).
+    expect(skipped('Private')).toEqual({
+      code: 'excluded_path',
+      message: `Not scanned: ${join(root, 'Private')} is excluded in the global exclusions; nothing in this folder was looked at.`,
+      params: { scope: 'global', target: 'folder', rule: join(root, 'Private') },
+    });
+    expect(skipped('node_modules')).toEqual({
+      code: 'excluded_glob',
+      message: 'Not scanned: the folder matches the pattern "node_modules" in the global exclusions; nothing in it was looked at.',
+      params: { scope: 'global', target: 'folder', rule: 'node_modules' },
+    });
+    expect(skipped('image.iso')).toMatchObject({ code: 'excluded_glob', params: { scope: 'global', target: 'file', rule: '*.iso' } });
+    expect(skipped('disk.VMDK')).toEqual({
+      code: 'excluded_extension',
+      message: 'Not scanned: files ending in .vmdk are excluded in the global exclusions.',
+      params: { scope: 'global', target: 'file', rule: 'vmdk' },
+    });
     // A sibling sharing the prefix is not excluded; a manual scan is not limited by the automatic size limit.
     expect(byName(records, 'shared.txt')).toMatchObject({ status: 'completed', safe: true });
     expect(byName(records, 'report.txt')).toMatchObject({ status: 'completed', safe: true });
@@ -129,12 +142,12 @@ describe('exclusions in watched folders', () => {
     expect(records.every((record) => record.origin === 'watch')).toBe(true);
     expect(byName(records, 'movie.bak')).toMatchObject({ status: 'skipped', error: { code: 'excluded_glob' } });
     // The excluded folder is not watched: it is listed once as it appears, not the files in it.
-    expect(byName(records, 'cache')).toMatchObject({ status: 'skipped', error: { code: 'excluded_path' } });
-    expect(byName(records, 'ubuntu.iso')).toMatchObject({ status: 'skipped', error: { code: 'excluded_extension' } });
+    expect(byName(records, 'cache')).toMatchObject({ status: 'skipped', error: { code: 'excluded_path', params: { scope: 'folder', target: 'folder', rule: 'cache' } } });
+    expect(byName(records, 'ubuntu.iso')).toMatchObject({ status: 'skipped', error: { code: 'excluded_extension', params: { scope: 'folder', target: 'file', rule: 'iso' } } });
     expect(byName(records, 'big.bin')).toMatchObject({
       status: 'skipped',
       size: 2000,
-      error: { code: 'over_auto_scan_size', message: expect.stringContaining('limit for automatic scans in the settings') },
+      error: { code: 'over_auto_scan_size', message: expect.stringContaining('limit for automatic scans in the settings'), params: { scope: 'global', target: 'file', limit: 1000, size: 2000 } },
     });
     expect(byName(records, 'invoice.pdf')).toMatchObject({ status: 'completed', safe: true });
     expect(byName(records, 'dropper.exe')).toMatchObject({ status: 'completed', safe: false });

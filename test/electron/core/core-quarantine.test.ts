@@ -108,8 +108,9 @@ describe('quarantine after a verdict', () => {
     // The file changed after the verdict: it is not the content that was judged, so it is not moved.
     await writeFile(eicar, `${EICAR_TEST_STRING} changed`);
     const [outcome] = value(await core.quarantine.add([record!.id]));
-    expect(outcome).toMatchObject({ id: record!.id, ok: false, error: { code: 'hash_mismatch' } });
-    expect(await get(core, record!.id)).toMatchObject({ disposition: 'quarantine_failed', error: { code: 'hash_mismatch' }, status: 'completed', safe: false });
+    // The code, the English sentence, and the file it is about for the UI's own wording (on the outcome and the record).
+    expect(outcome).toMatchObject({ id: record!.id, ok: false, error: { code: 'hash_mismatch', message: expect.stringContaining('changed since it was scanned'), params: { path: eicar } } });
+    expect(await get(core, record!.id)).toMatchObject({ disposition: 'quarantine_failed', error: { code: 'hash_mismatch', params: { path: eicar } }, status: 'completed', safe: false });
     expect(existsSync(eicar)).toBe(true);
 
     await writeFile(eicar, EICAR_TEST_STRING);
@@ -118,7 +119,7 @@ describe('quarantine after a verdict', () => {
     expect(await get(core, record!.id)).toMatchObject({ disposition: 'quarantined', error: null });
     // Asked once more: refused, it is there already.
     expect(value(await core.quarantine.add([record!.id, 'no-such-scan']))).toMatchObject([
-      { ok: false, error: { code: 'invalid_state' } },
+      { ok: false, error: { code: 'invalid_state', params: { cause: 'in_quarantine' } } },
       { ok: false, error: { code: 'not_found' } },
     ]);
   });
@@ -155,7 +156,7 @@ describe('restore, allow, delete', () => {
     await chmod(stored, 0o600);
     await writeFile(stored, 'tampered with while in quarantine');
     const result = await core.quarantine.restore(entries[0]!.id);
-    expect(result).toMatchObject({ ok: false, error: { code: 'hash_mismatch' } });
+    expect(result).toMatchObject({ ok: false, error: { code: 'hash_mismatch', params: { cause: 'quarantined_copy_changed' } } });
     expect(existsSync(paths[0]!)).toBe(false);
     expect(value(await core.quarantine.forRecord(records[0]!.id))).toMatchObject({ state: 'quarantined' });
     expect(await get(core, records[0]!.id)).toMatchObject({ disposition: 'quarantined' });
@@ -165,7 +166,7 @@ describe('restore, allow, delete', () => {
     const core = await open();
     const { paths, records, entries } = await quarantined(core, ['eicar.com']);
     await writeFile(paths[0]!, 'a new file the user made since');
-    expect(await core.quarantine.restore(entries[0]!.id)).toMatchObject({ ok: false, error: { code: 'restore_conflict' } });
+    expect(await core.quarantine.restore(entries[0]!.id)).toMatchObject({ ok: false, error: { code: 'restore_conflict', params: { path: paths[0] } } });
     expect(await readFile(paths[0]!, 'utf8')).toBe('a new file the user made since');
     expect(await get(core, records[0]!.id)).toMatchObject({ disposition: 'quarantined' });
 
@@ -226,7 +227,7 @@ describe('restore, allow, delete', () => {
     const restored = value(await core.quarantine.restoreMany([ids[0]!, ids[1]!]));
     expect(restored).toMatchObject([
       { id: ids[0], ok: true, value: { state: 'restored' } },
-      { id: ids[1], ok: false, error: { code: 'restore_conflict' } },
+      { id: ids[1], ok: false, error: { code: 'restore_conflict', params: { path: paths[1] } } },
     ]);
     const folderTarget = await folder('restored-here');
     const intoFolder = value(await core.quarantine.restoreMany([ids[1]!], { toFolder: folderTarget }));

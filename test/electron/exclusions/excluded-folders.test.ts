@@ -52,7 +52,11 @@ describe('excluded folders in manual scans', () => {
         fileName: 'node_modules',
         size: null,
         serviceScanId: null,
-        error: { code: 'excluded_glob', message: 'Not scanned: the folder matches the pattern "node_modules" in the global exclusions; nothing in it was looked at.' },
+        error: {
+          code: 'excluded_glob',
+          message: 'Not scanned: the folder matches the pattern "node_modules" in the global exclusions; nothing in it was looked at.',
+          params: { scope: 'global', target: 'folder', rule: 'node_modules' },
+        },
       }),
     ]);
     expect(records.filter((record) => record.status === 'completed').map((record) => record.path).sort()).toEqual(kept.sort());

@@ -259,7 +259,7 @@ describe('migration 2 (dispositions)', () => {
     const file = path.join(dataDir, 'old.sqlite');
     const db = new DatabaseSync(file);
     migrate(db, MIGRATIONS.filter((migration) => migration.version === 1));
-    const columns = RECORD_COLUMNS.filter((column) => column !== 'disposition' && column !== 'quarantine_id');
+    const columns = RECORD_COLUMNS.filter((column) => !['disposition', 'quarantine_id', 'error_params'].includes(column));
     const insert = db.prepare(`INSERT INTO scans (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
     const old = [makeRecord({ status: 'completed', safe: false, sha256: hex(32) }), makeRecord({ status: 'completed', safe: true }), makeRecord({ status: 'queued' })];
     for (const record of old) {
@@ -282,6 +282,37 @@ describe('migration 2 (dispositions)', () => {
     expect(history.withDisposition('allowed').map((r) => r.id)).toEqual([old[0]!.id]);
     expect(history.withDisposition('allowed', { sha256: old[0]!.sha256!.toUpperCase() })).toHaveLength(1);
     expect(history.withDisposition('allowed', { sha256: hex(32) })).toHaveLength(0);
+  });
+});
+
+describe('migration 3 (error parameters)', () => {
+  it('keeps older errors as they were (English message only) and round-trips parameters from then on', () => {
+    history.close();
+    const file = path.join(dataDir, 'v2.sqlite');
+    const db = new DatabaseSync(file);
+    migrate(db, MIGRATIONS.filter((migration) => migration.version <= 2));
+    const columns = RECORD_COLUMNS.filter((column) => column !== 'error_params');
+    const old = makeRecord({ status: 'skipped', error: { code: 'excluded_extension', message: 'Not scanned: files ending in .iso are excluded in the global exclusions.' } });
+    const row = recordToRow(old);
+    db.prepare(`INSERT INTO scans (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`).run(...columns.map((column) => row[column] ?? null));
+    db.close();
+
+    history = openHistory(dataDir, { fileName: 'v2.sqlite' });
+    expect(history.get(old.id)).toEqual(old);
+    expect(history.get(old.id)?.error).not.toHaveProperty('params');
+    const params = { scope: 'folder', target: 'file', rule: 'iso' };
+    const withParams = makeRecord({ status: 'skipped', error: { code: 'excluded_extension', message: 'Not scanned: …', params } });
+    history.insert(withParams);
+    expect(history.get(withParams.id)?.error).toEqual({ code: 'excluded_extension', message: 'Not scanned: …', params });
+    expect(history.update(old.id, { error: { code: 'over_auto_scan_size', message: 'Not scanned automatically: …', params: { scope: 'global', target: 'file', limit: 1024 } } })?.error?.params).toEqual({
+      scope: 'global',
+      target: 'file',
+      limit: 1024,
+    });
+    expect(history.update(old.id, { error: null })?.error).toBeNull();
+    // A damaged cell costs the parameters only: the English message is still there.
+    inspect((check) => check.prepare("UPDATE scans SET error_params = '{not json' WHERE id = ?").run(withParams.id));
+    expect(history.get(withParams.id)?.error).toEqual({ code: 'excluded_extension', message: 'Not scanned: …' });
   });
 });
 

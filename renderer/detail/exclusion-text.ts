@@ -1,0 +1,31 @@
+// Why a skipped scan was left out, in the UI's language: worded from the rule
+// that matched (shared/scans/exclusion.ts), or the core's English sentence for a
+// record written before the core recorded the rule's parameters.
+import { exclusionParamsSchema, isExclusionReason } from '../../shared/scans/exclusion.ts';
+import type { RecordError } from '../../shared/scans/record.ts';
+import { formatSize } from '../i18n/format.ts';
+import type { Translator } from '../i18n/messages.ts';
+
+export function exclusionText({ t, locale }: Pick<Translator, 't' | 'locale'>, error: RecordError): string {
+  const parsed = exclusionParamsSchema.safeParse(error.params);
+  if (!isExclusionReason(error.code) || !parsed.success) return error.message;
+  const params = parsed.data;
+  if ('limit' in params) {
+    if (error.code !== 'over_auto_scan_size') return error.message;
+    const settings = t(params.scope === 'global' ? 'exclusion.settingsGlobal' : 'exclusion.settingsFolder');
+    const limit = formatSize(locale, params.limit);
+    return params.size === undefined ? t('exclusion.sizeUnknown', { limit, settings }) : t('exclusion.size', { size: formatSize(locale, params.size), limit, settings });
+  }
+  const whose = t(params.scope === 'global' ? 'exclusion.whoseGlobal' : 'exclusion.whoseFolder');
+  const folder = params.target === 'folder';
+  switch (error.code) {
+    case 'excluded_path':
+      return t(folder ? 'exclusion.pathFolder' : 'exclusion.path', { rule: params.rule, whose });
+    case 'excluded_glob':
+      return t(folder ? 'exclusion.globFolder' : 'exclusion.glob', { rule: params.rule, whose });
+    case 'excluded_extension':
+      return t('exclusion.extension', { extension: params.rule.replace(/^\.+/, ''), whose });
+    case 'over_auto_scan_size':
+      return error.message;
+  }
+}

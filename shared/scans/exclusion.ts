@@ -1,0 +1,31 @@
+// Why a file (or a folder) was left out of scanning, as the core records it on a
+// `skipped` scan and the UI words it: the codes, and the parameters each carries.
+import { z } from 'zod';
+
+/** The record's error code of a file an exclusion rule or the automatic size limit left out. */
+export const EXCLUSION_REASONS = ['excluded_path', 'excluded_glob', 'excluded_extension', 'over_auto_scan_size'] as const;
+export type ExclusionReason = (typeof EXCLUSION_REASONS)[number];
+
+export const isExclusionReason = (code: string | null | undefined): code is ExclusionReason => (EXCLUSION_REASONS as readonly string[]).includes(code ?? '');
+
+/**
+ * The record error's `params` for an exclusion:
+ * - scope: whose rule matched, the global ones or the watched folder's;
+ * - target: a file, or a folder that was not walked at all;
+ * - rule: the path, pattern or extension as the user wrote it (path, glob, extension rules);
+ * - limit / size: the automatic-scan size limit and the file's size in bytes (size limit; size when known).
+ */
+export const exclusionParamsSchema = z.union([
+  z.object({
+    scope: z.enum(['global', 'folder']),
+    target: z.enum(['file', 'folder']),
+    rule: z.string(),
+  }),
+  z.object({
+    scope: z.enum(['global', 'folder']),
+    target: z.literal('file'),
+    limit: z.number().int().nonnegative(),
+    size: z.number().int().nonnegative().optional(),
+  }),
+]);
+export type ExclusionParams = z.infer<typeof exclusionParamsSchema>;
