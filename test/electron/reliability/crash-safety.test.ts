@@ -1,12 +1,15 @@
 // Crash safety (issue 7): a batch of 500 files (half sync, half async, a few
 // of 2 MB so uploads take a moment) is worked on by a child process using
-// createCore, which is SIGKILLed at 10 random points — while fingerprinting,
-// uploading, waiting for the answer, polling, right after a history write, or
-// at a random moment (which lands in history and settings writes: the child
-// saves settings every 5 ms). After each restart the batch continues. At the
-// end: one completed history row per file, exactly one scan per file at the
-// service (by reference, and by count), no orphan rows, both databases pass
-// `PRAGMA integrity_check`, and settings.json is intact.
+// createCore, which is SIGKILLed 10 times: twice in each phase — while
+// fingerprinting, during an upload, waiting for the answer, with a poll out, and
+// as a history row is written — at a random occurrence of it (the child saves
+// settings every 5 ms, so kills land in settings writes too). The child reports
+// what it was doing when it died, and each phase must have taken a kill. After
+// each restart the batch continues. At the end: one completed history row per
+// file, exactly one scan per file at the service (by reference, and by count),
+// no orphan rows on either side, nothing left in the service's incoming/ and
+// uploads/ folders, both databases pass `PRAGMA integrity_check`, and
+// settings.json is intact.
 import { spawn } from 'node:child_process';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -15,12 +18,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSettings } from '../../../electron/settings/settings-store.ts';
 import { startLocalService, type LocalService } from '../../../electron/local-service/server.ts';
 import { tempDir } from '../scans/harness.ts';
-import { integrityCheck, writeBatch } from './pipeline-kit.ts';
+import { integrityCheck, until, writeBatch } from './pipeline-kit.ts';
 
 const WORKER = join(import.meta.dirname, 'fixtures', 'crash-worker.ts');
 const KEY = 'reliability-crash-key-0001';
 const FILES_PER_MODE = 250;
 const KILLS = 10;
+/** The phases a kill must land in (the worker's names). */
+const PHASES = ['fingerprinting', 'upload', 'waiting-for-answer', 'polling', 'writing-history'] as const;
+/** Occurrences of each phase a kill is drawn from: a run dies early, so the batch lasts for all ten. */
+const OCCURRENCES: Record<(typeof PHASES)[number], number> = { fingerprinting: 12, upload: 2, 'waiting-for-answer': 12, polling: 12, 'writing-history': 40 };
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let service: LocalService;
@@ -38,6 +45,8 @@ afterAll(async () => {
 interface Run {
   killAt: string;
   killed: boolean;
+  /** What the child was doing when it died, by its own account. */
+  activeAtDeath: string[];
   output: string;
 }
 
@@ -51,19 +60,18 @@ function runWorker(env: Record<string, string>): Promise<Run> {
     child.on('error', reject);
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
-      if (signal === 'SIGKILL' || output.includes('idle')) resolve({ killAt: env.WORKER_KILL_AT ?? '', killed: signal === 'SIGKILL', output });
+      const report = /^KILLED (.+)$/m.exec(output);
+      const activeAtDeath = report ? (JSON.parse(report[1]!) as { active: string[] }).active : [];
+      if (signal === 'SIGKILL' || output.includes('idle')) resolve({ killAt: env.WORKER_KILL_AT ?? '', killed: signal === 'SIGKILL', activeAtDeath, output });
       else reject(new Error(`worker exited with ${code ?? signal}:\n${output}`));
     });
   });
 }
 
-/** Random kill points spread over the phases the issue names. */
+/** Two rounds over the phases, each in a random order, each kill at a random occurrence of its phase. */
 function killPlan(random: () => number): string[] {
-  const kinds = ['fingerprinting', 'uploading', 'awaiting-answer', 'processing', 'completed', 'time'];
-  return Array.from({ length: KILLS }, (_, i) => {
-    const kind = kinds[i % kinds.length] as string;
-    return kind === 'time' ? `time:${600 + Math.floor(random() * 1500)}` : `${kind}:${1 + Math.floor(random() * (kind === 'uploading' ? 2 : 12))}`;
-  }).sort(() => random() - 0.5);
+  const round = () => [...PHASES].sort(() => random() - 0.5).map((phase) => `${phase}:${1 + Math.floor(random() * OCCURRENCES[phase])}`);
+  return [...round(), ...round()];
 }
 
 describe('SIGKILL at random points during a batch', () => {
@@ -90,8 +98,12 @@ describe('SIGKILL at random points during a batch', () => {
       runs.push(await runWorker({ ...base, WORKER_KILL_AT: plan[i % plan.length] as string }));
       if (!runs.at(-1)?.killed && progress(dataDir).done === files.length) break;
     }
-    console.log(`runs: ${runs.map((r) => `${r.killAt}${r.killed ? ' ✝' : ' (finished)'}`).join(', ')}`);
-    expect(runs.filter((r) => r.killed).length).toBe(KILLS);
+    console.log(`runs: ${runs.map((r) => `${r.killAt}${r.killed ? ` ✝ while ${r.activeAtDeath.join(' + ') || 'nothing tracked'}` : ' (finished)'}`).join(', ')}`);
+    const killed = runs.filter((r) => r.killed);
+    expect(killed.length).toBe(KILLS);
+    // Each kill came while the child was in the phase it was meant for, so every phase took at least one.
+    for (const run of killed) expect(run.activeAtDeath, run.killAt).toContain(run.killAt.split(':')[0]);
+    for (const phase of PHASES) expect(killed.filter((r) => r.activeAtDeath.includes(phase)).length, phase).toBeGreaterThan(0);
     // A last run without a kill finishes whatever is left.
     const last = await runWorker(base);
     expect(last.killed).toBe(false);
@@ -108,6 +120,14 @@ describe('SIGKILL at random points during a batch', () => {
       expect(((await response.json()) as { id: string }).id).toBe(row.scanId);
     }
     expect(serviceScans()).toBe(files.length);
+    // No orphan rows at the service: every scan is one history points at, and none is left processing.
+    const references = new Set<string | null>(rows.map((r) => r.reference));
+    expect(serviceRows().filter((r) => !references.has(r.reference) || r.status !== 'completed')).toEqual([]);
+    // No leftovers: uploads being received (incoming/) and accepted ones waiting for a scan (uploads/) are all gone,
+    // also those whose client was killed mid-upload (the service is never restarted here, so nothing cleared them at start).
+    const leftovers = async () => [...(await readdir(join(dir.path, 'service', 'incoming'))), ...(await readdir(join(dir.path, 'service', 'uploads')))];
+    await until(async () => (await leftovers()).length === 0, 'the service to remove its spill and upload files', 10_000).catch(() => {});
+    expect(await leftovers()).toEqual([]);
     expect(integrityCheck(join(dataDir, 'history.sqlite'))).toBe('ok');
     expect(integrityCheck(join(dir.path, 'service', 'local-service.sqlite'))).toBe('ok');
     // Settings survived every kill during a write: valid, no corrupt copy set aside.
@@ -133,6 +153,15 @@ function historyRows(dataDir: string): Array<{ path: string; status: string; ref
 
 function progress(dataDir: string): { done: number } {
   return { done: historyRows(dataDir).filter((r) => r.status === 'completed' || r.status === 'failed').length };
+}
+
+function serviceRows(): Array<{ reference: string | null; status: string }> {
+  const db = new DatabaseSync(join(dir.path, 'service', 'local-service.sqlite'), { readOnly: true });
+  try {
+    return db.prepare('SELECT external_reference_id AS reference, status FROM scans').all() as Array<{ reference: string | null; status: string }>;
+  } finally {
+    db.close();
+  }
 }
 
 function serviceScans(): number {
