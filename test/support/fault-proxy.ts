@@ -27,6 +27,9 @@
  * - `replace-body`: forwarded; the answer's body is replaced (non-JSON, wrong shape).
  * - `truncate-body`: forwarded; only the first `keepBytes` (default: half) of the
  *   body are sent, with a matching Content-Length (a well-formed but cut answer).
+ * - `hold-upload`: forwarded, but the request body stops flowing after `afterBytes`
+ *   bytes until `until` settles (`onHeld` is called as the hold starts): the client's
+ *   upload stalls on back-pressure, a moment a test can act in (change the file).
  * - `down()`: the listener is closed and open connections are reset, so new
  *   connections are refused until `up()` (or the given time) — same port after.
  *
@@ -53,7 +56,8 @@ export type Fault =
     }
   | { kind: 'delay'; ms: number }
   | { kind: 'replace-body'; body: unknown; contentType?: string; status?: number }
-  | { kind: 'truncate-body'; keepBytes?: number };
+  | { kind: 'truncate-body'; keepBytes?: number }
+  | { kind: 'hold-upload'; afterBytes: number; until: Promise<unknown>; onHeld?: () => void };
 
 export interface FaultRule {
   /** e.g. 'POST'; any method when absent. */
@@ -200,7 +204,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   };
 
   /** Sends the request upstream; resolves with the whole answer (service answers are small). */
-  const forward = (req: IncomingMessage, options: { cutAfterBytes?: number } = {}) =>
+  const forward = (req: IncomingMessage, options: { cutAfterBytes?: number; hold?: Extract<Fault, { kind: 'hold-upload' }> } = {}) =>
     new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer } | null>((resolve) => {
       const upstream = http.request(
         {
@@ -221,7 +225,25 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       );
       upstream.on('error', () => resolve(null));
       let seen = 0;
+      let holding = false;
+      const { hold } = options;
       req.on('data', (chunk: Buffer) => {
+        if (hold && !holding && seen < hold.afterBytes && seen + chunk.length >= hold.afterBytes) {
+          // Up to the hold point now, the rest once released; the paused request lets the client's buffers fill.
+          const split = hold.afterBytes - seen;
+          seen += chunk.length;
+          upstream.write(chunk.subarray(0, split));
+          holding = true;
+          req.pause();
+          hold.onHeld?.();
+          const release = () => {
+            holding = false;
+            if (split < chunk.length) upstream.write(chunk.subarray(split));
+            req.resume();
+          };
+          void hold.until.then(release, release);
+          return;
+        }
         if (options.cutAfterBytes !== undefined && seen + chunk.length >= options.cutAfterBytes) {
           const part = chunk.subarray(0, Math.max(0, options.cutAfterBytes - seen));
           seen = options.cutAfterBytes;
@@ -235,7 +257,9 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
         seen += chunk.length;
         if (!upstream.write(chunk)) req.pause();
       });
-      upstream.on('drain', () => req.resume());
+      upstream.on('drain', () => {
+        if (!holding) req.resume();
+      });
       req.on('end', () => upstream.end());
       req.on('error', () => upstream.destroy());
       req.on('close', () => {
@@ -335,6 +359,12 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
         if (!answer) return reset(req.socket);
         const keep = fault.keepBytes ?? Math.floor(answer.body.length / 2);
         sendAnswer(res, entry, { ...answer, body: answer.body.subarray(0, keep) });
+        return;
+      }
+      case 'hold-upload': {
+        const answer = await forward(req, { hold: fault });
+        if (answer) sendAnswer(res, entry, answer);
+        else reset(req.socket);
         return;
       }
     }

@@ -1,20 +1,30 @@
 // Bad input through the `scan` CLI (issue 7): real `node electron/cli/scan.ts`
 // processes. Each bad input gets its own clear line (a code and a message in
 // --json), the good files in the same run scan normally, the exit code is 2,
-// and nothing crashes (no stack trace). Also: a file without read permission
-// (the CLI runs as `nobody`), remote base URLs that are not usable, an API key
-// with whitespace or non-ASCII, and a settings file that is corrupt or newer.
+// and nothing crashes (no stack trace). Then the limits (10 MB in sync mode,
+// 100 MB) on both sides, a broken link, a deep path, a file that vanishes after
+// it was queued and one that changes during its upload: one run each, next to a
+// good file, each with its own line and the run's exit code. Also: a file
+// without read permission (the CLI runs as `nobody`), remote base URLs that are
+// not usable, an API key with whitespace or non-ASCII, and a settings file that
+// is corrupt or newer.
 import { spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
-import { chmod, chown, mkdir, open, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { appendFileSync, existsSync } from 'node:fs';
+import { chmod, chown, mkdir, open, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ASYNC_FILE_SIZE, MAX_SYNC_FILE_SIZE } from '../../../shared/service-contract/limits.ts';
 import { startLocalService, type LocalService } from '../../../electron/local-service/server.ts';
-import { tempDir } from '../scans/harness.ts';
+import { DEFAULT_CONCURRENCY } from '../../../electron/scans/pipeline.ts';
+import { startFaultProxy } from '../../support/fault-proxy.ts';
+import { GatedEngine } from '../local-service/harness.ts';
+import { tempDir, until } from '../scans/harness.ts';
 import { MiB } from '../../support/process-memory.ts';
 
 const CLI = join(import.meta.dirname, '../../../electron/cli/scan.ts');
@@ -106,19 +116,9 @@ describe('one CLI run over good and bad inputs', () => {
     await symlink(join(dir.path, 'outside.txt'), p('link-out'));
     const odd = ['sp ace.txt', 'qu"ote\'s.txt', 'new\nline.txt', '🦠 emoji.txt', 'مرحبا.txt', 'rlo\u202Etxt.exe', `${'x'.repeat(251)}.txt`];
     for (const name of odd) await writeFile(p(name), name);
-    const big = p('10MB-plus-1.bin');
-    const handle = await open(big, 'w');
-    await handle.truncate(MAX_SYNC_FILE_SIZE + 1);
-    await handle.write(Buffer.alloc(MiB, 1), 0, MiB, 0);
-    await handle.close();
-    // Over the async limit: refused from its size alone (a sparse file is enough; nothing is read).
-    const huge = p('100MB-plus-1.bin');
-    const hugeHandle = await open(huge, 'w');
-    await hugeHandle.truncate(MAX_ASYNC_FILE_SIZE + 1);
-    await hugeHandle.close();
 
     try {
-      const inputs = [p('good.txt'), p('empty.txt'), p('folder'), p('fifo'), p('socket'), '/dev/null', p('loop-a'), p('link-out'), p('missing.txt'), big, huge, ...odd.map(p)];
+      const inputs = [p('good.txt'), p('empty.txt'), p('folder'), p('fifo'), p('socket'), '/dev/null', p('loop-a'), p('link-out'), p('missing.txt'), ...odd.map(p)];
       const run = await runCli(['--json', '--mode', 'sync', '--engine', 'builtin', '--data-dir', join(dir.path, 'cli-data-1'), ...inputs]);
       noCrash(run);
       expect(run.code).toBe(2);
@@ -141,20 +141,216 @@ describe('one CLI run over good and bad inputs', () => {
       failed(p('loop-a'), 'symlink_loop');
       clean(p('link-out'));
       failed(p('missing.txt'), 'not_found');
-      clean(big); // over the sync limit: sent asynchronously instead (pipeline rule), and scanned
-      failed(huge, 'too_large');
-      expect(String((line(huge).error as { message: string }).message)).toMatch(/100 MB/);
       for (const name of odd) clean(p(name));
       expect(run.lines.size).toBe(inputs.length);
 
       // The plain format keeps one line per file, even for a name with a newline.
       const plain = await runCli(['--engine', 'builtin', '--data-dir', join(dir.path, 'cli-data-1'), p('new\nline.txt'), p('good.txt'), p('fifo')]);
       expect(plain.stdout.trim().split('\n')).toHaveLength(3);
-      expect(plain.stdout).toContain('new\\u000aline.txt');
+      expect(plain.stdout).toContain('new⟨U+000A⟩line.txt');
       expect(plain.stdout).toMatch(/^ERROR +.*fifo +\(.+\)$/m);
       expect(plain.code).toBe(2);
     } finally {
       await new Promise((resolve) => socket.close(resolve));
+    }
+  });
+});
+
+const sha256Of = async (path: string) => createHash('sha256').update(await readFile(path)).digest('hex');
+
+/** A sparse file of exactly `size` bytes that starts with `marker` (distinct content, nothing to write). */
+async function sparseFile(path: string, size: number, marker = path): Promise<string> {
+  const handle = await open(path, 'w');
+  try {
+    await handle.truncate(size);
+    await handle.write(Buffer.from(marker), 0, Buffer.byteLength(marker), 0);
+  } finally {
+    await handle.close();
+  }
+  return path;
+}
+
+/** The scan as the service keeps it (execution mode, size), by id. */
+async function serviceScan(id: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(`${service.url}/file-scans/${String(id)}`, { headers: { authorization: `Bearer ${KEY}` } });
+  expect(response.status).toBe(200);
+  return (await response.json()) as Record<string, unknown>;
+}
+
+type Line = Record<string, unknown> & { error: { code: string; message: string } | null };
+
+describe('limits and odd paths, one run each next to a good file', () => {
+  let serial = 0;
+  /** A folder with good.txt in it, and a data dir of its own (no verdict is reused between runs). */
+  const setup = async () => {
+    const root = join(dir.path, `hole-${++serial}`);
+    await mkdir(root);
+    const good = join(root, 'good.txt');
+    await writeFile(good, `good ${serial} ${Math.random()}\n`);
+    return { root, good, dataDir: join(dir.path, `hole-data-${serial}`) };
+  };
+  const expectGood = (run: CliRun, good: string) => expect(run.lines.get(good), good).toMatchObject({ status: 'completed', verdict: 'safe', error: null });
+
+  it.each([
+    {
+      label: 'exactly 10 MB in --mode sync: scanned in sync mode',
+      make: (root: string) => sparseFile(join(root, 'exactly-10MB.bin'), MAX_SYNC_FILE_SIZE),
+      check: async (line: Line) => {
+        expect(line).toMatchObject({ status: 'completed', verdict: 'safe', error: null });
+        expect(await serviceScan(line.scanId)).toMatchObject({ execution_mode: 'sync', file_size: MAX_SYNC_FILE_SIZE });
+      },
+      exit: 0,
+    },
+    {
+      label: '10 MB + 1 in --mode sync: sent asynchronously instead (the documented rule) and scanned',
+      make: (root: string) => sparseFile(join(root, '10MB-plus-1.bin'), MAX_SYNC_FILE_SIZE + 1),
+      check: async (line: Line) => {
+        expect(line).toMatchObject({ status: 'completed', verdict: 'safe', error: null });
+        expect(await serviceScan(line.scanId)).toMatchObject({ execution_mode: 'async', file_size: MAX_SYNC_FILE_SIZE + 1 });
+      },
+      exit: 0,
+    },
+    {
+      label: 'exactly 100 MB: scanned',
+      make: (root: string) => sparseFile(join(root, 'exactly-100MB.bin'), MAX_ASYNC_FILE_SIZE),
+      check: async (line: Line) => {
+        expect(line).toMatchObject({ status: 'completed', verdict: 'safe', error: null });
+        expect(await serviceScan(line.scanId)).toMatchObject({ execution_mode: 'async', file_size: MAX_ASYNC_FILE_SIZE });
+      },
+      exit: 0,
+    },
+    {
+      label: '100 MB + 1: refused before anything is sent, naming the limit',
+      make: (root: string) => sparseFile(join(root, '100MB-plus-1.bin'), MAX_ASYNC_FILE_SIZE + 1),
+      check: (line: Line) => {
+        expect(line).toMatchObject({ status: 'failed', verdict: 'could-not-scan', scanId: null, error: { code: 'too_large' } });
+        expect(line.error?.message).toMatch(/is 100\.0 MB \(104,857,601 bytes\), over the 100 MB limit \(104,857,600 bytes\); it was not sent\.$/);
+      },
+      exit: 2,
+    },
+    {
+      label: 'a broken symbolic link: refused, naming where it points',
+      make: async (root: string) => {
+        await symlink(join(root, 'gone-away.txt'), join(root, 'broken-link'));
+        return join(root, 'broken-link');
+      },
+      check: (line: Line) => {
+        expect(line).toMatchObject({ status: 'failed', verdict: 'could-not-scan', error: { code: 'broken_link' } });
+        expect(line.error?.message).toMatch(/symbolic link to .*gone-away\.txt that does not exist/);
+      },
+      exit: 2,
+    },
+    {
+      label: 'a path 40 folders deep: scanned',
+      make: async (root: string) => {
+        let deep = root;
+        for (let i = 0; i < 40; i++) deep = join(deep, `level-${String(i).padStart(2, '0')}-${'d'.repeat(10)}`);
+        await mkdir(deep, { recursive: true });
+        await writeFile(join(deep, 'deep.txt'), 'deep\n');
+        return join(deep, 'deep.txt');
+      },
+      check: (line: Line) => expect(line).toMatchObject({ status: 'completed', verdict: 'safe', error: null }),
+      exit: 0,
+    },
+  ])('$label', async ({ make, check, exit }) => {
+    const { root, good, dataDir } = await setup();
+    const target = await make(root);
+    const run = await runCli(['--json', '--mode', 'sync', '--data-dir', dataDir, '--service', service.url, target, good], { env: { VERDICT_API_KEY: KEY } });
+    noCrash(run);
+    const line = run.lines.get(target);
+    if (!line) throw new Error(`no line for ${target} in:\n${run.stdout}\n${run.stderr}`);
+    await check(line as Line);
+    expectGood(run, good);
+    expect(run.lines.size).toBe(2);
+    expect(run.code).toBe(exit);
+  });
+
+  it('a file that vanishes after it was queued: not_found, saying so; the files around it scan', async () => {
+    const { root, good, dataDir } = await setup();
+    // Every upload slot holds a sync request the service answers only once its engine is released, so the victim
+    // waits in the queue behind them.
+    const engine = new GatedEngine();
+    const gated = await startLocalService({ apiKeys: [KEY], dataDir: join(dir.path, 'gated-service'), engine, rateLimit: false });
+    try {
+      const blockers: string[] = [];
+      for (let i = 0; i < DEFAULT_CONCURRENCY; i++) {
+        blockers.push(join(root, `blocker-${i}.txt`));
+        await writeFile(blockers[i]!, `blocker ${i} ${Math.random()}\n`);
+      }
+      const victim = join(root, 'vanishing.txt');
+      await writeFile(victim, 'here now, gone soon\n');
+      const running = runCli(['--json', '--mode', 'sync', '--data-dir', dataDir, '--service', gated.url, ...blockers, victim, good], { env: { VERDICT_API_KEY: KEY } });
+      const rows = () => {
+        if (!existsSync(join(dataDir, 'history.sqlite'))) return [];
+        const db = new DatabaseSync(join(dataDir, 'history.sqlite'), { readOnly: true });
+        try {
+          return db.prepare('SELECT path, status, sha256, submitted_at AS submittedAt FROM scans').all() as Array<{ path: string; status: string; sha256: string | null; submittedAt: string | null }>;
+        } catch {
+          return []; // not created yet
+        } finally {
+          db.close();
+        }
+      };
+      await until(() => rows().filter((r) => blockers.includes(r.path) && r.submittedAt !== null).length === blockers.length, 'every upload slot to hold a sent file', 30_000);
+      // Still only queued: never fingerprinted, never sent.
+      expect(rows().find((r) => r.path === victim)).toEqual({ path: victim, status: 'queued', sha256: null, submittedAt: null });
+      await rm(victim);
+      engine.release();
+      const run = await running;
+      noCrash(run);
+      expect(run.lines.get(victim)).toMatchObject({ status: 'failed', verdict: 'could-not-scan', scanId: null, error: { code: 'not_found' } });
+      expect((run.lines.get(victim) as Line).error?.message).toBe('The file is no longer there (moved or deleted). Add it again to scan it.');
+      for (const path of [...blockers, good]) expectGood(run, path);
+      expect(run.code).toBe(2);
+    } finally {
+      engine.release();
+      await gated.close();
+    }
+  });
+
+  it('a file that changes during its upload: sent again whole, the verdict is for what it holds now', async () => {
+    const { root, good, dataDir } = await setup();
+    const changing = await sparseFile(join(root, 'changing.bin'), 32 * MiB);
+    const APPENDED = 'appended while it was being sent\n';
+    const before = await sha256Of(changing);
+    // The upload is held at its first MiB; meanwhile the file grows. The CLI's reader is far from the end (32 MiB,
+    // at most a few MiB in socket buffers), so its check after the last byte sees the change.
+    const proxy = await startFaultProxy(service.url);
+    try {
+      let held = false;
+      proxy.addRule({
+        method: 'POST',
+        times: 1,
+        headers: (h) => Number(h['content-length']) > 32 * MiB,
+        fault: {
+          kind: 'hold-upload',
+          afterBytes: MiB,
+          until: Promise.resolve(),
+          onHeld: () => {
+            held = true;
+            appendFileSync(changing, APPENDED);
+          },
+        },
+      });
+      const run = await runCli(['--json', '--data-dir', dataDir, '--service', proxy.url, changing, good], { env: { VERDICT_API_KEY: KEY } });
+      noCrash(run);
+      expect(held).toBe(true);
+      const after = await sha256Of(changing);
+      expect(after).not.toBe(before);
+      const line = run.lines.get(changing) as Line;
+      expect(line).toMatchObject({ status: 'completed', verdict: 'safe', error: null, sha256: after });
+      // Two uploads of it: the first cut before its end (the service answered nothing and kept nothing), the second whole.
+      const uploads = proxy.requests.filter((r) => r.method === 'POST' && (r.contentLength ?? 0) > 32 * MiB);
+      expect(uploads.map((r) => r.status)).toEqual([undefined, 202]);
+      expect(await serviceScan(line.scanId)).toMatchObject({ file_hash: { sha256: after }, file_size: 32 * MiB + APPENDED.length });
+      const byReference = await fetch(`${service.url}/file-scans/external-reference/${encodeURIComponent(String(line.externalReferenceId))}`, {
+        headers: { authorization: `Bearer ${KEY}` },
+      });
+      expect(((await byReference.json()) as { id: string }).id).toBe(line.scanId);
+      expectGood(run, good);
+      expect(run.code).toBe(0);
+    } finally {
+      await proxy.close();
     }
   });
 });
@@ -195,9 +391,9 @@ describe('remote base URLs that cannot work', () => {
     noCrash(run);
     expect(run.code).toBe(2);
     const line = run.lines.get(file());
-    // Failed, or left queued for the next run (the CLI stops waiting once the pipeline backs off): either way, said why.
-    expect(['failed', 'queued']).toContain(line?.status);
-    expect(line).toMatchObject({ verdict: line?.status === 'failed' ? 'could-not-scan' : 'pending', error: { code: 'malformed_response' } });
+    // Left queued for the next run, saying why: an unusable answer is retried (the reference looked up first), and the
+    // CLI stops waiting once the file waits to be retried (GIVE_UP_REASONS), long before the pipeline's 5 tries would fail it.
+    expect(line).toMatchObject({ status: 'queued', verdict: 'pending', pendingReason: 'retrying', error: { code: 'malformed_response' } });
     console.log(`HTML server → ${String(line?.status)}: ${JSON.stringify(line?.error)}; plain line: ${run.stdout.trim()}`);
     expect(String((line?.error as { message: string }).message)).toMatch(/JSON|HTML|not a File Scanning Service/i);
   });
@@ -219,7 +415,8 @@ describe('remote base URLs that cannot work', () => {
     const folder = join(dir.path, 'unreachable');
     await mkdir(folder);
     for (let i = 0; i < 5; i++) await writeFile(join(folder, `u${i}.txt`), `u${i}\n`);
-    // One file alone ends after the client's retries (~11 s here); five must not take longer than a few times that.
+    // The CLI stops waiting once every file states why it waits (after the client's retries, about 10 s here); the
+    // time limit catches a run that would wait for ever.
     const run = await runCli(['--json', '--data-dir', join(dir.path, 'cli-unreachable'), '--service', 'http://verdict-does-not-exist.invalid', folder], {
       env: { VERDICT_API_KEY: KEY },
       timeoutMs: 45_000,
@@ -227,7 +424,7 @@ describe('remote base URLs that cannot work', () => {
     noCrash(run);
     const reasons = [...run.lines.values()].map((line) => line.pendingReason);
     console.log(`unreachable --service, 5 files: ${run.timedOut ? 'still running after 45 s (killed)' : `exit ${run.code}`}; pending reasons ${JSON.stringify(reasons)}`);
-    // Issue 7: "DNS failure / unreachable host … pending reason stated". Today 2 of 5 rows never get one and the CLI waits forever.
+    // Issue 7: "DNS failure / unreachable host … pending reason stated": every row has one, and the CLI ends.
     expect(run.timedOut).toBe(false);
     expect(run.code).toBe(2);
     expect(reasons).toEqual(Array(5).fill('service_unreachable'));
@@ -242,8 +439,9 @@ describe('remote base URLs that cannot work', () => {
     noCrash(run);
     expect(run.code).toBe(2);
     expect(`${run.stdout}${run.stderr}`).not.toContain(key.trim());
-    // Issue 7: rejected clearly. Today the CLI says "the service rejected the API key" although it was never sent.
+    // Issue 7: rejected clearly, by the CLI before anything is sent (validateApiKey), saying what is wrong with it.
     expect(`${run.stdout}\n${run.stderr}`).toMatch(/space|whitespace|non-ASCII|control character|not a valid key/i);
+    expect(`${run.stdout}\n${run.stderr}`).not.toMatch(/service rejected/i);
   });
 });
 
