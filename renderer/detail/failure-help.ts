@@ -3,7 +3,20 @@
 // from the service itself (shared/service-contract/errors.ts).
 import type { MessageKey } from '../i18n/messages.ts';
 
-export type FailureKind = 'auth' | 'tooLarge' | 'vanished' | 'notRegular' | 'unreadable' | 'changed' | 'network' | 'rateLimited' | 'timeout' | 'engine' | 'rejected' | 'unknown';
+export type FailureKind =
+  | 'auth'
+  | 'tooLarge'
+  | 'vanished'
+  | 'notRegular'
+  | 'unreadable'
+  | 'changed'
+  | 'network'
+  | 'rateLimited'
+  | 'timeout'
+  | 'engine'
+  | 'rejected'
+  | 'notService'
+  | 'unknown';
 
 const EXACT: Record<string, FailureKind> = {
   unauthorized: 'auth',
@@ -49,7 +62,8 @@ const EXACT: Record<string, FailureKind> = {
   bad_response: 'rejected',
   duplicate_external_reference_id: 'rejected',
   service_error: 'rejected',
-  malformed_response: 'rejected',
+  // An answer that is not the spec's (an HTML page, the wrong shape): the address leads elsewhere.
+  malformed_response: 'notService',
   server_error: 'engine',
 };
 

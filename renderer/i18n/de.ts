@@ -174,6 +174,8 @@ export const de: Messages = {
   'failure.unknown.reason': 'Die Prüfung ist aus einem unerwarteten Grund fehlgeschlagen.',
   'failure.unknown.next': 'Wählen Sie „Erneut prüfen“. Schlägt es weiter fehl, sehen Sie in Verdicts Protokolldatei nach.',
 
+  'failure.notService.reason': 'Der Server unter der Dienstadresse hat nicht wie ein File Scanning Service geantwortet.',
+  'failure.notService.next': 'Prüfen Sie die Dienstadresse in den Einstellungen („Verbindung testen“) und wählen Sie dann „Erneut prüfen“.',
   'settings.title': 'Einstellungen',
   'settings.loading': 'Einstellungen werden geladen …',
   'settings.saved': 'Gespeichert',

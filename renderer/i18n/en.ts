@@ -173,6 +173,8 @@ export const en = {
   'failure.unknown.reason': 'The scan failed for an unexpected reason.',
   'failure.unknown.next': 'Choose “Scan again”. If it keeps failing, see Verdict’s log file.',
 
+  'failure.notService.reason': 'The server at the service address did not answer like a File Scanning Service.',
+  'failure.notService.next': 'Check the service address in Settings (“Test connection”), then choose “Scan again”.',
   'settings.title': 'Settings',
   'settings.loading': 'Loading settings…',
   'settings.saved': 'Saved',

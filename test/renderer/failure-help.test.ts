@@ -41,6 +41,9 @@ describe('failure guidance', () => {
     expect(failureKind('sync_scan_timeout')).toBe('timeout');
     for (const code of ['engine_error', 'engine_unavailable', 'engine_timeout', 'engine_size_limit', 'internal_error']) expect(failureKind(code), code).toBe('engine');
     expect(failureKind('file_unreadable')).toBe('unreadable');
+    // An answer that is not a File Scanning Service's (an HTML page) is not a refusal: it points at the address.
+    expect(failureKind('malformed_response')).toBe('notService');
+    expect(failureKind('invalid_request')).toBe('rejected');
   });
 
   it('falls back to general guidance for an unknown or missing code', () => {
@@ -50,7 +53,7 @@ describe('failure guidance', () => {
   });
 
   it('has a reason and a next step in the catalogue for every kind', () => {
-    const kinds: FailureKind[] = ['auth', 'tooLarge', 'vanished', 'notRegular', 'unreadable', 'changed', 'network', 'rateLimited', 'timeout', 'engine', 'rejected', 'unknown'];
+    const kinds: FailureKind[] = ['auth', 'tooLarge', 'vanished', 'notRegular', 'unreadable', 'changed', 'network', 'rateLimited', 'timeout', 'engine', 'rejected', 'notService', 'unknown'];
     for (const kind of kinds) {
       expect(en).toHaveProperty(`failure.${kind}.reason`);
       expect(en).toHaveProperty(`failure.${kind}.next`);
