@@ -16,29 +16,39 @@ export async function testConnection(
   try {
     await client.getByReference(probeReference, { signal: options.signal });
     // Nobody can have used a fresh random reference: a scan here means the server is not honest about 404s.
-    return { reachable: true, authorized: true, latencyMs: latency(), message: 'The service answered, but returned a scan for a reference that was never used; check the base URL.' };
+    return {
+      reachable: true,
+      authorized: true,
+      latencyMs: latency(),
+      message: 'The service answered, but returned a scan for a reference that was never used; check the base URL.',
+      problem: 'not_a_service',
+    };
   } catch (error) {
     if (!isServiceError(error)) {
-      return { reachable: false, authorized: false, latencyMs: null, message: `The test failed: ${(error as Error).message}` };
+      return { reachable: false, authorized: false, latencyMs: null, message: `The test failed: ${(error as Error).message}`, problem: 'unreachable' };
     }
+    const answered = error.status !== undefined;
     switch (error.kind) {
       case 'not_found':
-        if (error.code) return { reachable: true, authorized: true, latencyMs: latency(), message: 'Connected: the service answered and accepted the API key.' };
+        if (error.code) return { reachable: true, authorized: true, latencyMs: latency(), message: 'Connected: the service answered and accepted the API key.', problem: null };
         return {
           reachable: true,
           authorized: false,
           latencyMs: latency(),
           message: 'A server answered, but not like a File Scanning Service (no error body on 404); check the base URL.',
+          problem: 'not_a_service',
         };
       case 'unauthorized':
-        return { reachable: error.status !== undefined, authorized: false, latencyMs: error.status !== undefined ? latency() : null, message: error.message };
+        // Without a status the key was never sent: none is stored, or it cannot go in a header.
+        return { reachable: answered, authorized: false, latencyMs: answered ? latency() : null, message: error.message, problem: answered ? 'unauthorized' : 'no_key' };
       case 'network':
       case 'timeout':
-        return { reachable: false, authorized: false, latencyMs: null, message: error.message };
+        return { reachable: false, authorized: false, latencyMs: null, message: error.message, problem: 'unreachable' };
       case 'malformed_response':
-        return { reachable: true, authorized: false, latencyMs: latency(), message: `${error.message} Is the base URL right?` };
+        // An HTML page, a redirect, the wrong JSON: whatever answers is not a File Scanning Service.
+        return { reachable: true, authorized: false, latencyMs: latency(), message: `${error.message} Is the base URL right?`, problem: 'not_a_service' };
       default:
-        return { reachable: error.status !== undefined, authorized: false, latencyMs: error.status !== undefined ? latency() : null, message: error.message };
+        return { reachable: answered, authorized: false, latencyMs: answered ? latency() : null, message: error.message, problem: answered ? 'service_error' : 'unreachable' };
     }
   }
 }

@@ -402,7 +402,8 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
             const client = backend.client();
             if (!client) {
               const availability = backend.availability();
-              return ok({ reachable: false, authorized: false, latencyMs: null, message: availability.ok ? 'No service.' : availability.message });
+              const problem = !availability.ok && availability.reason === 'awaiting_api_key' ? 'no_key' : 'unreachable';
+              return ok({ reachable: false, authorized: false, latencyMs: null, message: availability.ok ? 'No service.' : availability.message, problem });
             }
             const report = await testConnection(client, makeProbeReference(installId));
             // The key works (again): a queue that waited for one goes on.

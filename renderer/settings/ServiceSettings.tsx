@@ -171,9 +171,22 @@ function ConnectionTest(): ReactElement {
     setTesting(false);
     if (result) setReport(result);
   };
+  // The headline names what went wrong; the core's message under it has the detail.
   const summary = (value: ConnectionReport): string => {
-    if (value.reachable && value.authorized) return t('settings.testOk', { latency: value.latencyMs === null ? t('detail.unknown') : formatDuration(locale, value.latencyMs) });
-    return value.reachable ? t('settings.testUnauthorized') : t('settings.testUnreachable');
+    switch (value.problem) {
+      case null:
+        return t('settings.testOk', { latency: value.latencyMs === null ? t('detail.unknown') : formatDuration(locale, value.latencyMs) });
+      case 'no_key':
+        return t('settings.testNoKey');
+      case 'unauthorized':
+        return t('settings.testUnauthorized');
+      case 'not_a_service':
+        return t('settings.testNotService');
+      case 'service_error':
+        return t('settings.testServiceError');
+      case 'unreachable':
+        return t('settings.testUnreachable');
+    }
   };
   return (
     <div className="connection-test">
@@ -182,7 +195,7 @@ function ConnectionTest(): ReactElement {
       </button>
       <div role="status" aria-live="polite" className="connection-test__report" data-testid="connection-report">
         {report ? (
-          <p className={report.reachable && report.authorized ? 'ok' : 'field-error'}>
+          <p className={report.problem === null ? 'ok' : 'field-error'}>
             <strong>{summary(report)}</strong> <span className="muted">{report.message}</span>
           </p>
         ) : null}

@@ -44,12 +44,17 @@ export interface KeyStatus {
   keychainError: string | null;
 }
 
+/** What kept a connection test from succeeding: the UI's headline (the message has the detail). */
+export type ConnectionProblem = 'no_key' | 'unauthorized' | 'unreachable' | 'not_a_service' | 'service_error';
+
 export interface ConnectionReport {
   reachable: boolean;
   authorized: boolean;
   /** Round-trip time of the test request, in milliseconds. */
   latencyMs: number | null;
   message: string;
+  /** null: connected and authorized. */
+  problem: ConnectionProblem | null;
 }
 
 export type WatchState = 'watching' | 'paused' | 'starting' | 'missing' | 'error';

@@ -102,17 +102,17 @@ describe('createCore', () => {
     const service = await startTestService(join(dir.path, 'remote'));
     onCleanup(() => service.close());
     const good = await open(FAST, { serviceOverride: { baseUrl: service.url, apiKey: service.key } });
-    expect(await good.settings.testConnection()).toMatchObject({ ok: true, value: { reachable: true, authorized: true } });
+    expect(await good.settings.testConnection()).toMatchObject({ ok: true, value: { reachable: true, authorized: true, problem: null } });
     await good.close();
 
     const wrong = await open(FAST, { serviceOverride: { baseUrl: service.url, apiKey: 'not-the-right-key' } });
-    expect(await wrong.settings.testConnection()).toMatchObject({ ok: true, value: { reachable: true, authorized: false } });
+    expect(await wrong.settings.testConnection()).toMatchObject({ ok: true, value: { reachable: true, authorized: false, problem: 'unauthorized' } });
     await wrong.close();
 
     const port = await deadPort();
     const nobody = await open({ ...FAST, clientRetry: { maxAttempts: 1 } }, { serviceOverride: { baseUrl: `http://127.0.0.1:${port}`, apiKey: 'whatever-key-1234' } });
     const unreachable = await nobody.settings.testConnection();
-    expect(unreachable).toMatchObject({ ok: true, value: { reachable: false, authorized: false, latencyMs: null } });
+    expect(unreachable).toMatchObject({ ok: true, value: { reachable: false, authorized: false, latencyMs: null, problem: 'unreachable' } });
     expect(unreachable.ok && unreachable.value.message).toMatch(/connection refused/);
     await nobody.close();
 
@@ -124,8 +124,20 @@ describe('createCore', () => {
     const htmlPort = (html.address() as { port: number }).port;
     const web = await open(FAST, { serviceOverride: { baseUrl: `http://127.0.0.1:${htmlPort}`, apiKey: 'whatever-key-1234' } });
     const notService = await web.settings.testConnection();
-    expect(notService).toMatchObject({ ok: true, value: { reachable: true, authorized: false } });
+    // The headline says so (not "the key was not accepted").
+    expect(notService).toMatchObject({ ok: true, value: { reachable: true, authorized: false, problem: 'not_a_service' } });
     expect(notService.ok && notService.value.message).toMatch(/base URL/);
+    await web.close();
+
+    // One that answers every request with a 200 HTML page (a router's login) is not one either.
+    const login = createHttpServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<form>password: <input></form>'));
+    await new Promise<void>((resolve) => login.listen(0, '127.0.0.1', resolve));
+    onCleanup(() => new Promise((resolve) => login.close(resolve)));
+    const loginPort = (login.address() as { port: number }).port;
+    const router = await open(FAST, { serviceOverride: { baseUrl: `http://127.0.0.1:${loginPort}`, apiKey: 'whatever-key-1234' } });
+    const page = await router.settings.testConnection();
+    expect(page).toMatchObject({ ok: true, value: { reachable: true, authorized: false, problem: 'not_a_service' } });
+    expect(page.ok && page.value.message).toMatch(/not JSON \(text\/html\).*base URL/);
   });
 
   it('lets one core at a time use a data directory', async () => {

@@ -140,7 +140,7 @@ export function createTestCore(): TestCore {
         return ok({ isSet: true, masked: '••••', keychainError: null });
       },
       clearApiKey: async () => ok({ isSet: false, masked: null, keychainError: null }),
-      testConnection: async () => ok({ reachable: true, authorized: true, latencyMs: 1, message: 'ok' }),
+      testConnection: async () => ok({ reachable: true, authorized: true, latencyMs: 1, message: 'ok', problem: null }),
       systemLanguage: async () => ok('en' as const),
       startupWarnings: async () => ok([...core.startupWarnings]),
     },
