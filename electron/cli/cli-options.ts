@@ -8,11 +8,14 @@ import { createCore, DEFAULT_KEYCHAIN_SERVICE, type CoreInternals, type CoreTuni
 import { defaultDataDir } from '../core/data-dir.ts';
 import { validateApiKey } from '../keychain/api-key.ts';
 import { accountForBaseUrl, createKeychain } from '../keychain/keychain.ts';
+import { scrubText, type SecretList } from '../logging/logger.ts';
 
 export interface CliIo {
   stdout: (line: string) => void;
   stderr: (line: string) => void;
   env: NodeJS.ProcessEnv;
+  /** Keys this run knows (from VERDICT_API_KEY or the keychain), shared with the core's logger and scrubbed from a crash report. */
+  secrets?: SecretList;
 }
 
 /** Ends a run: the message for stderr and the exit code (2: bad arguments or could not start; 0 for --help). */
@@ -83,8 +86,10 @@ export async function serviceOverrideFrom(service: string | undefined, io: CliIo
   const fromEnv = io.env.VERDICT_API_KEY !== undefined && io.env.VERDICT_API_KEY !== '';
   const rawKey = fromEnv ? io.env.VERDICT_API_KEY : await keyFromKeychain(io, service);
   if (!rawKey) throw new CliExit('No API key for --service: set VERDICT_API_KEY, or store a key in the app (it is kept in the OS keychain).');
+  io.secrets?.add(rawKey);
   const apiKey = validateApiKey(rawKey);
   if (!apiKey.ok) throw new CliExit(`${fromEnv ? 'VERDICT_API_KEY' : 'The API key in the keychain'} is not a valid key: ${apiKey.error.message}`);
+  io.secrets?.add(apiKey.value);
   return { baseUrl: service, apiKey: apiKey.value };
 }
 
@@ -114,6 +119,7 @@ export async function openCliCore(input: {
         serviceOverride: input.serviceOverride,
         keychainService: io.env.VERDICT_KEYCHAIN_SERVICE || undefined,
         localService: input.engine ? { engine: input.engine } : undefined,
+        secrets: io.secrets,
       },
       { watch: false, ...input.tuning },
     );
@@ -127,6 +133,26 @@ export async function openCliCore(input: {
 /** Which service a run uses, for its first line on stderr. */
 export function serviceLabel(serviceOverride: ServiceOverride | undefined): string {
   return serviceOverride ? new URL(serviceOverride.baseUrl).origin : 'the built-in local service';
+}
+
+/**
+ * What a CLI does with an error nothing caught: one line on stderr with the message, registered keys and
+ * `Bearer …` removed, and exit code 2 ("could not be scanned"). Node's default would print the raw error
+ * (a key in its message included) and exit with 1, which the CLIs use for "a threat was found".
+ */
+export function installCrashHandlers(io: CliIo & { secrets: SecretList }): void {
+  const envKey = io.env.VERDICT_API_KEY;
+  if (envKey) io.secrets.add(envKey);
+  const stop = (error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    try {
+      io.stderr(`Stopped by an unexpected error: ${scrubText(message, io.secrets)}`);
+    } finally {
+      process.exit(2);
+    }
+  };
+  process.on('uncaughtException', stop);
+  process.on('unhandledRejection', stop);
 }
 
 /** Runs a CLI body, turning CliExit into its message and exit code. */

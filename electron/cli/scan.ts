@@ -5,7 +5,8 @@
 import { displayName } from '../../shared/display-name.ts';
 import type { ModeChoice, ScanRecord } from '../../shared/scans/record.ts';
 import { TERMINAL_STATUSES } from '../../shared/scans/record.ts';
-import { CliExit, COMMON_USAGE, openCliCore, parseCliArgs, runCli, serviceLabel, serviceOverrideFrom, type CliIo } from './cli-options.ts';
+import { createSecretList } from '../logging/logger.ts';
+import { CliExit, COMMON_USAGE, installCrashHandlers, openCliCore, parseCliArgs, runCli, serviceLabel, serviceOverrideFrom, type CliIo } from './cli-options.ts';
 import { exitCodeFor, formatRecord } from './format.ts';
 
 const USAGE = `Usage: npm run -s scan -- [options] <files or folders...>
@@ -137,10 +138,12 @@ async function scan(argv: string[], io: CliIo): Promise<number> {
 }
 
 if (import.meta.main) {
-  const code = await runScan(process.argv.slice(2), {
-    stdout: (line) => process.stdout.write(`${line}\n`),
-    stderr: (line) => process.stderr.write(`${line}\n`),
+  const io = {
+    stdout: (line: string) => process.stdout.write(`${line}\n`),
+    stderr: (line: string) => process.stderr.write(`${line}\n`),
     env: process.env,
-  });
-  process.exitCode = code;
+    secrets: createSecretList(),
+  };
+  installCrashHandlers(io);
+  process.exitCode = await runScan(process.argv.slice(2), io);
 }

@@ -10,8 +10,9 @@ import { displayName } from '../../shared/display-name.ts';
 import { TERMINAL_STATUSES, type ScanRecord } from '../../shared/scans/record.ts';
 import { watchedFolderSchema, type WatchedFolder } from '../../shared/settings/settings.ts';
 import { createExclusionMatcher, exclusionConfigFromSettings } from '../exclusions/exclusion-matcher.ts';
+import { createSecretList } from '../logging/logger.ts';
 import { createFolderWatcher } from '../watch/folder-watcher.ts';
-import { CliExit, COMMON_USAGE, openCliCore, parseCliArgs, runCli, serviceLabel, serviceOverrideFrom, type CliIo } from './cli-options.ts';
+import { CliExit, COMMON_USAGE, installCrashHandlers, openCliCore, parseCliArgs, runCli, serviceLabel, serviceOverrideFrom, type CliIo } from './cli-options.ts';
 import { formatRecord } from './format.ts';
 
 const USAGE = `Usage: npm run -s watch -- [options] <folders...>
@@ -142,10 +143,13 @@ if (import.meta.main) {
     process.once('SIGINT', () => resolveStop());
     process.once('SIGTERM', () => resolveStop());
   });
-  process.exitCode = await runWatch(process.argv.slice(2), {
-    stdout: (line) => process.stdout.write(`${line}\n`),
-    stderr: (line) => process.stderr.write(`${line}\n`),
+  const io = {
+    stdout: (line: string) => process.stdout.write(`${line}\n`),
+    stderr: (line: string) => process.stderr.write(`${line}\n`),
     env: process.env,
+    secrets: createSecretList(),
     stopped,
-  });
+  };
+  installCrashHandlers(io);
+  process.exitCode = await runWatch(process.argv.slice(2), io);
 }

@@ -7,7 +7,7 @@
 // event and every Result the core gave, everything written to stdout/stderr,
 // and every error message is searched for the key and its encodings.
 // Also: an uncaught exception and an unhandled rejection carrying the key, in a
-// child process with the Electron shell's crash logging installed.
+// child process with the Electron shell's crash logging installed, and in the scan CLI.
 import { spawn } from 'node:child_process';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -25,6 +25,7 @@ const KEY = 'sk_test_LEAKCANARY_0123456789';
 const WRONG_KEY = 'sk_test_LEAK+CANARY/wrong=0123456789';
 const CLI = join(import.meta.dirname, '../../../electron/cli/scan.ts');
 const CRASH_CHILD = join(import.meta.dirname, 'fixtures', 'crash-logging-child.ts');
+const FAIL_WITH_KEY = join(import.meta.dirname, 'fixtures', 'fail-with-key.ts');
 
 /** The key as raw text and in the encodings a careless program would write it in. */
 function forms(secret: string): string[] {
@@ -251,6 +252,19 @@ describe('an error nothing caught, with the key in its message', () => {
     if (fail === 'exception') expect(run.output).toContain('Verdict stopped after an unexpected error. The details are in');
     expect([...findLeaks(`${fail}: stdout/stderr`, run.output), ...findLeaks(`${fail}: main.log`, log)]).toEqual([]);
   });
+
+  it.each(['exception', 'rejection'])('the scan CLI, an unhandled %s: one scrubbed line, exit 2 (not 1, which means a threat)', async (fail) => {
+    const file = join(crashDir.path, 'cli-file.txt');
+    await writeFile(file, 'scanned by a CLI that fails\n');
+    const cliDataDir = join(crashDir.path, `cli-${fail}`);
+    // A service that is never reached: the failure comes first.
+    const run = await runNode(CLI, ['--data-dir', cliDataDir, '--service', 'http://127.0.0.1:9', file], { VERDICT_API_KEY: KEY, CHILD_FAIL: fail }, ['--import', FAIL_WITH_KEY]);
+    expect(run.output).toContain('Stopped by an unexpected error: The service refused the key [redacted] (Authorization: Bearer [redacted])');
+    expect(run.code).toBe(2);
+    const leaks = findLeaks(`CLI ${fail}: stdout/stderr`, run.output);
+    for (const path of await filesUnder(cliDataDir)) leaks.push(...findLeaks(path, await readFile(path)));
+    expect(leaks).toEqual([]);
+  });
 });
 
 function errorMessages(value: unknown): string[] {
@@ -265,9 +279,9 @@ function runCli(args: string[], env: Record<string, string>): Promise<{ code: nu
   return runNode(CLI, args, env);
 }
 
-function runNode(script: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+function runNode(script: string, args: string[], env: Record<string, string>, nodeOptions: string[] = []): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...nodeOptions, script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (data: Buffer) => (output += data.toString()));
     child.stderr.on('data', (data: Buffer) => (output += data.toString()));
