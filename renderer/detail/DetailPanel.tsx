@@ -5,6 +5,7 @@ import { displayName } from '../../shared/display-name.ts';
 import { isExclusionReason } from '../../shared/scans/exclusion.ts';
 import { verdictOf, type ScanRecord } from '../../shared/scans/record.ts';
 import { consentHostLabel } from '../../shared/settings/protection.ts';
+import { MAX_SYNC_FILE_SIZE } from '../../shared/service-contract/limits.ts';
 import { api, call } from '../bridge/api.ts';
 import { formatCount, formatDateTime, formatDuration, formatSize } from '../i18n/format.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
@@ -118,7 +119,13 @@ function RecordDetails({ record }: { record: ScanRecord }): ReactElement {
             </ul>
           )}
         </Fact>
-        <Fact label={t('detail.mode')}>{record.mode ? t(`mode.${record.mode}`) : unknown}</Fact>
+        <Fact label={t('detail.mode')}>
+          <span data-testid="detail-mode">
+            {record.mode ? t(`mode.${record.mode}`) : unknown}
+            {/* Whatever the setting says (sync too), a file over the sync limit goes async: say why. */}
+            {record.mode === 'async' && record.size !== null && record.size > MAX_SYNC_FILE_SIZE ? ` (${t('detail.asyncOverSyncLimit')})` : null}
+          </span>
+        </Fact>
         <Fact label={t('detail.backend')}>{record.backend === 'local' ? t('detail.backendLocal') : record.backend}</Fact>
         <Fact label={t('detail.origin')}>{t(`origin.${record.origin}`)}</Fact>
         <Fact label={t('detail.externalReference')}>
