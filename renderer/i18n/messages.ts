@@ -46,9 +46,12 @@ export function translator(locale: Locale): Translator {
   if (cached) return cached;
   const messages = catalogues[locale];
   const numbers = new Intl.NumberFormat(locale);
+  // Numbers in a sentence read as the locale writes them ("10,000 files queued", "10.000 Dateien").
+  const localized = (params?: MessageParams): MessageParams | undefined =>
+    params && Object.fromEntries(Object.entries(params).map(([name, value]) => [name, typeof value === 'number' ? numbers.format(value) : value]));
   const made: Translator = {
     locale,
-    t: (key, params) => interpolate(messages[key], params),
+    t: (key, params) => interpolate(messages[key], localized(params)),
     tn: (key, count, params) =>
       interpolate(messages[`${key}_${pluralOf(locale, count)}` as MessageKey], { ...params, count: numbers.format(count) }),
   };

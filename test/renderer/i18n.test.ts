@@ -43,6 +43,9 @@ describe('translator', () => {
     expect(translator('de').tn('threats.banner', 1)).toBe('1 Bedrohung gefunden');
     expect(translator('de').tn('threats.banner', 1234)).toBe('1.234 Bedrohungen gefunden');
     expect(translator('de').t('detail.errorCode', { code: 'not_found' })).toBe('Fehlercode: not_found');
+    // Numbers passed to t() too: the notice after a drop of 10,000 files.
+    expect(translator('en').t('drop.queued_other', { count: 10_000 })).toBe('10,000 files queued');
+    expect(translator('de').t('drop.queued_other', { count: 10_000 })).toMatch(/^10\.000 /);
   });
 
   it('leaves an unknown placeholder visible instead of dropping it', () => {

@@ -28,6 +28,6 @@ describe('apiKeyMessage', () => {
     expect(text).toBe('The API key contains a space or line break at position 12. Paste it again without spaces.');
     expect(text).not.toContain('secret');
     expect(say('de', apiKeyMessage(apiKeyProblem('schlüssel')!))).toMatch(/Position 5/);
-    expect(say('en', apiKeyMessage(apiKeyProblem('k'.repeat(5000))!))).toBe('The API key is too long (5000 characters; at most 4096).');
+    expect(say('en', apiKeyMessage(apiKeyProblem('k'.repeat(5000))!))).toBe('The API key is too long (5,000 characters; at most 4,096).');
   });
 });
