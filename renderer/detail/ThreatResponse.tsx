@@ -4,13 +4,14 @@
 // allowing (allowed). The quarantine entry (where it came from, since when) is
 // fetched for the record.
 import { useEffect, useState, type ReactElement } from 'react';
-import type { QuarantineEntry } from '../../shared/quarantine/entry.ts';
+import { isLostFromQuarantine, type QuarantineEntry } from '../../shared/quarantine/entry.ts';
 import type { ScanRecord } from '../../shared/scans/record.ts';
 import { api } from '../bridge/api.ts';
 import { formatDateTime } from '../i18n/format.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
 import { AllowedIcon, QuarantineIcon, WarningIcon } from '../icons/icons.tsx';
 import { allowUnquarantined, deletePermanently, moveToQuarantine, restoreOne, stopAllowing } from '../quarantine/quarantine-actions.ts';
+import { deletedText } from '../quarantine/disposition-text.ts';
 import { quarantineReason } from '../quarantine/quarantine-reason.ts';
 
 /** The quarantine entry of a record, refetched when its disposition changes. */
@@ -118,9 +119,10 @@ export function ThreatResponse({ record }: { record: ScanRecord }): ReactElement
         </p>
       );
     case 'deleted':
+      // Also a file removed from the quarantine folder outside Verdict (file_lost): said as such, not as the user's deletion.
       return (
-        <p className="threat-actions" data-testid="threat-actions" data-disposition="deleted">
-          {t('threat.deleted')}
+        <p className="threat-actions" data-testid="threat-actions" data-disposition="deleted" data-file-lost={isLostFromQuarantine(record) || undefined}>
+          {deletedText({ t }, record)}
         </p>
       );
     case 'allowed':

@@ -68,6 +68,7 @@ export const de: Messages = {
   'disposition.quarantine_failed': 'Nicht in Quarantäne verschoben',
   'disposition.restored': 'Wiederhergestellt',
   'disposition.deleted': 'Gelöscht',
+  'disposition.lost': 'Aus der Quarantäne verschwunden',
 
   'pending.awaiting_api_key': 'Wartet auf einen API-Schlüssel',
   'pending.retrying': 'Neuer Versuch in Kürze',

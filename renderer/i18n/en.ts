@@ -67,6 +67,7 @@ export const en = {
   'disposition.quarantine_failed': 'Not moved to quarantine',
   'disposition.restored': 'Restored',
   'disposition.deleted': 'Deleted',
+  'disposition.lost': 'Lost from quarantine',
 
   'pending.awaiting_api_key': 'Waiting for an API key',
   'pending.retrying': 'Retrying soon',

@@ -5,6 +5,7 @@ import type { ScanRecord } from '../../shared/scans/record.ts';
 import { formatPercent } from '../i18n/format.ts';
 import type { Translator } from '../i18n/messages.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
+import { dispositionLabel } from '../quarantine/disposition-text.ts';
 import { useVerdict } from '../store/use-verdict.ts';
 
 const KNOWN_REASONS = ['awaiting_api_key', 'retrying', 'service_unreachable', 'backend_unavailable', 'fingerprinting', 'waiting_for_identical', 'awaiting_upload_consent'] as const;
@@ -42,9 +43,9 @@ export function StatusCell({ record }: { record: ScanRecord }): ReactElement {
       </span>
     );
   }
-  // A finished threat: what was done about it says more than "Completed".
+  // A finished threat: what was done about it says more than "Completed" (a file lost from quarantine is not "Deleted").
   if (record.status === 'completed' && record.disposition && record.disposition !== 'allowed') {
-    return <span className={`status status--completed status--${record.disposition}`}>{translate.t(`disposition.${record.disposition}`)}</span>;
+    return <span className={`status status--completed status--${record.disposition}`}>{dispositionLabel(translate, { ...record, disposition: record.disposition })}</span>;
   }
   return <span className={`status status--${record.status}`}>{label}</span>;
 }

@@ -104,5 +104,12 @@ export const quarantineErrorParamsSchema = z.object({
 });
 export type QuarantineErrorParams = z.infer<typeof quarantineErrorParamsSchema>;
 
+/**
+ * A record whose quarantined file was removed outside Verdict: the core marks it `deleted`
+ * (the file is in neither place) with error `file_lost`, so the UI must not say the user deleted it.
+ */
+export const isLostFromQuarantine = (record: { disposition?: string | null; error?: { code: string } | null }): boolean =>
+  record.disposition === 'deleted' && record.error?.code === 'file_lost';
+
 /** One id's outcome in a bulk action. */
 export type BulkOutcome<T> = { id: string; ok: true; value: T } | { id: string; ok: false; error: AppError };

@@ -9,7 +9,7 @@
 // its key in a private gnome-keyring), including a scan the core held back.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -243,6 +243,29 @@ describe('quarantine actions from the detail panel and the list', () => {
     const record = await recordFor(real, files['payload.dll']!);
     expect(record).toMatchObject({ disposition: 'deleted', safe: false });
     expect(record && verdictOf(record)).toBe('unsafe');
+    expectNoProblems(app);
+  });
+
+  it('a quarantined file removed outside Verdict: "Restore" says it is lost, and the list and detail say so instead of "You deleted"', async () => {
+    const { real, app, page, files, entries } = await quarantinedThreats(['vanished.exe']);
+    const entry = entries[0]!;
+    await rm(storedFile(real, entry.id));
+
+    await rowFor(page, 'vanished.exe').click();
+    const detail = page.getByTestId('detail-panel');
+    await detail.getByTestId('threat-actions').getByRole('button', { name: en['threat.restore'], exact: true }).click();
+    await page.getByTestId('notice-error').getByText(en['quarantineError.fileLost']).waitFor();
+    // The core marked the record deleted with file_lost; the panel and the row word that, not the user's deletion.
+    const lost = detail.locator('[data-testid=threat-actions][data-disposition=deleted][data-file-lost=true]');
+    expect(await lost.textContent()).toBe(en['quarantineError.fileLost']);
+    expect(await detail.getByText(en['threat.deleted']).count()).toBe(0);
+    const status = rowFor(page, 'vanished.exe').locator('.status', { hasText: en['disposition.lost'] });
+    await status.waitFor();
+    expect(await status.textContent()).toBe(en['disposition.lost']);
+    expect(await recordFor(real, files['vanished.exe']!)).toMatchObject({ disposition: 'deleted', error: { code: 'file_lost' } });
+    const after = await real.core.quarantine.forRecord(entry.recordId!);
+    expect(after.ok && after.value?.state).toBe('lost');
+    expect(existsSync(files['vanished.exe']!)).toBe(false);
     expectNoProblems(app);
   });
 
