@@ -71,6 +71,26 @@ export function useE2eApp(options: { prefix: string; engine: boolean; keyring?: 
   };
 }
 
+/**
+ * Drops paths on the drop zone the way a file manager would: a File per name, which the
+ * bridge's files.pathFor maps back to its path (names must differ). One page call for
+ * the lot, so 10,000 files are one drop.
+ */
+export async function dropPaths(page: Page, paths: readonly string[]): Promise<void> {
+  const entries = JSON.stringify(paths.map((file) => [path.basename(file), file]));
+  const dataTransfer = await page.evaluateHandle(`(() => {
+    const transfer = new DataTransfer();
+    for (const [name, file] of ${entries}) {
+      window.__verdictTestBridge.setPath(name, file);
+      transfer.items.add(new File(['x'], name));
+    }
+    return transfer;
+  })()`);
+  const zone = page.getByTestId('dropzone');
+  await zone.dispatchEvent('dragenter', { dataTransfer });
+  await zone.dispatchEvent('drop', { dataTransfer });
+}
+
 /** The list row of the file with this name. */
 export const rowFor = (page: Page, fileName: string) => page.locator('.row[data-scan-id]', { has: page.locator('.row__filename', { hasText: fileName }) });
 
