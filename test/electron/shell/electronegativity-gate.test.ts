@@ -13,11 +13,14 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function gate(source: string): Promise<{ code: number; output: string }> {
+/** Runs the gate over a folder holding `electron/main.ts` with `source`, plus any `files` (relative path → text). */
+async function gate(source: string, files: Record<string, string> = {}): Promise<{ code: number; output: string }> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'verdict-gate-'));
   dirs.push(root);
-  fs.mkdirSync(path.join(root, 'electron'));
-  fs.writeFileSync(path.join(root, 'electron', 'main.ts'), source);
+  for (const [file, text] of Object.entries({ 'electron/main.ts': source, ...files })) {
+    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    fs.writeFileSync(path.join(root, file), text);
+  }
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [script, root]);
     return { code: 0, output: stdout + stderr };
@@ -58,5 +61,24 @@ describe('the electronegativity gate', () => {
     );
     expect(result.output).toContain('no findings');
     expect(result.code).toBe(0);
+  });
+
+  describe("a page's CSP meta tag (renderer/index.html)", () => {
+    const page = (policy: string) => ({
+      'renderer/index.html': `<!doctype html><html><head><meta http-equiv="Content-Security-Policy" content="${policy}"></head><body><script type="module" src="./main.tsx"></script></body></html>\n`,
+    });
+    const STRICT = "default-src 'none'; script-src 'self'; style-src 'self'; base-uri 'none'; form-action 'none'; object-src 'none'";
+
+    it("accepts the evaluator's note when script-src 'self' is the policy's only weakness, and says so", async () => {
+      const result = await gate(HARDENED, page(STRICT));
+      expect(result.output).toContain("CSP note(s) on script-src 'self' accepted");
+      expect(result.code).toBe(0);
+    });
+
+    it("fails on any other CSP weakness in the page, such as 'unsafe-inline' scripts", async () => {
+      const result = await gate(HARDENED, page(STRICT.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'")));
+      expect(result.output).toContain('CSP_GLOBAL_CHECK');
+      expect(result.code).toBe(1);
+    });
   });
 });
