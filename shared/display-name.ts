@@ -53,12 +53,22 @@ function isLegitimateJoiner(codePoint: number, text: string, offset: number): bo
   return scriptLetter(before) && scriptLetter(after);
 }
 
-/** The name or path as it may be shown: hidden characters made visible as ⟨U+XXXX⟩, everything else unchanged. */
-export function displayName(text: string): string {
+/** Each hidden character replaced by what `replace` makes of its code point; everything else (legitimate joiners, tag flags) unchanged. */
+function replaceHidden(text: string, replace: (codePoint: number) => string): string {
   if (!ANY_HIDDEN.test(text)) return text;
   return text.replace(HIDDEN, (match: string, offset: number) => {
     const codePoint = match.codePointAt(0)!;
     if (codePoint === TAG_FLAG || isLegitimateJoiner(codePoint, text, offset)) return match;
-    return visibleEscape(codePoint);
+    return replace(codePoint);
   });
 }
+
+/** The name or path as it may be shown: hidden characters made visible as ⟨U+XXXX⟩, everything else unchanged. */
+export const displayName = (text: string): string => replaceHidden(text, visibleEscape);
+
+/**
+ * The name without exactly the characters displayName() would escape: what the local
+ * service keeps of a caller's file name. One definition, so a name the service stores
+ * never shows an ⟨U+XXXX⟩, and nothing the display would flag slips through the service.
+ */
+export const withoutHidden = (text: string): string => replaceHidden(text, () => '');
