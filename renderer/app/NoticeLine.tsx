@@ -1,5 +1,6 @@
 // The one-line status: confirmations fade after a while, errors stay until dismissed.
 import { useEffect, type ReactElement } from 'react';
+import { shownParams } from '../i18n/shown-params.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
 import { CloseIcon } from '../icons/icons.tsx';
 import { useVerdict } from '../store/use-verdict.ts';
@@ -17,16 +18,17 @@ export function NoticeLine(): ReactElement {
     return () => clearTimeout(timer);
   }, [notice, dismiss]);
 
+  // Names, paths and the core's sentences in a notice are shown through displayName() (shownParams).
   // The live regions always exist, so screen readers announce what appears in them.
   return (
     <div className="notices">
       <div role="status" aria-live="polite" data-testid="notice-info">
-        {notice?.kind === 'info' ? <p className="notice notice--info">{t(notice.key, notice.params)}</p> : null}
+        {notice?.kind === 'info' ? <p className="notice notice--info">{t(notice.key, shownParams(notice.params))}</p> : null}
       </div>
       <div role="alert" data-testid="notice-error">
         {notice?.kind === 'error' ? (
           <p className="notice notice--error">
-            <span>{t(notice.key, notice.params)}</span>
+            <span>{t(notice.key, shownParams(notice.params))}</span>
             <button type="button" className="button button--icon" onClick={dismiss} aria-label={t('error.dismiss')} title={t('error.dismiss')}>
               <CloseIcon />
             </button>

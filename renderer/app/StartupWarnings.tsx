@@ -3,6 +3,7 @@
 // with the core's own sentences under "Details" for a support request.
 import { useEffect, useId, useState, type ReactElement } from 'react';
 import type { StartupWarning } from '../../shared/bridge/api.ts';
+import { displayName } from '../../shared/display-name.ts';
 import { api, call } from '../bridge/api.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
 import { WarningIcon } from '../icons/icons.tsx';
@@ -42,7 +43,8 @@ export function StartupWarnings(): ReactElement | null {
           <ul>
             {warnings.map((warning, index) => (
               <li key={`${warning.code}-${index}`}>
-                <code>{warning.code}</code>: {warning.message}
+                {/* The sentence names a file's path: shown like every path. */}
+                <code>{warning.code}</code>: {displayName(warning.message)}
               </li>
             ))}
           </ul>

@@ -1,6 +1,8 @@
 // Why a skipped scan was left out, in the UI's language: worded from the rule
 // that matched (shared/scans/exclusion.ts), or the core's English sentence for a
-// record written before the core recorded the rule's parameters.
+// record written before the core recorded the rule's parameters. An excluded path
+// (and the sentence quoting it) is shown through displayName(), like every path.
+import { displayName } from '../../shared/display-name.ts';
 import { exclusionParamsSchema, isExclusionReason } from '../../shared/scans/exclusion.ts';
 import type { RecordError } from '../../shared/scans/record.ts';
 import { formatSize } from '../i18n/format.ts';
@@ -8,7 +10,7 @@ import type { Translator } from '../i18n/messages.ts';
 
 export function exclusionText({ t, locale }: Pick<Translator, 't' | 'locale'>, error: RecordError): string {
   const parsed = exclusionParamsSchema.safeParse(error.params);
-  if (!isExclusionReason(error.code) || !parsed.success) return error.message;
+  if (!isExclusionReason(error.code) || !parsed.success) return displayName(error.message);
   const params = parsed.data;
   if ('limit' in params) {
     if (error.code !== 'over_auto_scan_size') return error.message;
@@ -20,11 +22,11 @@ export function exclusionText({ t, locale }: Pick<Translator, 't' | 'locale'>, e
   const folder = params.target === 'folder';
   switch (error.code) {
     case 'excluded_path':
-      return t(folder ? 'exclusion.pathFolder' : 'exclusion.path', { rule: params.rule, whose });
+      return t(folder ? 'exclusion.pathFolder' : 'exclusion.path', { rule: displayName(params.rule), whose });
     case 'excluded_glob':
-      return t(folder ? 'exclusion.globFolder' : 'exclusion.glob', { rule: params.rule, whose });
+      return t(folder ? 'exclusion.globFolder' : 'exclusion.glob', { rule: displayName(params.rule), whose });
     case 'excluded_extension':
-      return t('exclusion.extension', { extension: params.rule.replace(/^\.+/, ''), whose });
+      return t('exclusion.extension', { extension: displayName(params.rule.replace(/^\.+/, '')), whose });
     case 'over_auto_scan_size':
       return error.message;
   }

@@ -3,6 +3,8 @@
 // Escape cancels. Cancel is focused first: nothing is sent or removed by
 // pressing Enter without reading.
 import { useEffect, useId, useRef, useState, type ReactElement, type ReactNode } from 'react';
+import { displayName } from '../../shared/display-name.ts';
+import { shownParams } from '../i18n/shown-params.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
 import { UploadIcon, WarningIcon } from '../icons/icons.tsx';
 import { useVerdict } from '../store/use-verdict.ts';
@@ -69,7 +71,7 @@ function UploadDialog({ request }: { request: Extract<DialogRequest, { kind: 'up
           <h2 id={titleId}>{t('upload.title', { host: request.host })}</h2>
         </div>
         <div id={bodyId} className="dialog__body">
-          <p className="dialog__what">{request.name === null ? tn('upload.count', request.count) : tn('upload.what', request.count, { name: request.name })}</p>
+          <p className="dialog__what">{request.name === null ? tn('upload.count', request.count) : tn('upload.what', request.count, { name: displayName(request.name) })}</p>
           <p>{t('upload.body', { host: request.host })}</p>
           <p className="muted small">{t('upload.notSent')}</p>
         </div>
@@ -95,6 +97,8 @@ function ConfirmDialog({ request }: { request: Extract<DialogRequest, { kind: 'c
   const titleId = useId();
   const bodyId = useId();
   const cancel = (): void => request.resolve(null);
+  // A path in the question ("A file already exists at …") is shown through displayName().
+  const params = shownParams(request.params);
   return (
     <Modal onCancel={cancel} labelledBy={titleId} describedBy={bodyId} testId="confirm-dialog">
       <form
@@ -106,17 +110,17 @@ function ConfirmDialog({ request }: { request: Extract<DialogRequest, { kind: 'c
       >
         <div className="dialog__head">
           {request.danger ? <WarningIcon className="dialog__icon dialog__icon--danger" /> : null}
-          <h2 id={titleId}>{t(request.title, request.params)}</h2>
+          <h2 id={titleId}>{t(request.title, params)}</h2>
         </div>
         <p id={bodyId} className="dialog__body">
-          {t(request.body, request.params)}
+          {t(request.body, params)}
         </p>
         <div className="dialog__actions">
           <button type="button" className="button" onClick={cancel} data-autofocus>
             {t('common.cancel')}
           </button>
           <button type="submit" className={`button ${request.danger ? 'button--danger' : 'button--primary'}`}>
-            {t(request.confirm, request.params)}
+            {t(request.confirm, params)}
           </button>
         </div>
       </form>

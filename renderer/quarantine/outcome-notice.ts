@@ -1,6 +1,8 @@
 // The one notice after a quarantine action on one or many files: how many were
 // done, which came back under a new name (their own was taken in the folder the
 // user chose), and why the others could not be. Pure, for the actions and tests.
+// The parameters keep the real names; the notice line shows them through
+// displayName() (i18n/shown-params.ts).
 import type { BulkOutcome, QuarantineEntry } from '../../shared/quarantine/entry.ts';
 import type { AppError } from '../../shared/result.ts';
 import type { MessageKey, MessageParams } from '../i18n/messages.ts';
@@ -26,6 +28,11 @@ export function renamedFiles(outcomes: ReadonlyArray<BulkOutcome<QuarantineEntry
     const name = baseName(outcome.value.restoredTo);
     return name === outcome.value.fileName ? [] : [name];
   });
+}
+
+/** "Restored to <path>" after one file came back (allowed, or only restored). */
+export function restoredOneNotice(how: 'restore' | 'allow', restoredTo: string | null): OutcomeNotice {
+  return { kind: 'info', key: how === 'allow' ? 'quarantine.allowedOne' : 'quarantine.restoredOne', params: { path: restoredTo ?? '' } };
 }
 
 /**

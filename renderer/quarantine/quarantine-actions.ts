@@ -14,7 +14,7 @@ import { uploadConsent } from '../privacy/upload-consent.ts';
 import { translator } from '../i18n/messages.ts';
 import { selectLocale } from '../store/settings-slice.ts';
 import { verdictStore } from '../store/store.ts';
-import { outcomeNotice, type DoneKey } from './outcome-notice.ts';
+import { outcomeNotice, restoredOneNotice, type DoneKey } from './outcome-notice.ts';
 import { quarantineReason } from './quarantine-reason.ts';
 
 /** Codes that mean "this place does not work; pick another" (the file itself is fine). */
@@ -42,6 +42,7 @@ export async function restoreOne(entry: Pick<QuarantineEntry, 'id' | 'fileName' 
   const run = (to?: string): Promise<Result<QuarantineEntry>> => (how === 'allow' ? api.quarantine.allow(entry.id, to ? { to } : undefined) : api.quarantine.restore(entry.id, to ? { to } : undefined));
   let result = await run();
   if (!result.ok && NEEDS_LOCATION.has(result.error.code)) {
+    // The path stays real here: the dialog shows it through displayName().
     const elsewhere = await confirmAction({
       title: 'quarantine.conflictTitle',
       body: result.error.code === 'restore_conflict' ? 'quarantine.conflictBody' : 'quarantine.noPlaceBody',
@@ -57,7 +58,8 @@ export async function restoreOne(entry: Pick<QuarantineEntry, 'id' | 'fileName' 
     notify('error', 'error.generic', { message: reasonOf(result.error) });
     return false;
   }
-  notify('info', how === 'allow' ? 'quarantine.allowedOne' : 'quarantine.restoredOne', { path: result.value.restoredTo ?? '' });
+  const notice = restoredOneNotice(how, result.value.restoredTo);
+  notify(notice.kind, notice.key, notice.params);
   return true;
 }
 

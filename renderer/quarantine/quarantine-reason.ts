@@ -1,20 +1,23 @@
 // A quarantine error in the UI's language: worded from its code and parameters
 // (shared/quarantine/entry.ts), or the core's English sentence when the code is
-// not a quarantine one or a parameter the wording needs is missing.
+// not a quarantine one or a parameter the wording needs is missing. The path or
+// folder it names (and the core's sentence, which quotes them) is shown through
+// displayName(), here for every place that shows the reason.
+import { displayName } from '../../shared/display-name.ts';
 import { isQuarantineErrorCode, quarantineErrorParamsSchema } from '../../shared/quarantine/entry.ts';
 import type { AppError } from '../../shared/result.ts';
 import type { MessageKey, MessageParams, Translator } from '../i18n/messages.ts';
 
 export function quarantineReason({ t }: Pick<Translator, 't'>, error: AppError): string {
   const parsed = quarantineErrorParamsSchema.safeParse(error.params ?? {});
-  if (!isQuarantineErrorCode(error.code) || !parsed.success) return error.message;
+  if (!isQuarantineErrorCode(error.code) || !parsed.success) return displayName(error.message);
   const { path, folder, cause } = parsed.data;
   /** The message, when every parameter it names is there. */
   const say = (key: MessageKey, params: Record<string, string | undefined> = {}): string => {
     const filled: MessageParams = {};
     for (const [name, value] of Object.entries(params)) {
-      if (value === undefined) return error.message;
-      filled[name] = value;
+      if (value === undefined) return displayName(error.message);
+      filled[name] = displayName(value);
     }
     return t(key, filled);
   };

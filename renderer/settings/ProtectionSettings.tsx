@@ -3,6 +3,7 @@
 // remote service (and what never is) with the hosts not asked about again,
 // history retention with "clear history", and the files the user allowed.
 import { useEffect, useId, useState, type ReactElement } from 'react';
+import { displayName } from '../../shared/display-name.ts';
 import type { AllowedContent } from '../../shared/quarantine/entry.ts';
 import { MAX_ASYNC_FILE_SIZE, MB } from '../../shared/service-contract/limits.ts';
 import { consentHostLabel, type ExclusionRules, type ThreatAction } from '../../shared/settings/protection.ts';
@@ -212,7 +213,10 @@ export function AllowedFiles(): ReactElement {
           {allowed.map((item) => (
             <li key={item.sha256} className="allowed__item">
               <div className="allowed__text">
-                <strong className="break">{item.fileName}</strong>
+                {/* Shown through displayName() inside <bdi> like every name; the list is keyed and revoked by the content's SHA-256. */}
+                <strong className="break">
+                  <bdi>{displayName(item.fileName)}</bdi>
+                </strong>
                 <span className="muted small">{t('allowed.since', { date: formatDateTime(locale, item.allowedAt) })}</span>
                 <span className="mono small break">{item.sha256}</span>
               </div>
@@ -220,7 +224,7 @@ export function AllowedFiles(): ReactElement {
                 type="button"
                 className="button button--small"
                 onClick={() => void stopAllowing(item.sha256).then((done) => done && setRefresh((n) => n + 1))}
-                aria-label={t('allowed.removeLabel', { name: item.fileName })}
+                aria-label={t('allowed.removeLabel', { name: displayName(item.fileName) })}
               >
                 {t('allowed.remove')}
               </button>

@@ -2,6 +2,7 @@
 // and pause or resume all of them.
 import { useId, useState, type ReactElement } from 'react';
 import type { WatchedFolderStatus } from '../../shared/bridge/api.ts';
+import { displayName } from '../../shared/display-name.ts';
 import { MAX_ASYNC_FILE_SIZE, MB } from '../../shared/service-contract/limits.ts';
 import { consentHostLabel, type FolderBackend, type ThreatAction } from '../../shared/settings/protection.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
@@ -72,15 +73,19 @@ function WatchedFolderItem({ status }: { status: WatchedFolderStatus }): ReactEl
     <li className="watched__item" data-watch-state={status.state}>
       <div className="watched__head">
         <FolderIcon />
-        <span className="mono break watched__path">{folder.path}</span>
+        {/* Shown through displayName() inside <bdi> like every path; what is sent back to the core is the folder's id. */}
+        <bdi className="mono break watched__path">
+          {displayName(folder.path)}
+        </bdi>
         <span className={`pill pill--${status.state}`}>{t(`watch.state.${status.state}`)}</span>
-        <button type="button" className="button button--quiet button--small" onClick={() => void removeWatchedFolder(folder.id)} aria-label={t('watch.removeLabel', { path: folder.path })}>
+        <button type="button" className="button button--quiet button--small" onClick={() => void removeWatchedFolder(folder.id)} aria-label={t('watch.removeLabel', { path: displayName(folder.path) })}>
           {t('watch.remove')}
         </button>
       </div>
       {status.error ? (
         <p className="field-error" role="alert">
-          <WarningIcon /> {status.error}
+          {/* The watcher's sentence may quote the path. */}
+          <WarningIcon /> {displayName(status.error)}
         </p>
       ) : null}
       <div className="watched__options">

@@ -113,6 +113,47 @@ describe('file names', () => {
     await expect.poll(() => detail.getByTestId('detail-path').textContent()).toBe(deepFile);
     expectNoProblems(app);
   });
+
+  it('questions and notices name files as the list does: the restore conflict, "Restored to", and the upload question show a bidi override escaped', async () => {
+    const { real, app, page } = await start();
+    expect((await real.core.settings.update({ threatAction: 'quarantine' })).ok).toBe(true);
+    const dir = await folder('named-');
+    const threat = path.join(dir, 'invoice\u202Efdp.exe');
+    await writeFile(threat, EICAR_TEST_STRING);
+    await dropPaths(page, [threat]);
+    const row = rowFor(page, 'invoice⟨U+202E⟩fdp.exe');
+    await row.and(page.locator('[data-disposition=quarantined]')).waitFor({ timeout: 60_000 });
+
+    // Its place is taken: the question names the original path escaped, and "Restored to" the new one.
+    await writeFile(threat, 'a new file with the same name');
+    const elsewhere = path.join(dir, 'restored\u202Efdp.exe');
+    app.saveNext(elsewhere);
+    await row.click();
+    await page.getByTestId('threat-actions').getByRole('button', { name: en['threat.restore'], exact: true }).click();
+    const confirm = page.getByTestId('confirm-dialog');
+    await confirm.getByText(en['quarantine.conflictBody'].replace('{path}', path.join(dir, 'invoice⟨U+202E⟩fdp.exe')), { exact: true }).waitFor();
+    expect(await confirm.textContent()).not.toContain('\u202E');
+    await confirm.getByRole('button', { name: en['quarantine.chooseLocation'] }).click();
+    await page.getByTestId('notice-info').getByText(`Restored to ${path.join(dir, 'restored⟨U+202E⟩fdp.exe')}`, { exact: true }).waitFor();
+    // The file itself went where the user chose, under its real name.
+    expect(await readFile(elsewhere, 'latin1')).toBe(EICAR_TEST_STRING);
+    expect(app.saveRequests).toEqual(['invoice\u202Efdp.exe']);
+
+    // The upload question for a remote service names the first file the same way.
+    expect((await real.core.settings.update({ backend: { kind: 'remote', baseUrl: 'https://scan.example.invalid' } })).ok).toBe(true);
+    await page.reload();
+    await app.bridge.subscribed(2);
+    const letter = path.join(dir, 'letter\u2067fdp.exe');
+    await writeFile(letter, 'dear service\n');
+    await dropPaths(page, [letter]);
+    const dialog = page.getByTestId('upload-dialog');
+    await dialog.getByText('1 item: letter⟨U+2067⟩fdp.exe', { exact: true }).waitFor();
+    expect(await dialog.textContent()).not.toContain('\u2067');
+    await app.screenshot('bad-input-names-in-questions');
+    await dialog.getByRole('button', { name: en['upload.cancel'] }).click();
+    await page.getByTestId('notice-info').getByText(en['upload.cancelled']).waitFor();
+    expectNoProblems(app);
+  });
 });
 
 describe('sizes', () => {
