@@ -1,6 +1,8 @@
 // Which service scans: the built-in local one, or a remote one with its address,
 // API key and a connection test. The key lives only in the password field until
-// it is saved; the UI only ever shows the masked form the core reports.
+// it is saved; the UI only ever shows the masked form the core reports. The
+// section stays mounted when a change is saved: what the user types meanwhile is
+// kept, and the key and the test wait for the address being saved.
 import { useId, useState, type FormEvent, type ReactElement } from 'react';
 import type { ConnectionReport } from '../../shared/bridge/api.ts';
 import { apiKeyProblem, baseUrlProblem } from '../../shared/settings/input-problems.ts';
@@ -11,7 +13,10 @@ import { useTranslator } from '../i18n/use-translator.ts';
 import { verdictStore } from '../store/store.ts';
 import { useVerdict } from '../store/use-verdict.ts';
 import { apiKeyMessage, baseUrlMessage, type FieldMessage } from './input-messages.ts';
-import { updateSettings } from './settings-actions.ts';
+import { settingsSettled, updateSettings } from './settings-actions.ts';
+
+/** Which service the settings name: a connection report is about one. */
+const serviceKey = (settings: Pick<Settings, 'backend'> | null): string => JSON.stringify(settings?.backend ?? null);
 
 export function ServiceSettings({ settings }: { settings: Settings }): ReactElement {
   const { t } = useTranslator();
@@ -79,7 +84,7 @@ export function ServiceSettings({ settings }: { settings: Settings }): ReactElem
           <ApiKeyField />
         </>
       ) : null}
-      <ConnectionTest />
+      <ConnectionTest service={serviceKey(settings)} />
     </section>
   );
 }
@@ -101,9 +106,11 @@ function ApiKeyField(): ReactElement {
     const found = apiKeyProblem(draft);
     setProblem(found ? apiKeyMessage(found) : null);
     if (found) return;
-    const pending = api.settings.setApiKey(draft);
+    const key = draft;
     setDraft('');
-    const status = await call(pending);
+    // An address applied just before is saved first: the key belongs to that service.
+    await settingsSettled();
+    const status = await call(api.settings.setApiKey(key));
     if (status) {
       verdictStore.getState().setKeyStatus(status);
       if (!status.keychainError) verdictStore.getState().notify('info', 'settings.apiKeySaved');
@@ -160,16 +167,21 @@ function ApiKeyField(): ReactElement {
   );
 }
 
-function ConnectionTest(): ReactElement {
+function ConnectionTest({ service }: { service: string }): ReactElement {
   const { t, locale } = useTranslator();
   const [testing, setTesting] = useState(false);
-  const [report, setReport] = useState<ConnectionReport | null>(null);
+  const [tested, setTested] = useState<{ service: string; report: ConnectionReport } | null>(null);
+  // A report is about the service it tested; after another address is applied it no longer applies.
+  const report = tested?.service === service ? tested.report : null;
   const run = async (): Promise<void> => {
     setTesting(true);
-    setReport(null);
+    setTested(null);
+    // Tests the address just applied, not the one before.
+    await settingsSettled();
+    const target = serviceKey(verdictStore.getState().settings);
     const result = await call(api.settings.testConnection());
     setTesting(false);
-    if (result) setReport(result);
+    if (result) setTested({ service: target, report: result });
   };
   // The headline names what went wrong; the core's message under it has the detail.
   const summary = (value: ConnectionReport): string => {

@@ -20,7 +20,8 @@ export function SettingsView(): ReactElement {
     <div className="settings" data-testid="settings-view">
       <h1 className="visually-hidden">{t('settings.title')}</h1>
       <GeneralSettings settings={settings} />
-      <ServiceSettings key={JSON.stringify(settings.backend)} settings={settings} />
+      {/* Not keyed on the backend: rebuilding the section after Apply would drop what is being typed (the API key). */}
+      <ServiceSettings settings={settings} />
       <PrivacySettings settings={settings} />
       <ThreatSettings settings={settings} />
       <WatchedFolders />

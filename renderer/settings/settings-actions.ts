@@ -6,7 +6,25 @@ import type { SettingsPatch } from '../../shared/settings/settings.ts';
 import { api, call } from '../bridge/api.ts';
 import { verdictStore } from '../store/store.ts';
 
-export async function updateSettings(patch: SettingsPatch): Promise<boolean> {
+/** The settings changes asked for and not answered yet (with the key status that follows a new backend). */
+let saving: Promise<unknown> = Promise.resolve();
+
+export function updateSettings(patch: SettingsPatch): Promise<boolean> {
+  const done = saveSettings(patch);
+  saving = Promise.allSettled([saving, done]);
+  return done;
+}
+
+/**
+ * Resolves once every settings change asked for so far is answered. What belongs to the
+ * configured service (its API key, a connection test) waits for it, so a key saved right
+ * after Apply goes to the address just applied, not the one before.
+ */
+export async function settingsSettled(): Promise<void> {
+  await saving;
+}
+
+async function saveSettings(patch: SettingsPatch): Promise<boolean> {
   const settings = await call(api.settings.update(patch));
   if (!settings) return false;
   verdictStore.getState().setSettings(settings);

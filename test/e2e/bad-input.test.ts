@@ -18,8 +18,8 @@ import { SETTINGS_VERSION } from '../../shared/settings/settings.ts';
 import { MAX_SYNC_FILE_SIZE } from '../../shared/service-contract/limits.ts';
 import { en } from '../../renderer/i18n/en.ts';
 import { keyringTestsCanRun } from '../support/keyring.ts';
-import type { AppHarness } from './support/app-harness.ts';
 import { dropPaths, expectNoProblems, recordFor, rowFor, useE2eApp } from './support/e2e-app.ts';
+import type { RealCore } from './support/real-core.ts';
 
 const canUseKeyring = keyringTestsCanRun();
 // The built-in engine: nothing here needs clamd's signatures, and 10,000 files scan faster.
@@ -302,17 +302,17 @@ describe('a remote service that is not one', () => {
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }
 
-  /**
-   * Types a remote address in Settings and applies it. The service section is rebuilt for the new
-   * address (its key field with it), so this waits for the key status the page asks for afterwards.
-   */
-  async function applyServiceAddress(app: AppHarness, url: string): Promise<void> {
-    const asked = () => app.bridge.calls.filter((call) => call.channel === 'settings:keyStatus').length;
-    const before = asked();
-    await app.page.getByLabel(en['settings.baseUrl']).fill(url);
-    await app.page.getByRole('button', { name: en['settings.apply'] }).click();
-    await expect.poll(asked).toBeGreaterThan(before);
+  /** Types a remote address in Settings and applies it; the key can be typed at once (the section keeps it while the address is saved). */
+  async function applyServiceAddress(page: Page, url: string): Promise<void> {
+    await page.getByLabel(en['settings.baseUrl']).fill(url);
+    await page.getByRole('button', { name: en['settings.apply'] }).click();
   }
+
+  /** The remote address the core has saved. */
+  const savedAddress = async (real: RealCore) => {
+    const settings = await real.core.settings.get();
+    return settings.ok && settings.value.backend.kind === 'remote' ? settings.value.backend.baseUrl : null;
+  };
 
   it.runIf(canUseKeyring)('an address that answers HTML: "Test connection" and the scan both say it did not answer like a File Scanning Service', async () => {
     const url = await htmlServer();
@@ -320,14 +320,15 @@ describe('a remote service that is not one', () => {
     const { real, app, page } = await start({ tuning: { retryBaseMs: 50, retryMaxMs: 300, clientRetry: { baseDelayMs: 20, maxDelayMs: 100, deadlineMs: 5_000 } } });
     await page.getByRole('button', { name: en['nav.settings'] }).click();
     await page.getByLabel(en['settings.backend.remote']).check();
-    await applyServiceAddress(app, url);
-    expect(await real.core.settings.get()).toMatchObject({ ok: true, value: { backend: { kind: 'remote', baseUrl: url } } });
+    await applyServiceAddress(page, url);
     await page.getByTestId('api-key-input').fill('vk_e2e_html_0123456789abcdef');
     await page.getByRole('button', { name: en['settings.apiKeySave'] }).click();
+    // Stored for the address just applied: the key waited for it to be saved.
     await expect.poll(async () => {
       const status = await real.core.settings.keyStatus();
       return status.ok && status.value.isSet;
     }).toBe(true);
+    expect(await savedAddress(real)).toBe(url);
 
     await page.getByRole('button', { name: en['settings.test'] }).click();
     const report = page.getByTestId('connection-report');
@@ -356,12 +357,15 @@ describe('a remote service that is not one', () => {
     const { real, app, page } = await start();
     await page.getByRole('button', { name: en['nav.settings'] }).click();
     await page.getByLabel(en['settings.backend.remote']).check();
-    await applyServiceAddress(app, 'https://scan.example.invalid');
+    await applyServiceAddress(page, 'https://scan.example.invalid');
     const field = page.getByTestId('api-key-input');
     await field.fill('vk_schlüssel_0123456789');
     await page.getByRole('button', { name: en['settings.apiKeySave'] }).click();
     expect(await page.getByTestId('api-key-error').textContent()).toBe(en['settings.apiKey.non_ascii'].replace('{position}', '8'));
     expect(await field.getAttribute('aria-invalid')).toBe('true');
+    await expect.poll(() => savedAddress(real)).toBe('https://scan.example.invalid');
+    // The refused key is still in its field to be corrected (the saved address did not rebuild the form), and was not stored.
+    expect(await field.inputValue()).toBe('vk_schlüssel_0123456789');
     expect(await real.core.settings.keyStatus()).toMatchObject({ ok: true, value: { isSet: false } });
     expectNoProblems(app);
   });

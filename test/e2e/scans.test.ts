@@ -322,6 +322,54 @@ describe('settings', () => {
     expectNoProblems(app);
   });
 
+  it('an API key typed right after Apply is kept while the address is saved, and is saved for that address', async () => {
+    const { real, app, page } = await start();
+    const settingsApi = real.core.settings;
+    // Each address save reaches the core and waits there until released: the key is typed while it is under way.
+    const update = settingsApi.update.bind(settingsApi);
+    let release = (): void => undefined;
+    settingsApi.update = async (patch) => {
+      await new Promise<void>((resolve) => (release = resolve));
+      return update(patch);
+    };
+    // Which remote address the core had when each key arrived.
+    const keysFor: Array<{ key: string; baseUrl: string | null }> = [];
+    const setApiKey = settingsApi.setApiKey.bind(settingsApi);
+    settingsApi.setApiKey = async (key) => {
+      const settings = await settingsApi.get();
+      keysFor.push({ key, baseUrl: settings.ok && settings.value.backend.kind === 'remote' ? settings.value.backend.baseUrl : null });
+      return setApiKey(key);
+    };
+    const updates = () => app.bridge.calls.filter((call) => call.channel === 'settings:update').length;
+    const field = page.getByTestId('api-key-input');
+    await page.getByRole('button', { name: en['nav.settings'] }).click();
+    await page.getByLabel(en['settings.backend.remote']).check();
+
+    // 1. Typed while the address is saved: when the answer arrives and the page shows the new address, the key is still in its field.
+    await page.getByLabel(en['settings.baseUrl']).fill('https://one.example.invalid');
+    await page.getByRole('button', { name: en['settings.apply'] }).click();
+    await expect.poll(updates).toBe(1);
+    await field.fill('vk_e2e_first_0123456789abcdef');
+    release();
+    await page.getByTestId('privacy-settings').getByText(en['privacy.remoteNow'].replace('{host}', 'one.example.invalid')).waitFor();
+    expect(await field.inputValue()).toBe('vk_e2e_first_0123456789abcdef');
+    await page.getByRole('button', { name: en['settings.apiKeySave'] }).click();
+    await expect.poll(() => keysFor).toEqual([{ key: 'vk_e2e_first_0123456789abcdef', baseUrl: 'https://one.example.invalid' }]);
+
+    // 2. Saved before the address is: the key waits for it and goes to the new service, not the one before.
+    await page.getByLabel(en['settings.baseUrl']).fill('https://two.example.invalid');
+    await page.getByRole('button', { name: en['settings.apply'] }).click();
+    await expect.poll(updates).toBe(2);
+    await field.fill('vk_e2e_second_0123456789abcdef');
+    await page.getByRole('button', { name: en['settings.apiKeySave'] }).click();
+    await expect.poll(() => field.inputValue()).toBe('');
+    release();
+    await expect.poll(() => keysFor.length).toBe(2);
+    expect(keysFor[1]).toEqual({ key: 'vk_e2e_second_0123456789abcdef', baseUrl: 'https://two.example.invalid' });
+    expect(await page.getByLabel(en['settings.baseUrl']).inputValue()).toBe('https://two.example.invalid');
+    expectNoProblems(app);
+  });
+
   it('follows the dark colour scheme', async () => {
     const { app, page } = await start({}, 'dark');
     const files = await writeFiles({ 'notes.md': '# notes', 'eicar.bin': EICAR_TEST_STRING });
