@@ -34,12 +34,21 @@ export interface FingerprintOptions {
 
 export type FingerprintErrorCode = 'not_found' | 'unreadable' | 'not_regular_file' | 'file_changed' | 'read_failed';
 
+/** For `read_failed` and `file_changed`: the file, and for `read_failed` the system's reason and whether opening or reading failed (the caller words it). */
+export interface FingerprintErrorDetail {
+  path: string;
+  reason?: string;
+  phase?: 'open' | 'read';
+}
+
 export class FingerprintError extends Error {
   readonly code: FingerprintErrorCode;
-  constructor(code: FingerprintErrorCode, message: string, options?: { cause?: unknown }) {
+  readonly detail: FingerprintErrorDetail | undefined;
+  constructor(code: FingerprintErrorCode, message: string, options?: { cause?: unknown; detail?: FingerprintErrorDetail }) {
     super(message, options);
     this.name = 'FingerprintError';
     this.code = code;
+    this.detail = options?.detail;
   }
 }
 
@@ -62,7 +71,7 @@ export async function fingerprintFile(filePath: string, options: FingerprintOpti
     const info = await handle.stat();
     if (!info.isFile()) throw new FingerprintError('not_regular_file', `${filePath} is not a regular file any more; it was not read.`);
     if (options.expect && (info.dev !== options.expect.dev || info.ino !== options.expect.ino)) {
-      throw new FingerprintError('file_changed', `${filePath} was replaced by another file after it was queued.`);
+      throw new FingerprintError('file_changed', `${filePath} was replaced by another file after it was queued.`, { detail: { path: filePath } });
     }
 
     // Buffers no larger than the file (+1, so its end shows as a short read): a 4 KB file
@@ -107,7 +116,10 @@ export async function fingerprintFile(filePath: string, options: FingerprintOpti
     return keep ? { ...digests, content: current.subarray(0, position) } : digests;
   } catch (error) {
     if (error instanceof FingerprintError || signal?.aborted) throw error;
-    throw new FingerprintError('read_failed', `${filePath} could not be read: ${(error as Error).message}`, { cause: error });
+    throw new FingerprintError('read_failed', `${filePath} could not be read: ${(error as Error).message}`, {
+      cause: error,
+      detail: { path: filePath, reason: (error as Error).message, phase: 'read' },
+    });
   } finally {
     // Never close the descriptor under a read still running in the thread pool.
     await inFlight;
@@ -127,6 +139,9 @@ function openError(filePath: string, error: unknown): FingerprintError {
     case 'ELOOP':
       return new FingerprintError('not_found', `${filePath} is a symbolic link loop.`, { cause: error });
     default:
-      return new FingerprintError('read_failed', `${filePath} could not be opened: ${(error as Error).message}`, { cause: error });
+      return new FingerprintError('read_failed', `${filePath} could not be opened: ${(error as Error).message}`, {
+        cause: error,
+        detail: { path: filePath, reason: (error as Error).message, phase: 'open' },
+      });
   }
 }

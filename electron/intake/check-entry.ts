@@ -4,8 +4,9 @@
 import { constants, type Stats } from 'node:fs';
 import { lstat, open, readlink, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { MB } from '../../shared/service-contract/limits.ts';
-import type { FileKind, IntakeErrorCode, IntakeItem } from './intake-item.ts';
+import type { FileKind, IntakeErrorCode, ScanFailureParams } from '../../shared/scans/failure.ts';
+import { scanFailure } from '../scans/failure-text.ts';
+import type { IntakeItem, IntakeRejected } from './intake-item.ts';
 
 /** A file (accepted or rejected) to report, or a folder to expand. */
 export type EntryCheck = { kind: 'item'; item: IntakeItem } | { kind: 'directory'; path: string; stats: Stats };
@@ -23,13 +24,13 @@ export async function checkEntry(input: string, maxFileSize: number): Promise<En
   try {
     return await inspect(input, maxFileSize);
   } catch (error) {
-    return reject(String(input), 'unreadable', `${String(input)} could not be checked: ${(error as Error).message}`);
+    return reject(String(input), { cause: 'check_failed', path: String(input), detail: (error as Error).message });
   }
 }
 
 async function inspect(input: string, maxFileSize: number): Promise<EntryCheck> {
   if (typeof input !== 'string' || input.trim() === '' || input.includes('\0')) {
-    return reject(String(input), 'invalid_path', 'An empty path or one with a NUL character cannot be scanned.');
+    return reject(String(input), { cause: 'empty_path' });
   }
   const entryPath = path.resolve(input);
 
@@ -37,7 +38,7 @@ async function inspect(input: string, maxFileSize: number): Promise<EntryCheck> 
   try {
     stats = await lstat(entryPath);
   } catch (error) {
-    return reject(entryPath, ...lookupError(entryPath, error));
+    return reject(entryPath, lookupError(entryPath, error));
   }
   let realPath = entryPath;
   if (stats.isSymbolicLink()) {
@@ -45,7 +46,7 @@ async function inspect(input: string, maxFileSize: number): Promise<EntryCheck> 
       stats = await stat(entryPath);
       realPath = await realpath(entryPath);
     } catch (error) {
-      return reject(entryPath, ...(await linkError(entryPath, error)));
+      return reject(entryPath, await linkError(entryPath, error));
     }
   }
 
@@ -59,7 +60,7 @@ async function inspect(input: string, maxFileSize: number): Promise<EntryCheck> 
   try {
     handle = await open(entryPath, OPEN_FLAGS);
   } catch (error) {
-    return reject(entryPath, ...openError(entryPath, error));
+    return reject(entryPath, openError(entryPath, error));
   }
   try {
     const opened = await handle.stat();
@@ -67,24 +68,21 @@ async function inspect(input: string, maxFileSize: number): Promise<EntryCheck> 
     if (opened.size > maxFileSize) return tooLarge(entryPath, opened.size, maxFileSize);
     return { kind: 'item', item: { ok: true, path: entryPath, realPath, size: opened.size, mtimeMs: opened.mtimeMs, dev: opened.dev, ino: opened.ino } };
   } catch (error) {
-    return reject(entryPath, 'unreadable', `${entryPath} could not be checked: ${(error as Error).message}`);
+    return reject(entryPath, { cause: 'check_failed', path: entryPath, detail: (error as Error).message });
   } finally {
     await handle.close().catch(() => {});
   }
 }
 
-function reject(entryPath: string, code: IntakeErrorCode, message: string, extra: { kind?: FileKind; size?: number } = {}): EntryCheck {
-  return { kind: 'item', item: { ok: false, path: entryPath, code, message, ...extra } };
+/** A refused path: the cause's code and English sentence (failure-text.ts), with the parameters the UI words it from. */
+export function refusal(entryPath: string, params: ScanFailureParams, extra: { kind?: FileKind; size?: number } = {}): IntakeRejected {
+  const { code, message } = scanFailure(params);
+  return { ok: false, path: entryPath, code: code as IntakeErrorCode, message, params, ...extra };
 }
 
-const KIND_NAMES: Record<FileKind, string> = {
-  directory: 'a folder',
-  fifo: 'a named pipe (FIFO)',
-  socket: 'a socket',
-  character_device: 'a character device',
-  block_device: 'a block device',
-  other: 'not a regular file',
-};
+function reject(entryPath: string, params: ScanFailureParams, extra: { kind?: FileKind; size?: number } = {}): EntryCheck {
+  return { kind: 'item', item: refusal(entryPath, params, extra) };
+}
 
 function kindOf(stats: Stats): FileKind {
   if (stats.isDirectory()) return 'directory';
@@ -97,64 +95,50 @@ function kindOf(stats: Stats): FileKind {
 
 function notRegular(entryPath: string, stats: Stats): EntryCheck {
   const kind = kindOf(stats);
-  return reject(entryPath, 'not_regular_file', `${entryPath} is ${KIND_NAMES[kind]}, not a regular file; it was not opened.`, { kind });
+  return reject(entryPath, { cause: 'not_regular', path: entryPath, kind }, { kind });
 }
 
 function tooLarge(entryPath: string, size: number, limit: number): EntryCheck {
-  return reject(
-    entryPath,
-    'too_large',
-    `${entryPath} is ${megabytes(size)} (${size.toLocaleString('en-US')} bytes), over the ${megabytes(limit)} limit ` +
-      `(${limit.toLocaleString('en-US')} bytes); it was not sent.`,
-    { size },
-  );
+  return reject(entryPath, { cause: 'over_limit', path: entryPath, size, limit }, { size });
 }
 
-/** 1 MB = 1,048,576 bytes, as in the service's limits. */
-function megabytes(bytes: number): string {
-  const value = bytes / MB;
-  return `${Number.isInteger(value) ? value : value.toFixed(1)} MB`;
-}
-
-type Rejection = [IntakeErrorCode, string];
-
-function lookupError(entryPath: string, error: unknown): Rejection {
+function lookupError(entryPath: string, error: unknown): ScanFailureParams {
   switch ((error as NodeJS.ErrnoException).code) {
     case 'ENOENT':
     case 'ENOTDIR':
-      return ['not_found', `There is no file or folder at ${entryPath}.`];
+      return { cause: 'no_such_path', path: entryPath };
     case 'EACCES':
     case 'EPERM':
-      return ['unreadable', `${entryPath} cannot be reached: permission denied on a folder in its path.`];
+      return { cause: 'folder_in_path_denied', path: entryPath };
     case 'ELOOP':
-      return ['symlink_loop', `${entryPath} cannot be reached: a symbolic link in its path leads back to itself.`];
+      return { cause: 'loop_in_path', path: entryPath };
     case 'ENAMETOOLONG':
-      return ['invalid_path', `The path is too long to open: ${entryPath}`];
+      return { cause: 'path_too_long', path: entryPath };
     default:
-      return ['unreadable', `${entryPath} could not be checked: ${(error as Error).message}`];
+      return { cause: 'check_failed', path: entryPath, detail: (error as Error).message };
   }
 }
 
-async function linkError(entryPath: string, error: unknown): Promise<Rejection> {
+async function linkError(entryPath: string, error: unknown): Promise<ScanFailureParams> {
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ELOOP') return ['symlink_loop', `${entryPath} is a symbolic link loop: following it leads back to itself.`];
+  if (code === 'ELOOP') return { cause: 'link_loop', path: entryPath };
   if (code === 'ENOENT' || code === 'ENOTDIR') {
     const target = await readlink(entryPath).catch(() => null);
-    return ['broken_link', `${entryPath} is a symbolic link to ${target ?? 'a path'} that does not exist.`];
+    return target === null ? { cause: 'broken_link_unknown_target', path: entryPath } : { cause: 'broken_link', path: entryPath, target };
   }
   return lookupError(entryPath, error);
 }
 
-function openError(entryPath: string, error: unknown): Rejection {
+function openError(entryPath: string, error: unknown): ScanFailureParams {
   switch ((error as NodeJS.ErrnoException).code) {
     case 'EACCES':
     case 'EPERM':
-      return ['unreadable', `${entryPath} cannot be read: permission denied.`];
+      return { cause: 'read_denied', path: entryPath };
     case 'ENOENT':
-      return ['not_found', `${entryPath} disappeared before it could be opened.`];
+      return { cause: 'vanished_before_open', path: entryPath };
     case 'ELOOP':
-      return ['symlink_loop', `${entryPath} is a symbolic link loop.`];
+      return { cause: 'link_loop', path: entryPath };
     default:
-      return ['unreadable', `${entryPath} cannot be opened: ${(error as Error).message}`];
+      return { cause: 'open_failed', path: entryPath, detail: (error as Error).message };
   }
 }

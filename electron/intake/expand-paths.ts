@@ -8,7 +8,7 @@ import type { Dir } from 'node:fs';
 import { opendir } from 'node:fs/promises';
 import path from 'node:path';
 import { MAX_ASYNC_FILE_SIZE } from '../../shared/service-contract/limits.ts';
-import { checkEntry, fileKey, type EntryCheck } from './check-entry.ts';
+import { checkEntry, fileKey, refusal, type EntryCheck } from './check-entry.ts';
 import type { IntakeItem } from './intake-item.ts';
 
 export type { IntakeItem, IntakeAccepted, IntakeRejected, IntakeExcludedFolder, IntakeErrorCode, FileKind } from './intake-item.ts';
@@ -61,12 +61,7 @@ export async function* expandPaths(paths: Iterable<string> | AsyncIterable<strin
     const key = fileKey(check.stats);
     for (let up: PendingDir | null = parent; up; up = up.parent) {
       if (up.key === key) {
-        return {
-          ok: false,
-          path: check.path,
-          code: 'symlink_loop',
-          message: `${check.path} links back to a folder that contains it (${up.path}); it was not expanded again.`,
-        };
+        return refusal(check.path, { cause: 'links_back', path: check.path, folder: up.path });
       }
     }
     if (seenDirs.has(key)) return null;
@@ -143,11 +138,7 @@ async function* checkInOrder(
 
 function listError(dirPath: string, error: unknown): IntakeItem {
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'EACCES' || code === 'EPERM') {
-    return { ok: false, path: dirPath, code: 'unreadable', message: `The folder ${dirPath} cannot be opened: permission denied.` };
-  }
-  if (code === 'ENOENT' || code === 'ENOTDIR') {
-    return { ok: false, path: dirPath, code: 'not_found', message: `The folder ${dirPath} disappeared while it was being read.` };
-  }
-  return { ok: false, path: dirPath, code: 'unreadable', message: `The folder ${dirPath} could not be read: ${(error as Error).message}` };
+  if (code === 'EACCES' || code === 'EPERM') return refusal(dirPath, { cause: 'folder_denied', path: dirPath });
+  if (code === 'ENOENT' || code === 'ENOTDIR') return refusal(dirPath, { cause: 'folder_vanished', path: dirPath });
+  return refusal(dirPath, { cause: 'folder_unreadable', path: dirPath, detail: (error as Error).message });
 }

@@ -2,17 +2,10 @@
 // intake, a rejection with a stable code (the UI maps codes to localized
 // text) and a plain-English message (logs, CLI), or an excluded folder.
 
-export type IntakeErrorCode =
-  | 'not_found'
-  | 'not_regular_file'
-  | 'unreadable'
-  | 'too_large'
-  | 'broken_link'
-  | 'symlink_loop'
-  | 'invalid_path';
+import type { FileKind, IntakeErrorCode, ScanFailureParams } from '../../shared/scans/failure.ts';
 
-/** What a non-regular path is, for `not_regular_file`. */
-export type FileKind = 'directory' | 'fifo' | 'socket' | 'character_device' | 'block_device' | 'other';
+// The codes and kinds are declared with the other failure causes (shared/scans/failure.ts).
+export type { FileKind, IntakeErrorCode } from '../../shared/scans/failure.ts';
 
 export interface IntakeAccepted {
   ok: true;
@@ -32,6 +25,8 @@ export interface IntakeRejected {
   path: string;
   code: IntakeErrorCode;
   message: string;
+  /** Which sentence `message` is and what it names, so the UI can word it in its language. */
+  params: ScanFailureParams;
   /** For `not_regular_file`: what it is instead. */
   kind?: FileKind;
   /** For `too_large`: the size found. */

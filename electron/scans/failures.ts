@@ -1,34 +1,62 @@
 // What the pipeline does with an error, decided in one place: pause the queue
 // for a key, try again later, or fail the file with a code the UI maps to a
 // next step. Transient causes never fail a file.
-import { MAX_ASYNC_FILE_SIZE, MB } from '../../shared/service-contract/limits.ts';
+import type { ScanFailureParams } from '../../shared/scans/failure.ts';
+import type { RecordError } from '../../shared/scans/record.ts';
+import { MAX_ASYNC_FILE_SIZE } from '../../shared/service-contract/limits.ts';
 import { FingerprintError } from '../fingerprint/fingerprint.ts';
 import { isServiceError } from '../service-client/service-error.ts';
+import { scanFailure } from './failure-text.ts';
 
 /** A failure found on this machine (the file, not the service); fails the record. */
 export class LocalFailure extends Error {
   readonly code: string;
-  constructor(code: string, message: string) {
-    super(message);
+  /** What the UI words the message from (failure-text.ts), when the core wrote it. */
+  readonly params: ScanFailureParams | undefined;
+  constructor(error: RecordError) {
+    super(error.message);
     this.name = 'LocalFailure';
-    this.code = code;
+    this.code = error.code;
+    this.params = error.params as ScanFailureParams | undefined;
+  }
+
+  /** As a record's `error`. */
+  get recordError(): RecordError {
+    return recordErrorOf(this);
   }
 }
+
+/** A failure as a record's `error` (its parameters only where the core wrote the message). */
+export const recordErrorOf = (failure: { code: string; message: string; params?: ScanFailureParams | undefined }): RecordError =>
+  failure.params ? { code: failure.code, message: failure.message, params: failure.params } : { code: failure.code, message: failure.message };
+
+/** A local failure of this cause, with its code and English sentence. */
+export const localFailure = (params: ScanFailureParams): LocalFailure => new LocalFailure(scanFailure(params));
+
+/** What the record's `error` is built from: code, English sentence and, where the core wrote it, its parameters. */
+type Failure = { code: string; message: string; params?: ScanFailureParams | undefined };
 
 export type ErrorAction =
   | { action: 'pause_for_key'; message: string }
   | { action: 'retry'; reason: 'retrying' | 'service_unreachable'; code: string; message: string; retryAfterMs?: number }
   /** The POST may have reached the service but the answer was unusable: look the reference up, a few times at most. */
-  | { action: 'retry_unclear'; code: string; message: string }
-  | { action: 'fail'; code: string; message: string }
-  | { action: 'file_problem'; code: string; message: string }
+  | ({ action: 'retry_unclear' } & Failure)
+  | ({ action: 'fail' } & Failure)
+  | ({ action: 'file_problem' } & Failure)
   | { action: 'adopt'; scanId: string }
   | { action: 'lookup' }
   | { action: 'aborted' };
 
+const failureOf = (error: { code: string; message: string; params?: ScanFailureParams | undefined }): Failure => ({
+  code: error.code,
+  message: error.message,
+  params: error.params,
+});
+
 export function classifyError(error: unknown): ErrorAction {
-  if (error instanceof LocalFailure) return { action: 'fail', code: error.code, message: error.message };
+  if (error instanceof LocalFailure) return { action: 'fail', ...failureOf(error) };
   if (isServiceError(error)) {
+    const failure = { code: error.kind, message: error.message, params: error.params };
     switch (error.kind) {
       case 'unauthorized':
         return { action: 'pause_for_key', message: error.message };
@@ -39,29 +67,29 @@ export function classifyError(error: unknown): ErrorAction {
       case 'timeout':
         return { action: 'retry', reason: 'service_unreachable', code: error.kind, message: error.message, retryAfterMs: error.retryAfterMs };
       case 'malformed_response':
-        return { action: 'retry_unclear', code: error.kind, message: error.message };
+        return { action: 'retry_unclear', ...failure };
       case 'sync_timeout':
-        return error.scanId ? { action: 'adopt', scanId: error.scanId } : { action: 'retry_unclear', code: error.kind, message: error.message };
+        return error.scanId ? { action: 'adopt', scanId: error.scanId } : { action: 'retry_unclear', ...failure };
       case 'duplicate_reference':
         return { action: 'lookup' };
       case 'file_too_large':
       case 'invalid_request':
       case 'not_found':
-        return { action: 'fail', code: error.kind, message: error.message };
+        return { action: 'fail', ...failure };
       case 'file_unreadable':
-        return { action: 'file_problem', code: error.kind, message: error.message };
+        return { action: 'file_problem', ...failure };
       case 'aborted':
         return { action: 'aborted' };
     }
   }
   if (error instanceof FingerprintError) {
     const failure = fingerprintFailure(error);
-    return failure.code === 'file_changed' ? { action: 'file_problem', code: failure.code, message: failure.message } : { action: 'fail', code: failure.code, message: failure.message };
+    return { action: failure.code === 'file_changed' ? 'file_problem' : 'fail', ...failureOf(failure) };
   }
   const fsFailure = fileSystemFailure(error);
-  if (fsFailure) return { action: 'fail', code: fsFailure.code, message: fsFailure.message };
+  if (fsFailure) return { action: 'fail', ...failureOf(fsFailure) };
   if ((error as { name?: string } | null)?.name === 'AbortError') return { action: 'aborted' };
-  return { action: 'fail', code: 'internal_error', message: `Verdict could not handle this file: ${(error as Error)?.message ?? String(error)}` };
+  return { action: 'fail', ...failureOf(scanFailure({ cause: 'unexpected', detail: (error as Error)?.message ?? String(error) })) };
 }
 
 /** File system errors while reading a queued file, in words that say what to do. */
@@ -70,16 +98,16 @@ export function fileSystemFailure(error: unknown): LocalFailure | null {
   switch (code) {
     case 'ENOENT':
     case 'ENOTDIR':
-      return new LocalFailure('not_found', 'The file is no longer there (moved or deleted). Add it again to scan it.');
+      return localFailure({ cause: 'gone' });
     case 'EACCES':
     case 'EPERM':
-      return new LocalFailure('unreadable', 'Verdict is not allowed to read this file (permission denied). Give your user read access and scan it again.');
+      return localFailure({ cause: 'permission_denied' });
     case 'ELOOP':
-      return new LocalFailure('symlink_loop', 'The path is a symbolic link loop; there is no file to scan.');
+      return localFailure({ cause: 'symlink_loop' });
     case 'EISDIR':
-      return new LocalFailure('not_regular_file', 'This is a folder, not a file.');
+      return localFailure({ cause: 'is_folder' });
     case 'EIO':
-      return new LocalFailure('read_error', 'The disk reported an input/output error while reading the file.');
+      return localFailure({ cause: 'disk_error' });
     default:
       return null;
   }
@@ -87,35 +115,27 @@ export function fileSystemFailure(error: unknown): LocalFailure | null {
 
 /** The fingerprint module's codes, with what to do next. */
 function fingerprintFailure(error: FingerprintError): LocalFailure {
+  const detail = error.detail;
   switch (error.code) {
     case 'not_found':
-      return fileSystemFailure(Object.assign(new Error(), { code: 'ENOENT' }))!;
+      return localFailure({ cause: 'gone' });
     case 'unreadable':
-      return fileSystemFailure(Object.assign(new Error(), { code: 'EACCES' }))!;
+      return localFailure({ cause: 'permission_denied' });
     case 'not_regular_file':
       return notRegularFailure();
     case 'file_changed':
-      return new LocalFailure('file_changed', error.message);
+      return detail ? localFailure({ cause: 'replaced', path: detail.path }) : new LocalFailure({ code: 'file_changed', message: error.message });
     default:
-      return new LocalFailure('read_failed', `${error.message} Check the disk and scan it again.`);
+      if (detail?.reason !== undefined) return localFailure({ cause: detail.phase === 'open' ? 'reopen_failed' : 'read_failed', path: detail.path, detail: detail.reason });
+      return new LocalFailure({ code: 'read_failed', message: `${error.message} Check the disk and scan it again.` });
   }
 }
 
 /** Same code as intake's local size check: nothing was sent. */
-export const tooLargeFailure = (size: number) =>
-  new LocalFailure(
-    'too_large',
-    `The file is ${(size / MB).toFixed(1)} MB; the service accepts files up to ${MAX_ASYNC_FILE_SIZE / MB} MB. Nothing was sent.`,
-  );
+export const tooLargeFailure = (size: number) => localFailure({ cause: 'over_service_limit', size, limit: MAX_ASYNC_FILE_SIZE });
 
-export const notRegularFailure = () =>
-  new LocalFailure('not_regular_file', 'Only regular files are scanned (not folders, devices, pipes or sockets).');
+export const notRegularFailure = () => localFailure({ cause: 'only_regular' });
 
-export const fileChangedFailure = () =>
-  new LocalFailure('file_changed', 'The file kept changing while Verdict read it. Scan it again once it is complete.');
+export const fileChangedFailure = () => localFailure({ cause: 'kept_changing' });
 
-export const changedDuringUploadFailure = () =>
-  new LocalFailure(
-    'file_changed',
-    'The file changed while it was being uploaded: the service scanned other content than Verdict had read, so its verdict is not used. Scan it again.',
-  );
+export const changedDuringUploadFailure = () => localFailure({ cause: 'changed_during_upload' });

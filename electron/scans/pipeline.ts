@@ -15,6 +15,7 @@ import { basename } from 'node:path';
 import type { Stats } from 'node:fs';
 import { MAX_ASYNC_FILE_SIZE } from '../../shared/service-contract/limits.ts';
 import type { Scan } from '../../shared/service-contract/scan.ts';
+import type { ScanFailureParams } from '../../shared/scans/failure.ts';
 import { queuedRecord, TERMINAL_STATUSES, type ModeChoice, type RecordError, type ScanOrigin, type ScanRecord, type SubmitSummary } from '../../shared/scans/record.ts';
 import { exclusionError, type ExclusionMatcher } from '../exclusions/exclusion-matcher.ts';
 import { findWatchedFolder } from '../exclusions/watched-folder.ts';
@@ -22,12 +23,14 @@ import type { ScanRecordPatch } from '../history/history.ts';
 import type { QuarantineRequest } from '../quarantine/quarantine.ts';
 import type { ThreatResponse } from '../quarantine/threat-response.ts';
 import type { ScanEvents } from './events.ts';
+import { gaveUp, scanFailure } from './failure-text.ts';
 import {
   changedDuringUploadFailure,
   classifyError,
   fileChangedFailure,
   LocalFailure,
   notRegularFailure,
+  recordErrorOf,
   tooLargeFailure,
   type ErrorAction,
 } from './failures.ts';
@@ -582,8 +585,7 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
     // unit is not specified, so only the hash is compared).
     const changed = scan.file_hash !== undefined && record.sha256 !== null && scan.file_hash.sha256 !== record.sha256;
     if (scan.status === 'completed' && changed) {
-      const failure = changedDuringUploadFailure();
-      final = save(id, { ...common, status: 'failed', safe: null, error: { code: failure.code, message: failure.message } });
+      final = save(id, { ...common, status: 'failed', safe: null, error: changedDuringUploadFailure().recordError });
     } else if (scan.status === 'completed' && scan.result) {
       final = finish(
         id,
@@ -598,15 +600,16 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
         record,
       );
     } else {
-      const error = scan.error ?? { code: 'scan_failed', message: 'The service could not scan this file.' };
-      final = save(id, { ...common, status: 'failed', safe: null, error: { code: error.code, message: error.message } });
+      // The service's own error is kept as it worded it (in the language Verdict asked for): no parameters.
+      const error = scan.error ? { code: scan.error.code, message: scan.error.message } : scanFailure({ cause: 'scan_failed' });
+      final = save(id, { ...common, status: 'failed', safe: null, error });
     }
     forget(id);
     releaseLeader(record.sha256, id, final);
   }
 
-  function failRecord(id: string, code: string, message: string) {
-    const record = save(id, { status: 'failed', pendingReason: null, safe: null, error: { code, message }, completedAt: isoNow() });
+  function failRecord(id: string, error: RecordError) {
+    const record = save(id, { status: 'failed', pendingReason: null, safe: null, error, completedAt: isoNow() });
     forget(id);
     releaseLeader(record?.sha256 ?? null, id, record);
   }
@@ -697,7 +700,7 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
         const attempts = (unclearAttempts.get(id) ?? 0) + 1;
         unclearAttempts.set(id, attempts);
         if (attempts >= maxUnclearAttempts) {
-          failRecord(id, outcome.code, `${outcome.message} (gave up after ${attempts} attempts)`);
+          failRecord(id, gaveUp(recordErrorOf(outcome), attempts));
           return;
         }
         retryLater(id, phase, PENDING_REASONS.retrying, outcome.code, outcome.message);
@@ -727,7 +730,7 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
           const attempts = (unclearAttempts.get(id) ?? 0) + 1;
           unclearAttempts.set(id, attempts);
           if (attempts >= maxUnclearAttempts) {
-            failRecord(id, 'scan_lost', 'The service keeps losing this scan (its id is unknown there). Scan the file again.');
+            failRecord(id, scanFailure({ cause: 'scan_lost' }));
             return;
           }
           lookupFirst.add(id);
@@ -737,10 +740,10 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
           pump();
           return;
         }
-        failRecord(id, outcome.code, outcome.message);
+        failRecord(id, recordErrorOf(outcome));
         return;
       case 'file_problem':
-        void recheckFile(id, record, outcome.message);
+        void recheckFile(id, record, recordErrorOf(outcome));
         return;
       case 'aborted':
         // Not our signal: the backend's client was closed under the request (the backend is being
@@ -756,16 +759,15 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
     if (record.sha256 && leaders.get(record.sha256) === record.id) releaseLeader(record.sha256, record.id, null);
   }
 
-  /** The file could not be read during the upload: missing, changed, or unreadable? */
-  async function recheckFile(id: string, record: ScanRecord, message: string) {
+  /** The file could not be read during the upload (`problem` says how): missing, changed, or unreadable? */
+  async function recheckFile(id: string, record: ScanRecord, problem: RecordError) {
     setOwner(id, 'delayed');
     try {
       await statFile(record.path);
       const attempts = (changeAttempts.get(id) ?? 0) + 1;
       changeAttempts.set(id, attempts);
       if (attempts >= SAME_CONTENT_RETRIES) {
-        const failure = fileChangedFailure();
-        failRecord(id, failure.code, `${failure.message} (${message})`);
+        failRecord(id, keptChanging(problem));
         return;
       }
       // Probably changed underneath the upload: fingerprint and send it again.
@@ -773,7 +775,7 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
       requeue(id, null, true);
     } catch (error) {
       const action = classifyError(error);
-      failRecord(id, action.action === 'fail' ? action.code : 'file_unreadable', action.action === 'fail' ? action.message : message);
+      failRecord(id, action.action === 'fail' ? recordErrorOf(action) : { ...problem, code: 'file_unreadable' });
     } finally {
       if (owner.get(id) === 'delayed') setOwner(id, null);
       pump();
@@ -1004,7 +1006,7 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
           });
         } else {
           failed++;
-          batch.push({ ...base, status: 'failed', error: { code: entry.code, message: entry.message }, completedAt: at });
+          batch.push({ ...base, status: 'failed', error: recordErrorOf(entry), completedAt: at });
         }
         if (batch.length === 1) batchStartedAt = now();
         if (batch.length >= INSERT_BATCH || now() - batchStartedAt >= INSERT_BATCH_MS) flush();
@@ -1135,6 +1137,15 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
     }),
     close,
   };
+}
+
+/** The file kept changing: what was found the last time (while it was sent, or replaced) is named too. */
+function keptChanging(problem: RecordError): RecordError {
+  const last = problem.params as ScanFailureParams | undefined;
+  if (last?.cause === 'upload_problem') return scanFailure({ ...last, cause: 'kept_changing_upload' });
+  if (last?.cause === 'replaced') return scanFailure({ cause: 'kept_changing_replaced', path: last.path });
+  const kept = fileChangedFailure();
+  return { code: kept.code, message: `${kept.message} (${problem.message})` };
 }
 
 async function statFile(path: string): Promise<Stats> {

@@ -1,6 +1,7 @@
 // What the pipeline needs from its collaborators, stated narrowly so the
 // pipeline reads on its own and create-core.ts does the wiring (history,
 // service client + poller, fingerprint, intake, settings).
+import type { ScanFailureParams } from '../../shared/scans/failure.ts';
 import type { QueueCounts, ScanRecord } from '../../shared/scans/record.ts';
 import type { Scan } from '../../shared/service-contract/scan.ts';
 import type { ScanRecordPatch } from '../history/history.ts';
@@ -62,7 +63,8 @@ export type Fingerprinter = (path: string, signal: AbortSignal) => Promise<FileD
 
 export type IntakeEntry =
   | { ok: true; path: string; size: number; mtimeMs: number }
-  | { ok: false; path: string; code: string; message: string; excluded?: false }
+  /** A path refused at intake; `params` say what its message says (shared/scans/failure.ts). */
+  | { ok: false; path: string; code: string; message: string; params?: ScanFailureParams; excluded?: false }
   /** A folder an exclusion covers, not walked: one skipped record stands for everything in it. */
   | { ok: false; excluded: true; path: string; code: string; message: string };
 

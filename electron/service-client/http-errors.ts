@@ -1,9 +1,10 @@
 // Maps what can go wrong on the wire to a ServiceError: an HTTP status with
 // the service's error body, or a thrown transport error from undici / the OS.
 import { errorBodySchema } from '../../shared/service-contract/errors.ts';
-import { MAX_ASYNC_FILE_SIZE, MAX_SYNC_FILE_SIZE, MB } from '../../shared/service-contract/limits.ts';
+import { MAX_ASYNC_FILE_SIZE, MAX_SYNC_FILE_SIZE } from '../../shared/service-contract/limits.ts';
 import { parseRetryAfter } from './retry-policy.ts';
-import { ServiceError } from './service-error.ts';
+import type { ScanFailureParams } from '../../shared/scans/failure.ts';
+import { ServiceError, wordedServiceError, type ServiceErrorKind } from './service-error.ts';
 
 export interface ErrorContext {
   /** `POST /file-scans`, `GET /file-scans/{id}`, ... (no ids, no secrets). */
@@ -25,13 +26,16 @@ export function errorFromStatus(
   const say = (fallback: string) => serviceMessage ?? fallback;
   const retryAfterMs = parseRetryAfter(headers['retry-after']);
   const details = { status, code, retryAfterMs };
+  /** The service's own message as it is (it chose the language), else Verdict's, with what the UI words it from. */
+  const sayOr = (kind: ServiceErrorKind, params: ScanFailureParams) =>
+    serviceMessage === undefined ? wordedServiceError(kind, params, details) : new ServiceError(kind, serviceMessage, details);
 
   switch (status) {
     case 401:
     case 403:
       return new ServiceError('unauthorized', say('The service rejected the API key.'), details);
     case 404:
-      return new ServiceError('not_found', say(`The service has no such resource (${context.operation}).`), details);
+      return sayOr('not_found', { cause: 'http_not_found', operation: context.operation });
     case 408: {
       if (code === 'sync_scan_timeout' && body?.file_scan_id) {
         return new ServiceError('sync_timeout', say('The sync scan did not finish within the service\'s window; it continues in the background.'), {
@@ -45,22 +49,16 @@ export function errorFromStatus(
     case 409:
       return new ServiceError('duplicate_reference', say('The external reference was already used for another submission.'), details);
     case 413:
-      return new ServiceError(
-        'file_too_large',
-        say(`The file is larger than the service accepts (limits: ${MAX_SYNC_FILE_SIZE / MB} MB for sync, ${MAX_ASYNC_FILE_SIZE / MB} MB for async scans).`),
-        details,
-      );
+      return sayOr('file_too_large', { cause: 'http_too_large', syncLimit: MAX_SYNC_FILE_SIZE, asyncLimit: MAX_ASYNC_FILE_SIZE });
     case 429:
       return new ServiceError('rate_limited', say('The service is rate limiting requests.'), details);
     default:
       break;
   }
   if (status >= 500) return new ServiceError('server_error', say(`The service had an internal problem (HTTP ${status}).`), details);
-  if (status >= 400) return new ServiceError('invalid_request', say(`The service refused the request (HTTP ${status}).`), details);
-  if (status >= 300) {
-    return new ServiceError('malformed_response', `The service answered ${context.operation} with a redirect (HTTP ${status}); check the base URL.`, details);
-  }
-  return new ServiceError('malformed_response', `The service answered ${context.operation} with an unexpected HTTP ${status}.`, details);
+  if (status >= 400) return sayOr('invalid_request', { cause: 'http_refused', status });
+  if (status >= 300) return wordedServiceError('malformed_response', { cause: 'http_redirect', operation: context.operation, status }, details);
+  return wordedServiceError('malformed_response', { cause: 'http_unexpected', operation: context.operation, status }, details);
 }
 
 const systemCode = (error: unknown): string | undefined => {
@@ -112,7 +110,7 @@ export function errorFromThrown(error: unknown, context: ErrorContext & { header
       break;
   }
   if (code?.startsWith('HPE_')) {
-    return new ServiceError('malformed_response', `The service's answer to ${context.operation} is not valid HTTP (${code}).`, { code });
+    return wordedServiceError('malformed_response', { cause: 'not_http', operation: context.operation, detail: code }, { code });
   }
   if (code?.startsWith('ERR_TLS') || code?.startsWith('CERT_') || code === 'DEPTH_ZERO_SELF_SIGNED_CERT' || code === 'SELF_SIGNED_CERT_IN_CHAIN') {
     return new ServiceError('network', `The TLS connection to ${host} failed (${code}).`, { code });

@@ -15,6 +15,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
+import type { ScanFailureParams } from '../../shared/scans/failure.ts';
+import { describeUpload } from '../scans/failure-text.ts';
 
 /** A file to upload, as the pipeline knows it (size as fingerprinted). */
 export interface UploadFile {
@@ -37,13 +39,18 @@ export interface UploadProgress {
   total: number;
 }
 
+/** What went wrong with the file while it was being sent (failure-text.ts words it). */
+export type UploadFileProblem = Omit<Extract<ScanFailureParams, { cause: 'upload_problem' }>, 'cause' | 'attempts'>;
+
 /** Why the local file could not be sent; never carries the path. */
 export class LocalFileError extends Error {
   readonly code: string;
-  constructor(code: string, message: string) {
-    super(message);
+  readonly problem: UploadFileProblem;
+  constructor(code: string, problem: UploadFileProblem) {
+    super(describeUpload(problem));
     this.name = 'LocalFileError';
     this.code = code;
+    this.problem = problem;
   }
 }
 
@@ -84,14 +91,7 @@ export interface MultipartUpload {
 
 const describeFsError = (error: unknown): LocalFileError => {
   const code = (error as NodeJS.ErrnoException | null)?.code ?? 'EIO';
-  const reasons: Record<string, string> = {
-    ENOENT: 'it no longer exists',
-    EACCES: 'permission denied',
-    EPERM: 'permission denied',
-    EISDIR: 'it is a directory',
-    ELOOP: 'too many symbolic links',
-  };
-  return new LocalFileError(code, `The file could not be read (${reasons[code] ?? code}).`);
+  return new LocalFileError(code, { upload: 'unreadable', errno: code });
 };
 
 /**
@@ -120,11 +120,11 @@ export async function openMultipartUpload(file: UploadFile, attributesJson: stri
   }
   if (!stat.isFile()) {
     await handle.close().catch(() => {});
-    throw new LocalFileError('ENOTFILE', 'The path is not a regular file.');
+    throw new LocalFileError('ENOTFILE', { upload: 'not_regular' });
   }
   if (stat.size !== file.size) {
     await handle.close().catch(() => {});
-    throw new LocalFileError('ECHANGED', `The file changed since it was queued (size ${file.size} → ${stat.size} bytes).`);
+    throw new LocalFileError('ECHANGED', { upload: 'size_changed', before: file.size, after: stat.size });
   }
 
   const { contentType, head, tail } = envelope(file, attributesJson);
@@ -173,7 +173,7 @@ export async function openMultipartUpload(file: UploadFile, attributesJson: stri
         } catch (error) {
           throw (fileError = describeFsError(error));
         }
-        if (bytesRead === 0) throw (fileError = new LocalFileError('ECHANGED', 'The file changed while it was being sent (it became shorter).'));
+        if (bytesRead === 0) throw (fileError = new LocalFileError('ECHANGED', { upload: 'shorter' }));
         position += bytesRead;
         yield buffer.subarray(0, bytesRead);
         pushed(bytesRead);
@@ -183,7 +183,7 @@ export async function openMultipartUpload(file: UploadFile, attributesJson: stri
         throw (fileError = describeFsError(error));
       });
       if (after.size !== stat.size || after.mtimeMs !== stat.mtimeMs) {
-        throw (fileError = new LocalFileError('ECHANGED', 'The file changed while it was being sent.'));
+        throw (fileError = new LocalFileError('ECHANGED', { upload: 'changed' }));
       }
       options.onPull?.();
       yield tail;
@@ -239,13 +239,13 @@ async function readWhole(handle: FileHandle, before: Stats, head: Buffer, tail: 
     } catch (error) {
       throw describeFsError(error);
     }
-    if (bytesRead === 0) throw new LocalFileError('ECHANGED', 'The file changed while it was being sent (it became shorter).');
+    if (bytesRead === 0) throw new LocalFileError('ECHANGED', { upload: 'shorter' });
     filled += bytesRead;
   }
   const after = await handle.stat().catch((error: unknown) => {
     throw describeFsError(error);
   });
-  if (after.size !== before.size || after.mtimeMs !== before.mtimeMs) throw new LocalFileError('ECHANGED', 'The file changed while it was being sent.');
+  if (after.size !== before.size || after.mtimeMs !== before.mtimeMs) throw new LocalFileError('ECHANGED', { upload: 'changed' });
   tail.copy(whole, head.length + size);
   return whole;
 }

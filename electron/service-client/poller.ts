@@ -8,7 +8,7 @@ import type { Scan } from '../../shared/service-contract/scan.ts';
 import type { RequestBudget } from '../request-budget/request-budget.ts';
 import { DueQueue } from './due-queue.ts';
 import type { ServiceCalls } from './service-client.ts';
-import { ServiceError } from './service-error.ts';
+import { ServiceError, wordedServiceError } from './service-error.ts';
 
 export interface PollUpdate {
   scanId: string;
@@ -202,7 +202,7 @@ export function createPoller(options: PollerOptions): Poller {
       if (stopped || entries.get(entry.scanId) !== entry) return;
       if (error instanceof ServiceError && error.kind === 'aborted') return;
       const serviceError =
-        error instanceof ServiceError ? error : new ServiceError('malformed_response', 'Polling failed unexpectedly.', { scanId: entry.scanId });
+        error instanceof ServiceError ? error : wordedServiceError('malformed_response', { cause: 'polling_failed' }, { scanId: entry.scanId });
       fail(entry, serviceError);
     }
   };

@@ -22,7 +22,7 @@ import { errorFromStatus, errorFromThrown } from './http-errors.ts';
 import { LocalFileError, openMultipartUpload, type MultipartUpload, type UploadFile, type UploadProgress } from './multipart-body.ts';
 import { BodyTooLargeError, describeIssues, parseJsonBody, readBodyText } from './response-body.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.ts';
-import { redactSecret, ServiceError } from './service-error.ts';
+import { redactSecret, ServiceError, wordedServiceError } from './service-error.ts';
 
 export interface ServiceTimeouts {
   /** TCP/TLS connect (only for the client's own Agent; a passed dispatcher brings its own). */
@@ -113,7 +113,7 @@ interface Operation<T> {
 export function createBaseServiceClient(options: ServiceClientOptions): BaseServiceClient {
   const checked = baseUrlSchema.safeParse(options.baseUrl);
   if (!checked.success) {
-    throw new ServiceError('invalid_request', 'The service base URL must be an http(s) URL without credentials, query or fragment.');
+    throw wordedServiceError('invalid_request', { cause: 'bad_base_url' });
   }
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const origin = new URL(baseUrl).origin;
@@ -173,6 +173,8 @@ export function createBaseServiceClient(options: ServiceClientOptions): BaseServ
         code: error.code,
         retryAfterMs: error.retryAfterMs,
         scanId: error.scanId,
+        // The parameters say what the message says: scrubbed alike.
+        ...(error.params ? { params: Object.fromEntries(Object.entries(error.params).map(([name, value]) => [name, typeof value === 'string' ? scrub(value) : value])) as typeof error.params } : {}),
       });
 
     // Our own controller ends a stalled upload; the caller's signal cancels.
@@ -233,27 +235,25 @@ export function createBaseServiceClient(options: ServiceClientOptions): BaseServ
         throw reword(errorFromStatus(statusCode, response.headers, json.ok ? json.value : undefined, { operation: op.operation, origin }));
       }
       if (!json.ok) {
-        throw new ServiceError('malformed_response', scrub(`The service's answer to ${op.operation} was not understood: ${json.problem}.`), { status: statusCode });
+        throw wordedServiceError('malformed_response', { cause: 'answer_not_understood', operation: op.operation, detail: scrub(json.problem) }, { status: statusCode });
       }
       const parsed = op.schema.safeParse(json.value);
       if (!parsed.success) {
-        throw new ServiceError('malformed_response', scrub(`The service's answer to ${op.operation} has an unexpected shape: ${describeIssues(parsed.error)}.`), {
-          status: statusCode,
-        });
+        throw wordedServiceError('malformed_response', { cause: 'answer_wrong_shape', operation: op.operation, detail: scrub(describeIssues(parsed.error)) }, { status: statusCode });
       }
       const problem = op.check?.(parsed.data);
-      if (problem) throw new ServiceError('malformed_response', scrub(`The service's answer to ${op.operation} is inconsistent: ${problem}.`), { status: statusCode });
+      if (problem) throw wordedServiceError('malformed_response', { cause: 'answer_inconsistent', operation: op.operation, detail: scrub(problem) }, { status: statusCode });
       return parsed.data;
     } catch (error) {
       if (error instanceof ServiceError) throw error;
       if (signal?.aborted) throw aborted();
-      if (error instanceof LocalFileError) throw new ServiceError('file_unreadable', error.message, { code: error.code });
-      if (upload?.fileError) throw new ServiceError('file_unreadable', upload.fileError.message, { code: upload.fileError.code });
+      const fileError = error instanceof LocalFileError ? error : upload?.fileError;
+      if (fileError) throw wordedServiceError('file_unreadable', { cause: 'upload_problem', ...fileError.problem }, { code: fileError.code });
       if (stalled) {
         throw new ServiceError('timeout', `The upload stalled: the service took no data for ${Math.round(timeouts.uploadStallMs / 1000)} s.`, { code: 'UPLOAD_STALLED' });
       }
       if (error instanceof BodyTooLargeError) {
-        throw new ServiceError('malformed_response', `The service's answer to ${op.operation} was not understood: ${error.message}.`);
+        throw wordedServiceError('malformed_response', { cause: 'answer_not_understood', operation: op.operation, detail: error.message });
       }
       throw reword(
         errorFromThrown(error, {
@@ -275,7 +275,7 @@ export function createBaseServiceClient(options: ServiceClientOptions): BaseServ
     if (ref === undefined) return;
     const result = externalReferenceIdSchema.safeParse(ref);
     if (!result.success) {
-      throw new ServiceError('invalid_request', `The external reference is not valid: ${describeIssues(result.error)}.`);
+      throw wordedServiceError('invalid_request', { cause: 'bad_reference', detail: describeIssues(result.error) });
     }
   };
 
@@ -292,7 +292,7 @@ export function createBaseServiceClient(options: ServiceClientOptions): BaseServ
   };
 
   const requireId = (id: string) => {
-    if (typeof id !== 'string' || id.length === 0) throw new ServiceError('invalid_request', 'A scan id is required.');
+    if (typeof id !== 'string' || id.length === 0) throw wordedServiceError('invalid_request', { cause: 'no_scan_id' });
   };
 
   return {

@@ -3,6 +3,9 @@
 // file, or requeue); the message is safe to show and log: it never contains
 // the API key or a local file path.
 
+import type { ScanFailureParams } from '../../shared/scans/failure.ts';
+import { describeFailure } from '../scans/failure-text.ts';
+
 export const SERVICE_ERROR_KINDS = [
   /** 401/403, or no usable key: pause submitting and ask for a key. Never retried. */
   'unauthorized',
@@ -46,6 +49,8 @@ export interface ServiceErrorDetails {
   retryAfterMs?: number;
   /** The scan the error is about (408: the already created scan). */
   scanId?: string;
+  /** What the UI words the message from, when Verdict wrote it (the service's own message has none). */
+  params?: ScanFailureParams;
 }
 
 export class ServiceError extends Error {
@@ -54,6 +59,7 @@ export class ServiceError extends Error {
   readonly code: string | undefined;
   readonly retryAfterMs: number | undefined;
   readonly scanId: string | undefined;
+  readonly params: ScanFailureParams | undefined;
 
   constructor(kind: ServiceErrorKind, message: string, details: ServiceErrorDetails = {}) {
     super(message);
@@ -63,6 +69,7 @@ export class ServiceError extends Error {
     this.code = details.code;
     this.retryAfterMs = details.retryAfterMs;
     this.scanId = details.scanId;
+    this.params = details.params;
   }
 
   /** 429, 5xx, network and timeouts: worth another attempt later. */
@@ -76,6 +83,10 @@ export class ServiceError extends Error {
 }
 
 export const isServiceError = (value: unknown): value is ServiceError => value instanceof ServiceError;
+
+/** A ServiceError in Verdict's own words: the English sentence of `params` (failure-text.ts), kept with them for the UI. */
+export const wordedServiceError = (kind: ServiceErrorKind, params: ScanFailureParams, details: Omit<ServiceErrorDetails, 'params'> = {}): ServiceError =>
+  new ServiceError(kind, describeFailure(params), { ...details, params });
 
 /** Replaces every occurrence of the secret in a text (defence in depth for server-echoed text). */
 export function redactSecret(text: string, secret: string | null | undefined): string {

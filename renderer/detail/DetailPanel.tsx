@@ -17,6 +17,7 @@ import { VerdictBadge } from '../scans/VerdictBadge.tsx';
 import { verdictStore } from '../store/store.ts';
 import { useVerdict } from '../store/use-verdict.ts';
 import { failureHelp } from './failure-help.ts';
+import { failureText } from './failure-text.ts';
 import { showScan } from './show-scan.ts';
 import { ExclusionReason } from './ExclusionReason.tsx';
 import { ThreatResponse } from './ThreatResponse.tsx';
@@ -150,7 +151,7 @@ function RecordDetails({ record }: { record: ScanRecord }): ReactElement {
 }
 
 function VerdictExplanation({ record }: { record: ScanRecord }): ReactElement | null {
-  const { t } = useTranslator();
+  const { t, locale } = useTranslator();
   const settings = useVerdict((state) => state.settings);
   switch (verdictOf(record)) {
     case 'unsafe':
@@ -181,9 +182,9 @@ function VerdictExplanation({ record }: { record: ScanRecord }): ReactElement | 
             <strong>{t('detail.failureTitle')}</strong>
             <p data-testid="failure-reason">{t(help.reason)}</p>
             {record.error ? (
-              <p className="muted small">
-                {/* The core's sentence may quote the path: shown like every name. */}
-                {displayName(record.error.message)} · {t('detail.errorCode', { code: record.error.code })}
+              <p className="muted small" data-testid="failure-detail">
+                {/* The core's sentence, in the UI's language where it recorded parameters; it may quote the path: shown like every name. */}
+                {displayName(failureText({ t, locale }, record.error))} · {t('detail.errorCode', { code: record.error.code })}
               </p>
             ) : null}
             <strong>{t('detail.nextStep')}</strong>

@@ -84,6 +84,8 @@ describe('expandPaths: single entries', () => {
     const item = await one(fifo);
     expect(item).toMatchObject({ ok: false, code: 'not_regular_file', kind: 'fifo' });
     if (!item.ok) expect(item.message).toMatch(/named pipe/);
+    // What the UI words it from in its own language (shared/scans/failure.ts).
+    expect(item).toMatchObject({ params: { cause: 'not_regular', path: fifo, kind: 'fifo' } });
   });
 
   it('rejects a unix socket', async () => {
@@ -108,6 +110,7 @@ describe('expandPaths: single entries', () => {
     expect(await one(exact)).toMatchObject({ ok: true, size: MAX_ASYNC_FILE_SIZE });
     const item = await one(over);
     expect(item).toMatchObject({ ok: false, code: 'too_large', size: MAX_ASYNC_FILE_SIZE + 1 });
+    expect(item).toMatchObject({ params: { cause: 'over_limit', path: over, size: MAX_ASYNC_FILE_SIZE + 1, limit: MAX_ASYNC_FILE_SIZE } });
     if (!item.ok) {
       expect(item.message).toContain('100 MB limit');
       expect(item.message).toContain('104,857,600 bytes');

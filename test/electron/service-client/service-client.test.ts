@@ -5,6 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { readFile, truncate } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY, newRef, rejection, startFixture, waitFor, type Fixture } from './fixture.ts';
+import { describeFailure } from '../../../electron/scans/failure-text.ts';
 import { SINGLE_BUFFER_BYTES } from '../../../electron/service-client/multipart-body.ts';
 
 let fx: Fixture;
@@ -191,6 +192,8 @@ describe('errors', () => {
     await truncate(file.path, 3);
     const changed = await rejection(client.submitAsync(file, {}), 'file_unreadable', [fx.dir]);
     expect(changed.message).toMatch(/changed/);
+    // What the UI words it from: the sizes at intake and now, never the path.
+    expect(changed.params).toEqual({ cause: 'upload_problem', upload: 'size_changed', before: file.size, after: 3 });
     expect(fx.proxy.count()).toBe(0);
   });
 
@@ -228,6 +231,9 @@ describe('errors', () => {
       const error = await rejection(fx.client().getScan(scanId), 'malformed_response');
       expect(error.message).toMatch(/not JSON \(text\/html\)/);
       expect(error.message).toContain('Welcome to nginx');
+      // Verdict's own sentence, kept with what the UI words it from in its language.
+      expect(error.params).toMatchObject({ cause: 'answer_not_understood', operation: 'GET /file-scans/{id}', detail: expect.stringContaining('Welcome to nginx') });
+      expect(error.message).toBe(describeFailure(error.params!));
     });
 
     it('JSON of the wrong shape names the field', async () => {
@@ -272,6 +278,16 @@ describe('errors', () => {
     });
     const error = await rejection(fx.client().getScan('anything'), 'invalid_request');
     expect(error.message).toContain('[redacted]');
+    // The service's own words: shown as it wrote them, so no parameters.
+    expect(error.params).toBeUndefined();
+  });
+
+  it('never puts the API key in the parameters of a message Verdict words itself (an echoed body)', async () => {
+    fx.proxy.addRule({ method: 'GET', fault: { kind: 'status', status: 200, body: `<html>${API_KEY}</html>`, contentType: 'text/html' } });
+    const echoed = await rejection(fx.client().getScan('anything'), 'malformed_response');
+    expect(echoed.params).toMatchObject({ cause: 'answer_not_understood', detail: expect.stringContaining('[redacted]') });
+    expect(JSON.stringify(echoed.params)).not.toContain(API_KEY);
+    expect(echoed.message).not.toContain(API_KEY);
   });
 
   it('cancels via AbortSignal: before, during the upload, and during a retry wait', async () => {
