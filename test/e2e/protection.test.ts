@@ -7,6 +7,7 @@
 // allowed content); and the consent question before a manual scan goes to a
 // remote service (a second real local service, configured as the remote one,
 // its key in a private gnome-keyring), including a scan the core held back.
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -438,7 +439,7 @@ describe('exclusions and history in Settings', () => {
 });
 
 describe('reasons in the UI language', () => {
-  it('in German, a skipped file’s rule and the reason a threat could not be moved are German (the core keeps its English for the CLI)', async () => {
+  it('in German, a skipped file’s rule, a failed file’s specific line and the reason a threat could not be moved are German (the core keeps its English for the CLI)', async () => {
     const { real, app, page } = await start();
     const saved = await real.core.settings.update({ language: 'de', exclusions: { paths: [], globs: [], extensions: ['iso'] } });
     expect(saved.ok).toBe(true);
@@ -447,7 +448,10 @@ describe('reasons in the UI language', () => {
     expect(await page.locator('html').getAttribute('lang')).toBe('de');
 
     const files = await writeFiles({ 'disk.iso': 'an image', 'dropper.exe': EICAR_TEST_STRING });
-    app.pickNext(Object.values(files));
+    // A named pipe next to them: refused at intake (never opened), a failed scan.
+    const fifo = path.join(path.dirname(files['disk.iso']!), 'a-pipe');
+    execFileSync('mkfifo', [fifo]);
+    app.pickNext([...Object.values(files), fifo]);
     await page.getByRole('button', { name: de['drop.addFiles'] }).click();
     const skipped = rowFor(page, 'disk.iso');
     await skipped.and(page.locator('[data-verdict=skipped]')).waitFor({ timeout: 30_000 });
@@ -459,6 +463,21 @@ describe('reasons in the UI language', () => {
       code: 'excluded_extension',
       message: 'Not scanned: files ending in .iso are excluded in the global exclusions.',
       params: { scope: 'global', target: 'file', rule: 'iso' },
+    });
+
+    // The failed pipe: the reason and next step above it were German already; now its specific line is too.
+    const pipe = rowFor(page, 'a-pipe');
+    await pipe.and(page.locator('[data-verdict=could-not-scan]')).waitFor({ timeout: 30_000 });
+    await pipe.click();
+    const failure = page.getByTestId('detail-panel').getByTestId('failure');
+    await failure.getByText(de['detail.failureTitle']).waitFor();
+    expect(await failure.getByTestId('failure-detail').textContent()).toBe(
+      `${fifo} ist eine benannte Pipe (FIFO) und keine normale Datei; Verdict hat es nicht geöffnet. · Fehlercode: not_regular_file`,
+    );
+    expect((await recordFor(real, fifo))?.error).toEqual({
+      code: 'not_regular_file',
+      message: `${fifo} is a named pipe (FIFO), not a regular file; it was not opened.`,
+      params: { cause: 'not_regular', path: fifo, kind: 'fifo' },
     });
 
     // A threat left in place changes after its verdict: "Move to quarantine" refuses, and says why in German.
