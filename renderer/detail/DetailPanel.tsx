@@ -21,6 +21,7 @@ import { failureText } from './failure-text.ts';
 import { showScan } from './show-scan.ts';
 import { ExclusionReason } from './ExclusionReason.tsx';
 import { ThreatResponse } from './ThreatResponse.tsx';
+import { unsafeHint } from '../quarantine/disposition-text.ts';
 
 export function DetailPanel(): ReactElement | null {
   const { t } = useTranslator();
@@ -160,7 +161,7 @@ function VerdictExplanation({ record }: { record: ScanRecord }): ReactElement | 
           <ThreatIcon />
           <div className="callout__content">
             <strong>{t('detail.unsafeTitle')}</strong>
-            <p>{record.disposition === 'quarantined' ? t('detail.unsafeQuarantinedHint') : t('detail.unsafeHint')}</p>
+            <p>{unsafeHint({ t }, record)}</p>
             <ThreatResponse record={record} />
           </div>
         </div>

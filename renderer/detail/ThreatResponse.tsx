@@ -4,6 +4,7 @@
 // allowing (allowed). The quarantine entry (where it came from, since when) is
 // fetched for the record.
 import { useEffect, useState, type ReactElement } from 'react';
+import { displayName } from '../../shared/display-name.ts';
 import { isLostFromQuarantine, type QuarantineEntry } from '../../shared/quarantine/entry.ts';
 import type { ScanRecord } from '../../shared/scans/record.ts';
 import { api } from '../bridge/api.ts';
@@ -95,7 +96,7 @@ export function ThreatResponse({ record }: { record: ScanRecord }): ReactElement
           {entry ? (
             <p data-testid="quarantine-entry">
               {t('threat.inQuarantineSince', { date: formatDateTime(locale, entry.quarantinedAt) })}{' '}
-              {entry.originalPath ? t('threat.originalLocation', { path: entry.originalPath }) : t('threat.originalUnknown')}
+              {entry.originalPath ? t('threat.originalLocation', { path: displayName(entry.originalPath) }) : t('threat.originalUnknown')}
             </p>
           ) : null}
           <p className="muted small">{t('threat.quarantineHint')}</p>
@@ -115,7 +116,7 @@ export function ThreatResponse({ record }: { record: ScanRecord }): ReactElement
     case 'restored':
       return (
         <p className="threat-actions" data-testid="threat-actions" data-disposition="restored">
-          {entry?.restoredTo ? t('threat.restoredTo', { path: entry.restoredTo }) : t('threat.restored')}
+          {entry?.restoredTo ? t('threat.restoredTo', { path: displayName(entry.restoredTo) }) : t('threat.restored')}
         </p>
       );
     case 'deleted':
@@ -130,7 +131,7 @@ export function ThreatResponse({ record }: { record: ScanRecord }): ReactElement
         <div className="threat-actions" data-testid="threat-actions" data-disposition="allowed">
           <p className="threat-actions__status">
             <AllowedIcon />
-            <span>{entry?.restoredTo ? t('threat.allowedRestoredTo', { path: entry.restoredTo }) : t('threat.allowedHint')}</span>
+            <span>{entry?.restoredTo ? t('threat.allowedRestoredTo', { path: displayName(entry.restoredTo) }) : t('threat.allowedHint')}</span>
           </p>
           {record.sha256 ? (
             <div className="detail__actions">

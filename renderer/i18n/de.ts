@@ -122,6 +122,8 @@ export const de: Messages = {
   'detail.unsafeTitle': 'Diese Datei ist gefährlich',
   'detail.unsafeHint': 'Öffnen Sie sie nicht. Löschen Sie sie oder verschieben Sie sie an einen sicheren Ort.',
   'detail.unsafeQuarantinedHint': 'Verdict hat sie in die Quarantäne verschoben, wo sie nicht ausgeführt werden kann. Stellen Sie sie nur wieder her, wenn Sie sicher sind, dass sie harmlos ist.',
+  'detail.unsafeDeletedHint': 'Verdict hat sie auf Ihren Wunsch endgültig gelöscht; auf diesem Computer ist nichts mehr davon übrig.',
+  'detail.unsafeLostHint': 'Sie ist nicht mehr in der Quarantäne. Falls Sie sie selbst verschoben haben, öffnen Sie sie nicht, sondern löschen Sie sie.',
   'detail.allowedTitle': 'Sie haben diese Datei zugelassen',
   'detail.allowedHint': 'Der Prüfdienst hat sie als gefährlich eingestuft, aber Sie haben Verdict angewiesen, genau diesen Inhalt zu akzeptieren. Verdict warnt nicht davor und verschiebt ihn nicht in die Quarantäne.',
   'detail.excludedTitle': 'Durch Ihre Einstellungen ausgeschlossen',

@@ -121,6 +121,8 @@ export const en = {
   'detail.unsafeTitle': 'This file is dangerous',
   'detail.unsafeHint': 'Do not open it. Delete it or move it somewhere safe.',
   'detail.unsafeQuarantinedHint': 'Verdict moved it to quarantine, where it cannot run. Restore it only if you are sure it is safe.',
+  'detail.unsafeDeletedHint': 'Verdict deleted it permanently at your request; nothing of it is left on this computer.',
+  'detail.unsafeLostHint': 'It is no longer in quarantine. If you moved it yourself, do not open it: delete it.',
   'detail.allowedTitle': 'You allowed this file',
   'detail.allowedHint': 'The scanning service judged it unsafe, but you told Verdict to accept this exact content. Verdict does not warn about it or quarantine it.',
   'detail.excludedTitle': 'Excluded by your settings',

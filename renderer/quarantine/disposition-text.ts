@@ -16,3 +16,14 @@ export function dispositionLabel({ t }: Pick<Translator, 't'>, record: Outcome &
 export function deletedText({ t }: Pick<Translator, 't'>, record: Outcome): string {
   return isLostFromQuarantine(record) ? t('quarantineError.fileLost') : t('threat.deleted');
 }
+
+/**
+ * The advice under "This file is dangerous", by what happened to the file: "delete it" makes no sense for a
+ * file already deleted, and a file lost from quarantine may be anywhere the user put it.
+ */
+export function unsafeHint({ t }: Pick<Translator, 't'>, record: Outcome): string {
+  if (record.disposition === 'quarantined') return t('detail.unsafeQuarantinedHint');
+  if (isLostFromQuarantine(record)) return t('detail.unsafeLostHint');
+  if (record.disposition === 'deleted') return t('detail.unsafeDeletedHint');
+  return t('detail.unsafeHint');
+}

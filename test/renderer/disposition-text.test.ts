@@ -3,7 +3,7 @@
 // and the detail say it was lost, not that the user deleted it, in both languages.
 import { describe, expect, it } from 'vitest';
 import { translator } from '../../renderer/i18n/messages.ts';
-import { deletedText, dispositionLabel } from '../../renderer/quarantine/disposition-text.ts';
+import { deletedText, dispositionLabel, unsafeHint } from '../../renderer/quarantine/disposition-text.ts';
 import { isLostFromQuarantine } from '../../shared/quarantine/entry.ts';
 
 const en = translator('en');
@@ -34,5 +34,15 @@ describe('a file lost from quarantine', () => {
     expect(dispositionLabel(de, lost)).toBe('Aus der Quarantäne verschwunden');
     expect(dispositionLabel(en, deleted)).toBe('Deleted');
     expect(dispositionLabel(de, { disposition: 'quarantined', error: null })).toBe('In Quarantäne');
+  });
+
+  it('the advice under "This file is dangerous" follows what happened: no "delete it" for a deleted file', () => {
+    expect(unsafeHint(en, { disposition: null, error: null })).toBe('Do not open it. Delete it or move it somewhere safe.');
+    expect(unsafeHint(en, { disposition: 'restored', error: null })).toBe('Do not open it. Delete it or move it somewhere safe.');
+    expect(unsafeHint(en, { disposition: 'quarantined', error: null })).toMatch(/^Verdict moved it to quarantine/);
+    expect(unsafeHint(en, deleted)).toMatch(/^Verdict deleted it permanently/);
+    expect(unsafeHint(de, deleted)).toMatch(/^Verdict hat sie auf Ihren Wunsch endgültig gelöscht/);
+    expect(unsafeHint(en, lost)).toBe('It is no longer in quarantine. If you moved it yourself, do not open it: delete it.');
+    expect(unsafeHint(de, lost)).toMatch(/^Sie ist nicht mehr in der Quarantäne/);
   });
 });
