@@ -12,6 +12,7 @@ import {
   type WatchedFolderStatus,
 } from '../../shared/bridge/api.ts';
 import { err, ok, type Result } from '../../shared/result.ts';
+import { LINK_OUTSIDE, linkOutsideParamsSchema } from '../../shared/scans/exclusion.ts';
 import { historyQuerySchema, modeChoiceSchema, type ScanEvent, type ScanOrigin, type ScanRecord } from '../../shared/scans/record.ts';
 import { z } from 'zod';
 import { consentOriginSchema, needsUploadConsent, type FolderBackend } from '../../shared/settings/protection.ts';
@@ -270,7 +271,7 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
     const startupWarnings = collectStartupWarnings({ settings, history, quarantine, recovery: recovered });
 
     // ---- the facade ------------------------------------------------------------------
-    async function submit(paths: string[], submitOptions: { origin: ScanOrigin; mode?: Settings['mode']; force?: boolean; uploadConsent?: string }) {
+    async function submit(paths: string[], submitOptions: { origin: ScanOrigin; mode?: Settings['mode']; force?: boolean; uploadConsent?: string; within?: string }) {
       try {
         if (!Array.isArray(paths) || paths.some((path) => typeof path !== 'string' || path.length === 0)) {
           return err('invalid_request', 'Expected a list of file or folder paths.');
@@ -322,7 +323,9 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
       scans: {
         submit: async (paths, submitOptions) => {
           const result = await submit(paths, { origin: 'dialog', mode: submitOptions?.mode, uploadConsent: submitOptions?.consent });
-          return result.ok ? ok({ queued: result.value.queued, skipped: result.value.skipped, failed: result.value.failed }) : result;
+          return result.ok
+            ? ok({ queued: result.value.queued, skipped: result.value.skipped, linksNotFollowed: result.value.linksNotFollowed, failed: result.value.failed })
+            : result;
         },
         list: (query) =>
           guard('Listing scans', () => {
@@ -339,7 +342,10 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
           guard('Scanning again', async () => {
             const record = typeof id === 'string' ? history.get(id) : null;
             if (!record) return err('not_found', 'There is no scan with this id.');
-            const result = await submit([record.path], { origin: 'rescan', force: true, uploadConsent: rescanOptions?.consent });
+            // A link skipped as leading out of its folder is checked against that folder again, not followed because it is named here.
+            const link = record.error?.code === LINK_OUTSIDE ? linkOutsideParamsSchema.safeParse(record.error.params) : null;
+            const within = link?.success ? { within: link.data.folder } : {};
+            const result = await submit([record.path], { origin: 'rescan', force: true, uploadConsent: rescanOptions?.consent, ...within });
             return result.ok ? ok({ queued: result.value.queued }) : result;
           }),
         counts: () => guard('Counting scans', () => ok(history.counts())),

@@ -1,12 +1,14 @@
 // Checks one path: what it is (without opening anything but a regular file),
-// where a symbolic link leads, whether it is within the size limit, and
-// whether it can really be opened for reading.
+// where a symbolic link leads (and, for a link met while walking a folder, whether
+// it stays inside that folder), whether it is within the size limit, and whether
+// it can really be opened for reading.
 import { constants, type Stats } from 'node:fs';
 import { lstat, open, readlink, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileKind, IntakeErrorCode, ScanFailureParams } from '../../shared/scans/failure.ts';
 import { scanFailure } from '../scans/failure-text.ts';
 import type { IntakeItem, IntakeRejected } from './intake-item.ts';
+import { isWithin, linkOutside } from './link-outside.ts';
 
 /** A file (accepted or rejected) to report, or a folder to expand. */
 export type EntryCheck = { kind: 'item'; item: IntakeItem } | { kind: 'directory'; path: string; stats: Stats };
@@ -19,16 +21,20 @@ export function fileKey(stats: { dev: number; ino: number }): string {
   return `${stats.dev}:${stats.ino}`;
 }
 
-/** Checks one path. Never rejects: every failure is an item with a code. */
-export async function checkEntry(input: string, maxFileSize: number): Promise<EntryCheck> {
+/**
+ * Checks one path. Never rejects: every failure is an item with a code. `within`: the real
+ * path of the folder being walked, for an entry met in it; a link whose real target is not
+ * inside it is reported as such, unfollowed. Absent (a path named directly): links are followed.
+ */
+export async function checkEntry(input: string, maxFileSize: number, within?: string): Promise<EntryCheck> {
   try {
-    return await inspect(input, maxFileSize);
+    return await inspect(input, maxFileSize, within);
   } catch (error) {
     return reject(String(input), { cause: 'check_failed', path: String(input), detail: (error as Error).message });
   }
 }
 
-async function inspect(input: string, maxFileSize: number): Promise<EntryCheck> {
+async function inspect(input: string, maxFileSize: number, within: string | undefined): Promise<EntryCheck> {
   if (typeof input !== 'string' || input.trim() === '' || input.includes('\0')) {
     return reject(String(input), { cause: 'empty_path' });
   }
@@ -43,8 +49,10 @@ async function inspect(input: string, maxFileSize: number): Promise<EntryCheck> 
   let realPath = entryPath;
   if (stats.isSymbolicLink()) {
     try {
-      stats = await stat(entryPath);
+      // Resolved first (realpath only looks up names): a link out of the walked folder is never stat'ed or opened.
       realPath = await realpath(entryPath);
+      if (within !== undefined && !isWithin(realPath, within)) return { kind: 'item', item: linkOutside(entryPath, realPath, within) };
+      stats = await stat(realPath);
     } catch (error) {
       return reject(entryPath, await linkError(entryPath, error));
     }
@@ -55,10 +63,11 @@ async function inspect(input: string, maxFileSize: number): Promise<EntryCheck> 
   if (stats.size > maxFileSize) return tooLarge(entryPath, stats.size, maxFileSize);
 
   // Open and fstat: proves it is readable, and the numbers are those of the file
-  // actually opened, even if the path changed since lstat.
+  // actually opened, even if the path changed since lstat. A link's resolved target is
+  // opened, not the link again: a link switched to somewhere else meanwhile is not followed.
   let handle;
   try {
-    handle = await open(entryPath, OPEN_FLAGS);
+    handle = await open(realPath, OPEN_FLAGS);
   } catch (error) {
     return reject(entryPath, openError(entryPath, error));
   }

@@ -4,14 +4,16 @@
 // either accepted (a readable regular file within the size limit) or reported
 // with a code and a plain-English message. Nothing but a regular file is ever opened.
 // A folder the caller says is excluded is not walked: it is reported once instead.
+// A symbolic link named directly is followed (the user chose it); one met while walking a
+// folder is followed only when its real target lies inside that folder (link-outside.ts).
 import type { Dir } from 'node:fs';
-import { opendir } from 'node:fs/promises';
+import { opendir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { MAX_ASYNC_FILE_SIZE } from '../../shared/service-contract/limits.ts';
 import { checkEntry, fileKey, refusal, type EntryCheck } from './check-entry.ts';
 import type { IntakeItem } from './intake-item.ts';
 
-export type { IntakeItem, IntakeAccepted, IntakeRejected, IntakeExcludedFolder, IntakeErrorCode, FileKind } from './intake-item.ts';
+export type { IntakeItem, IntakeAccepted, IntakeRejected, IntakeExcludedFolder, IntakeLinkOutside, IntakeErrorCode, FileKind } from './intake-item.ts';
 
 export interface ExpandOptions {
   /** Stops the expansion: the generator throws the signal's reason (an AbortError by default). */
@@ -23,6 +25,11 @@ export interface ExpandOptions {
    * folder is yielded once as `excluded` and nothing in it is listed. Absent: every folder is walked.
    */
   excludedFolder?: (folderPath: string) => { code: string; message: string } | null;
+  /**
+   * The real path of a folder the given paths were found in (a rescan of a link met while walking
+   * it): a link among them is then followed only into that folder. Absent: named links are followed.
+   */
+  within?: string;
 }
 
 /** Entry checks running at once within one folder (the thread pool has 4 threads by default). */
@@ -37,11 +44,12 @@ interface PendingDir {
 
 /**
  * Yields one item per file found (or per path that could not be used), as it goes:
- * 10,000 files are never collected into one array first; a few checks run at once. Symbolic links are
- * followed (a link to a file is scanned as its target; a link to a folder is
- * expanded unless it leads back into a folder being expanded). The same file or
- * folder reached twice (two links, a file and its folder) is yielded once, and
- * an excluded folder is yielded once, unwalked.
+ * 10,000 files are never collected into one array first; a few checks run at once. A symbolic
+ * link named directly is followed; one met in a folder is followed when its real target is inside
+ * the named folder (a link to a file is scanned as its target; a link to a folder is expanded
+ * unless it leads back into a folder being expanded), and otherwise yielded as `link_outside`,
+ * unopened. The same file or folder reached twice (two links, a file and its folder) is yielded
+ * once, and an excluded folder is yielded once, unwalked.
  */
 export async function* expandPaths(paths: Iterable<string> | AsyncIterable<string>, options: ExpandOptions = {}): AsyncGenerator<IntakeItem> {
   const { signal, excludedFolder } = options;
@@ -72,10 +80,13 @@ export async function* expandPaths(paths: Iterable<string> | AsyncIterable<strin
     return null;
   };
 
-  for await (const check of checkInOrder(paths, maxFileSize, signal)) {
+  for await (const check of checkInOrder(paths, maxFileSize, signal, options.within)) {
     const stack: PendingDir[] = [];
     const top = consider(check, null, stack);
     if (top) yield top;
+    // Links met inside may lead anywhere under the named folder's real path, and nowhere else.
+    const named = stack[0];
+    const within = named ? await realpath(named.path).catch(() => named.path) : '';
 
     while (stack.length > 0) {
       const dir = stack.pop()!;
@@ -88,7 +99,7 @@ export async function* expandPaths(paths: Iterable<string> | AsyncIterable<strin
         continue;
       }
       try {
-        for await (const entry of checkInOrder(entryPaths(listing, dir.path), maxFileSize, signal)) {
+        for await (const entry of checkInOrder(entryPaths(listing, dir.path), maxFileSize, signal, within)) {
           const item = consider(entry, dir, subdirs);
           if (item) yield item;
         }
@@ -116,13 +127,14 @@ async function* checkInOrder(
   source: Iterable<string> | AsyncIterable<string>,
   maxFileSize: number,
   signal: AbortSignal | undefined,
+  within?: string,
 ): AsyncGenerator<EntryCheck> {
   const running: Array<Promise<EntryCheck>> = [];
   let failure: { error: unknown } | null = null;
   try {
     for await (const entryPath of source) {
       signal?.throwIfAborted();
-      running.push(checkEntry(entryPath, maxFileSize));
+      running.push(checkEntry(entryPath, maxFileSize, within));
       if (running.length >= CHECKS_IN_FLIGHT) yield await running.shift()!;
     }
   } catch (error) {

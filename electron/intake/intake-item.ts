@@ -1,7 +1,9 @@
 // What intake yields for each path: an accepted file with its identity at
 // intake, a rejection with a stable code (the UI maps codes to localized
-// text) and a plain-English message (logs, CLI), or an excluded folder.
+// text) and a plain-English message (logs, CLI), an excluded folder, or a link
+// out of the folder being walked.
 
+import type { LINK_OUTSIDE, LinkOutsideParams } from '../../shared/scans/exclusion.ts';
 import type { FileKind, IntakeErrorCode, ScanFailureParams } from '../../shared/scans/failure.ts';
 
 // The codes and kinds are declared with the other failure causes (shared/scans/failure.ts).
@@ -46,4 +48,17 @@ export interface IntakeExcludedFolder {
   message: string;
 }
 
-export type IntakeItem = IntakeAccepted | IntakeRejected | IntakeExcludedFolder;
+/**
+ * A symbolic link met while walking a folder whose real target lies outside that folder:
+ * not followed, nothing opened through it; listed as skipped (link-outside.ts).
+ */
+export interface IntakeLinkOutside {
+  ok: false;
+  excluded: true;
+  path: string;
+  code: typeof LINK_OUTSIDE;
+  message: string;
+  params: LinkOutsideParams;
+}
+
+export type IntakeItem = IntakeAccepted | IntakeRejected | IntakeExcludedFolder | IntakeLinkOutside;

@@ -17,6 +17,7 @@ import { MAX_ASYNC_FILE_SIZE } from '../../shared/service-contract/limits.ts';
 import type { Scan } from '../../shared/service-contract/scan.ts';
 import type { ScanFailureParams } from '../../shared/scans/failure.ts';
 import { queuedRecord, TERMINAL_STATUSES, type ModeChoice, type RecordError, type ScanOrigin, type ScanRecord, type SubmitSummary } from '../../shared/scans/record.ts';
+import { LINK_OUTSIDE } from '../../shared/scans/exclusion.ts';
 import { exclusionError, type ExclusionMatcher } from '../exclusions/exclusion-matcher.ts';
 import { findWatchedFolder } from '../exclusions/watched-folder.ts';
 import type { ScanRecordPatch } from '../history/history.ts';
@@ -112,6 +113,8 @@ export interface SubmitOptions {
   force?: boolean;
   /** The service origin the user agreed to send these files to (see mayUpload). */
   uploadConsent?: string;
+  /** The real path of the folder the paths were found in (a rescan of a link out of it): links are followed only into it. */
+  within?: string;
 }
 
 export interface PipelineState {
@@ -941,6 +944,7 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
     const ids: string[] = [];
     let queued = 0;
     let skipped = 0;
+    let linksNotFollowed = 0;
     let failed = 0;
     let batch: ScanRecord[] = [];
     let batchStartedAt = 0;
@@ -975,7 +979,8 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
         if (excluded) excludedFolders.set(folder, excluded);
         return excluded;
       };
-      for await (const entry of options.intake(paths, force ? {} : { excludedFolder })) {
+      const within = submitOptions.within === undefined ? {} : { within: submitOptions.within };
+      for await (const entry of options.intake(paths, force ? within : { excludedFolder, ...within })) {
         // Checked first: an excluded file is listed as skipped, never sent (a rescan is "scan anyway").
         const excluded = entry.ok && !force ? exclusionOf(entry.path, entry.size, submitOptions.origin) : null;
         const waiting = entry.ok && !force && !excluded ? waitingByPath.get(entry.path) : undefined;
@@ -991,6 +996,10 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
         if (entry.ok && excluded) {
           skipped++;
           batch.push({ ...base, size: entry.size, status: 'skipped', error: excluded, completedAt: at });
+        } else if (!entry.ok && entry.excluded === true && entry.code === LINK_OUTSIDE) {
+          // A link out of the folder being walked: never followed, so nothing is sent (a rescan checks it against that folder again).
+          linksNotFollowed++;
+          batch.push({ ...base, status: 'skipped', error: { code: entry.code, message: entry.message, ...(entry.params ? { params: entry.params } : {}) }, completedAt: at });
         } else if (!entry.ok && entry.excluded === true) {
           skipped++;
           const error = excludedFolders.get(entry.path) ?? { code: entry.code, message: entry.message };
@@ -1017,7 +1026,7 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
       intakeRunning--;
       notifyIdle();
     }
-    return { queued, skipped, failed, ids };
+    return { queued, skipped, linksNotFollowed, failed, ids };
   }
 
   /** A record waiting for consent goes back in line (processRecord decides again). */

@@ -2,7 +2,7 @@
 // pipeline reads on its own and create-core.ts does the wiring (history,
 // service client + poller, fingerprint, intake, settings).
 import type { ScanFailureParams } from '../../shared/scans/failure.ts';
-import type { QueueCounts, ScanRecord } from '../../shared/scans/record.ts';
+import type { QueueCounts, RecordError, ScanRecord } from '../../shared/scans/record.ts';
 import type { Scan } from '../../shared/service-contract/scan.ts';
 import type { ScanRecordPatch } from '../history/history.ts';
 import type { SubmissionMode } from './mode.ts';
@@ -65,12 +65,17 @@ export type IntakeEntry =
   | { ok: true; path: string; size: number; mtimeMs: number }
   /** A path refused at intake; `params` say what its message says (shared/scans/failure.ts). */
   | { ok: false; path: string; code: string; message: string; params?: ScanFailureParams; excluded?: false }
-  /** A folder an exclusion covers, not walked: one skipped record stands for everything in it. */
-  | { ok: false; excluded: true; path: string; code: string; message: string };
+  /**
+   * A folder an exclusion covers, not walked: one skipped record stands for everything in it;
+   * or a link out of the folder being walked, not followed (`params` say what its message says).
+   */
+  | { ok: false; excluded: true; path: string; code: string; message: string; params?: RecordError['params'] };
 
 export interface IntakeOptions {
   /** Why a folder is excluded (the skipped record's error), or null to walk it; absent: every folder is walked. */
   excludedFolder?: (folderPath: string) => { code: string; message: string } | null;
+  /** The real path of the folder the paths were found in: links among them are followed only into it. */
+  within?: string;
 }
 
 export type Intake = (paths: readonly string[], options?: IntakeOptions) => AsyncIterable<IntakeEntry>;

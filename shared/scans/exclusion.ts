@@ -1,5 +1,5 @@
-// Why a file (or a folder) was left out of scanning, as the core records it on a
-// `skipped` scan and the UI words it: the codes, and the parameters each carries.
+// Why a file (or a folder, or a link) was left out of scanning, as the core records it
+// on a `skipped` scan and the UI words it: the codes, and the parameters each carries.
 import { z } from 'zod';
 
 /** The record's error code of a file an exclusion rule or the automatic size limit left out. */
@@ -29,3 +29,17 @@ export const exclusionParamsSchema = z.union([
   }),
 ]);
 export type ExclusionParams = z.infer<typeof exclusionParamsSchema>;
+
+/**
+ * The record's error code of a symbolic link met while walking a folder that leads out of it
+ * (its real target is not inside the folder the user chose): not followed, nothing opened through it.
+ * A link named directly (dropped, picked, on the command line) is followed: the user chose it.
+ */
+export const LINK_OUTSIDE = 'link_outside';
+
+/**
+ * Its `params`: the link (as found in the folder), the real path it leads to, and the real path
+ * of the folder it was found in (a rescan checks the link against that folder again).
+ */
+export const linkOutsideParamsSchema = z.object({ path: z.string(), target: z.string(), folder: z.string() });
+export type LinkOutsideParams = z.infer<typeof linkOutsideParamsSchema>;

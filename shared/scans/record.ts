@@ -134,6 +134,8 @@ export interface SubmitSummary {
   queued: number;
   /** Left out by an exclusion (a `skipped` row each). */
   skipped: number;
+  /** Links met in a folder that lead out of it, not followed (a `skipped` row each, not counted in `skipped`). */
+  linksNotFollowed: number;
   /** Refused at intake: not found, not a regular file, unreadable, too large (a `failed` row each). */
   failed: number;
 }

@@ -8,7 +8,7 @@ import { submitNotice } from '../../renderer/scans/submit-notice.ts';
 
 /** Counts not given are 0. */
 const say = (counts: Partial<SubmitSummary> & { queued: number }) => {
-  const notice = submitNotice({ skipped: 0, failed: 0, ...counts });
+  const notice = submitNotice({ skipped: 0, linksNotFollowed: 0, failed: 0, ...counts });
   return { kind: notice.kind, text: translator('en').t(notice.key, notice.params) };
 };
 

@@ -1,6 +1,6 @@
-// Intake against real files, folders, links, FIFOs, sockets and devices in a temp folder.
+// Intake against real files, folders, links (in and out of the chosen folder), FIFOs, sockets and devices in a temp folder.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -203,6 +203,124 @@ describe('expandPaths: symbolic links', () => {
   });
 });
 
+describe('expandPaths: links met while walking a folder', () => {
+  /** A folder to drop, and a folder beside it that was not chosen (with a secret in it). */
+  function layout(name: string) {
+    const chosen = path.join(root, name, 'chosen');
+    const outside = path.join(root, name, 'elsewhere');
+    mkdirSync(chosen, { recursive: true });
+    const secret = file(path.join(name, 'elsewhere', 'id_rsa'), 'PRIVATE KEY');
+    return { chosen, outside, secret };
+  }
+  const sentence = (link: string, target: string) =>
+    `Not scanned: ${link} is a symbolic link to ${target}, outside the folder you chose; Verdict does not follow it. Add the target itself to scan it.`;
+
+  it('skips a link to a file outside the folder, with the link, its real target and the folder; the target is not listed', async () => {
+    const { chosen, secret } = layout('out-file');
+    const kept = file('out-file/chosen/notes.txt', 'notes');
+    const link = path.join(chosen, 'innocent.txt');
+    symlinkSync(secret, link);
+    const relative = path.join(chosen, 'relative.txt');
+    symlinkSync(path.join('..', 'elsewhere', 'id_rsa'), relative); // out through ..
+    const items = await collect([chosen]);
+    expect(items.filter((item) => item.ok).map((item) => item.path)).toEqual([kept]);
+    const folder = realpathSync(chosen);
+    const target = realpathSync(secret);
+    expect(items.filter((item) => !item.ok).sort((a, b) => a.path.localeCompare(b.path))).toEqual([
+      { ok: false, excluded: true, path: link, code: 'link_outside', message: sentence(link, target), params: { path: link, target, folder } },
+      { ok: false, excluded: true, path: relative, code: 'link_outside', message: sentence(relative, target), params: { path: relative, target, folder } },
+    ]);
+  });
+
+  it('does not look at what a link out of the folder leads to: a named pipe there is not even told apart from a file, and nothing blocks', { timeout: 10_000 }, async () => {
+    const { chosen, outside } = layout('out-fifo');
+    const fifo = path.join(outside, 'pipe');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    symlinkSync(fifo, path.join(chosen, 'looks-like-a-file.txt'));
+    const items = await collect([chosen]);
+    // Not "a named pipe" (which a stat of the target would say, as it does for a link inside): the target was never looked at.
+    expect(items).toEqual([expect.objectContaining({ ok: false, code: 'link_outside', params: expect.objectContaining({ target: realpathSync(fifo) }) })]);
+    expect(statSync(fifo).isFIFO()).toBe(true);
+  });
+
+  it('lists a link to a folder outside once, and nothing under it', async () => {
+    const { chosen, outside } = layout('out-folder');
+    file('out-folder/elsewhere/deep/more.txt');
+    file('out-folder/chosen/kept.txt');
+    const link = path.join(chosen, 'ssh');
+    symlinkSync(outside, link);
+    const items = await collect([chosen]);
+    expect(items.filter((item) => item.ok).map((item) => path.basename(item.path))).toEqual(['kept.txt']);
+    expect(items.filter((item) => !item.ok)).toEqual([expect.objectContaining({ path: link, code: 'link_outside', params: expect.objectContaining({ target: realpathSync(outside) }) })]);
+    expect(items.some((item) => item.path.startsWith(link + path.sep))).toBe(false);
+  });
+
+  it('a folder next to the chosen one whose name starts the same is outside too', async () => {
+    const { chosen } = layout('prefix');
+    const sibling = file('prefix/chosen-2/file.txt');
+    symlinkSync(sibling, path.join(chosen, 'to-sibling'));
+    expect(await collect([chosen])).toEqual([expect.objectContaining({ ok: false, code: 'link_outside' })]);
+  });
+
+  it('follows a link to a file inside the folder (listed once) and to a folder inside it', async () => {
+    const { chosen } = layout('inside');
+    const real = file('inside/chosen/real.txt', 'real');
+    const nested = file('inside/chosen/sub/nested.txt', 'nested');
+    symlinkSync(real, path.join(chosen, 'a-link.txt'));
+    symlinkSync(path.join('..', 'real.txt'), path.join(chosen, 'sub', 'up-link.txt')); // relative, stays inside
+    symlinkSync(path.join(chosen, 'sub'), path.join(chosen, 'alias'));
+    const items = await collect([chosen]);
+    expect(items.every((item) => item.ok)).toBe(true);
+    expect(items.map((item) => item.ok && item.ino).sort()).toEqual([statSync(real).ino, statSync(nested).ino].sort());
+  });
+
+  it('keeps the reasons of a broken link and a link loop met in the folder', async () => {
+    const { chosen, outside } = layout('broken');
+    symlinkSync(path.join(outside, 'nowhere.txt'), path.join(chosen, 'broken'));
+    symlinkSync(path.join(chosen, 'loop-b'), path.join(chosen, 'loop-a'));
+    symlinkSync(path.join(chosen, 'loop-a'), path.join(chosen, 'loop-b'));
+    const items = await collect([chosen]);
+    expect(items.map((item) => [path.basename(item.path), !item.ok && item.code]).sort()).toEqual([
+      ['broken', 'broken_link'],
+      ['loop-a', 'symlink_loop'],
+      ['loop-b', 'symlink_loop'],
+    ]);
+  });
+
+  it('follows a link named directly, wherever it leads: to a file, and to a folder it then walks', async () => {
+    const { chosen, outside, secret } = layout('named');
+    const fileLink = path.join(chosen, 'key-link');
+    symlinkSync(secret, fileLink);
+    const folderLink = path.join(chosen, 'folder-link');
+    symlinkSync(outside, folderLink);
+    expect(await one(fileLink)).toMatchObject({ ok: true, path: fileLink, realPath: realpathSync(secret) });
+    // The named folder is where its links may lead: inside it, the secret is a plain file.
+    expect(await collect([folderLink])).toEqual([expect.objectContaining({ ok: true, path: path.join(folderLink, 'id_rsa') })]);
+  });
+
+  it('measures a named folder reached through a link by its real path', async () => {
+    const { chosen } = layout('through-link');
+    const real = file('through-link/chosen/real.txt');
+    symlinkSync(real, path.join(chosen, 'absolute-link.txt')); // by the real path
+    const alias = path.join(root, 'through-link', 'alias');
+    symlinkSync(chosen, alias);
+    const items = await collect([alias]);
+    expect(items).toEqual([expect.objectContaining({ ok: true, ino: statSync(real).ino })]);
+  });
+
+  it('with `within` (a rescan of a link from its folder), a named link is followed only into that folder', async () => {
+    const { chosen, secret } = layout('within');
+    const inside = file('within/chosen/inside.txt');
+    const out = path.join(chosen, 'out');
+    const ok = path.join(chosen, 'ok');
+    symlinkSync(secret, out);
+    symlinkSync(inside, ok);
+    const within = realpathSync(chosen);
+    expect(await collect([out], { within })).toEqual([expect.objectContaining({ ok: false, path: out, code: 'link_outside', params: { path: out, target: realpathSync(secret), folder: within } })]);
+    expect(await collect([ok], { within })).toEqual([expect.objectContaining({ ok: true, path: ok, realPath: realpathSync(inside) })]);
+  });
+});
+
 describe('expandPaths: folders', () => {
   it('expands nested folders depth first and reports what it cannot use', async () => {
     const tree = path.join(root, 'tree');
@@ -212,8 +330,9 @@ describe('expandPaths: folders', () => {
     symlinkSync('/dev/null', path.join(tree, 'null-link'));
     const items = await collect([tree]);
     expect(items.filter((item) => item.ok).map((item) => item.path).sort()).toEqual(expected.sort());
+    // A link to /dev/null leads out of the folder: skipped unfollowed, the device is never looked at.
     expect(items.filter((item) => !item.ok).map((item) => [path.relative(tree, item.path), !item.ok && item.code]).sort()).toEqual([
-      ['null-link', 'not_regular_file'],
+      ['null-link', 'link_outside'],
       ['sub/fifo', 'not_regular_file'],
     ]);
   });

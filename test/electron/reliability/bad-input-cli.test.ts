@@ -7,11 +7,11 @@
 // good file, each with its own line and the run's exit code. Also: a file
 // without read permission (the CLI runs as `nobody`), remote base URLs that are
 // not usable, an API key with whitespace or non-ASCII, and a settings file that
-// is corrupt or newer.
+// is corrupt or newer. A folder with a link out of it: the link is a SKIP line.
 import { spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync } from 'node:fs';
+import { appendFileSync, existsSync, realpathSync } from 'node:fs';
 import { chmod, chown, mkdir, open, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
@@ -153,6 +153,37 @@ describe('one CLI run over good and bad inputs', () => {
     } finally {
       await new Promise((resolve) => socket.close(resolve));
     }
+  });
+});
+
+describe('a folder with a link out of it', () => {
+  it('prints SKIP for the link with why, sends nothing for it, scans the rest and exits 2; the link named by itself is scanned', async () => {
+    const root = join(dir.path, 'link-out-folder');
+    await mkdir(root);
+    const good = join(root, 'good.txt');
+    await writeFile(good, `good ${Math.random()}\n`);
+    const secret = join(dir.path, 'secret-outside.txt');
+    await writeFile(secret, `a secret ${Math.random()}\n`);
+    const link = join(root, 'harmless.txt');
+    await symlink(secret, link);
+    const env = { VERDICT_API_KEY: KEY };
+
+    const plain = await runCli(['--data-dir', join(dir.path, 'link-out-data-1'), '--service', service.url, root], { env });
+    noCrash(plain);
+    expect(plain.code).toBe(2);
+    expect(plain.stdout.trim().split('\n').sort()).toEqual([
+      `CLEAN  ${good}  (clean (basic checks only; ClamAV not available))`,
+      `SKIP   ${link}  (Not scanned: ${link} is a symbolic link to ${realpathSync(secret)}, outside the folder you chose; Verdict does not follow it. Add the target itself to scan it.)`,
+    ]);
+
+    const json = await runCli(['--json', '--data-dir', join(dir.path, 'link-out-data-2'), '--service', service.url, root], { env });
+    expect(json.code).toBe(2);
+    expect(json.lines.get(link)).toMatchObject({ status: 'skipped', verdict: 'skipped', scanId: null, sha256: null, error: { code: 'link_outside', params: { path: link, target: realpathSync(secret), folder: realpathSync(root) } } });
+
+    // Named on the command line, the same link is followed: the user chose it.
+    const named = await runCli(['--json', '--data-dir', join(dir.path, 'link-out-data-3'), '--service', service.url, link], { env });
+    expect(named.code).toBe(0);
+    expect(named.lines.get(link)).toMatchObject({ status: 'completed', verdict: 'safe', sha256: await sha256Of(secret) });
   });
 });
 

@@ -32,7 +32,7 @@ export function createTestCore(): TestCore {
     listenerCount: () => listeners.size,
     async submit(...args) {
       record('submit', args);
-      return ok({ queued: args[0].length, skipped: 0, failed: 0, ids: args[0].map((_, index) => `id-${index}`) });
+      return ok({ queued: args[0].length, skipped: 0, linksNotFollowed: 0, failed: 0, ids: args[0].map((_, index) => `id-${index}`) });
     },
     onEvent(listener) {
       listeners.add(listener);
@@ -45,7 +45,7 @@ export function createTestCore(): TestCore {
     scans: {
       async submit(...args) {
         record('scans.submit', args);
-        return ok({ queued: args[0].length, skipped: 0, failed: 0 });
+        return ok({ queued: args[0].length, skipped: 0, linksNotFollowed: 0, failed: 0 });
       },
       async list(...args) {
         record('scans.list', args);
