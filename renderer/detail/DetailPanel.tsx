@@ -2,7 +2,7 @@
 // failure what went wrong and what to do next.
 import { useEffect, useState, type ReactElement, type ReactNode } from 'react';
 import { displayName } from '../../shared/display-name.ts';
-import { isExclusionReason } from '../../shared/scans/exclusion.ts';
+import { isExclusionReason, LINK_OUTSIDE } from '../../shared/scans/exclusion.ts';
 import { verdictOf, type ScanRecord } from '../../shared/scans/record.ts';
 import { consentHostLabel } from '../../shared/settings/protection.ts';
 import { MAX_SYNC_FILE_SIZE } from '../../shared/service-contract/limits.ts';
@@ -20,6 +20,7 @@ import { failureHelp } from './failure-help.ts';
 import { failureText } from './failure-text.ts';
 import { showScan } from './show-scan.ts';
 import { ExclusionReason } from './ExclusionReason.tsx';
+import { linkOutsideText } from './exclusion-text.ts';
 import { ThreatResponse } from './ThreatResponse.tsx';
 import { unsafeHint } from '../quarantine/disposition-text.ts';
 
@@ -195,6 +196,19 @@ function VerdictExplanation({ record }: { record: ScanRecord }): ReactElement | 
       );
     }
     case 'skipped':
+      if (record.error?.code === LINK_OUTSIDE) {
+        // No "scan anyway": the target is added by itself (a rescan checks the link against its folder again).
+        return (
+          <div className="callout callout--neutral" role="note" data-testid="link-outside">
+            <SkipIcon />
+            <div>
+              <strong>{t('detail.linkOutsideTitle')}</strong>
+              <p data-testid="skip-reason">{linkOutsideText({ t }, record.error)}</p>
+              <p className="muted small">{t('detail.excludedHint')}</p>
+            </div>
+          </div>
+        );
+      }
       if (record.error && isExclusionReason(record.error.code)) {
         return (
           <div className="callout callout--neutral" role="note" data-testid="excluded">

@@ -1,9 +1,9 @@
 // Why a skipped scan was left out, in the UI's language: worded from the rule
-// that matched (shared/scans/exclusion.ts), or the core's English sentence for a
-// record written before the core recorded the rule's parameters. An excluded path
-// (and the sentence quoting it) is shown through displayName(), like every path.
+// that matched, or the link and where it leads (shared/scans/exclusion.ts), or the
+// core's English sentence for a record written before the core recorded the
+// parameters. A path (and the sentence quoting it) is shown through displayName(), like every path.
 import { displayName } from '../../shared/display-name.ts';
-import { exclusionParamsSchema, isExclusionReason } from '../../shared/scans/exclusion.ts';
+import { exclusionParamsSchema, isExclusionReason, LINK_OUTSIDE, linkOutsideParamsSchema } from '../../shared/scans/exclusion.ts';
 import type { RecordError } from '../../shared/scans/record.ts';
 import { formatSize } from '../i18n/format.ts';
 import type { Translator } from '../i18n/messages.ts';
@@ -30,4 +30,11 @@ export function exclusionText({ t, locale }: Pick<Translator, 't' | 'locale'>, e
     case 'over_auto_scan_size':
       return error.message;
   }
+}
+
+/** A link met in a folder that leads out of it, not followed: the link and its target. */
+export function linkOutsideText({ t }: Pick<Translator, 't'>, error: RecordError): string {
+  const parsed = linkOutsideParamsSchema.safeParse(error.params);
+  if (error.code !== LINK_OUTSIDE || !parsed.success) return displayName(error.message);
+  return t('skip.linkOutside', { path: displayName(parsed.data.path), target: displayName(parsed.data.target) });
 }

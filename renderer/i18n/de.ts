@@ -32,6 +32,8 @@ export const de: Messages = {
   'drop.skipped_other': 'Nichts eingereiht: {count} Dateien sind durch Ihre Einstellungen ausgeschlossen und als übersprungen aufgeführt.',
   'drop.queuedSkipped': '{queued} eingereiht, {skipped} durch Ihre Ausschlüsse übersprungen',
   'drop.failed': '{queued} eingereiht, {skipped} übersprungen, {failed} nicht prüfbar: Den Grund zeigt „Nicht prüfbar“ in der Liste.',
+  'drop.linksNotFollowed_one': '{queued} eingereiht, {skipped} übersprungen: {count} Verknüpfung führt aus dem gewählten Ordner hinaus und wurde nicht verfolgt.',
+  'drop.linksNotFollowed_other': '{queued} eingereiht, {skipped} übersprungen: {count} Verknüpfungen führen aus dem gewählten Ordner hinaus und wurden nicht verfolgt.',
 
   'filter.label': 'Prüfungen filtern',
   'filter.status': 'Status',
@@ -116,6 +118,7 @@ export const de: Messages = {
   'detail.showOriginal': 'Frühere Prüfung anzeigen',
   'detail.rescan': 'Erneut prüfen',
   'detail.rescanned': 'Erneut eingereiht.',
+  'detail.rescanNotQueued': 'Nichts eingereiht: Den Grund nennt der neue Eintrag in der Liste.',
   'detail.failureTitle': 'Warum diese Datei nicht geprüft werden konnte',
   'detail.nextStep': 'Was Sie jetzt tun können',
   'detail.errorCode': 'Fehlercode: {code}',
@@ -141,6 +144,8 @@ export const de: Messages = {
   'exclusion.sizeUnknown': 'Nicht automatisch geprüft: Sie ist größer als die Grenze von {limit} für automatische Prüfungen ({settings}). Prüfen Sie sie von Hand.',
   'detail.scanAnyway': 'Trotzdem prüfen',
   'detail.skippedHint': 'Diese Datei wurde übersprungen und nicht geprüft. Sie gilt nicht als sauber.',
+  'detail.linkOutsideTitle': 'Verknüpfung aus dem Ordner hinaus nicht verfolgt',
+  'skip.linkOutside': 'Nicht geprüft: {path} ist eine symbolische Verknüpfung auf {target}, außerhalb des gewählten Ordners; Verdict folgt ihr nicht. Fügen Sie das Ziel selbst hinzu, um es zu prüfen.',
   'detail.pendingHint': 'Die Prüfung ist noch nicht abgeschlossen.',
   'detail.notFound': 'Diese Prüfung ist nicht mehr im Verlauf.',
 

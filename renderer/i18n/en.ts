@@ -31,6 +31,8 @@ export const en = {
   'drop.skipped_other': 'Nothing queued: {count} files are excluded by your settings and listed as skipped.',
   'drop.queuedSkipped': '{queued} queued, {skipped} skipped by your exclusions',
   'drop.failed': '{queued} queued, {skipped} skipped, {failed} could not be scanned: see “Could not scan” in the list for why.',
+  'drop.linksNotFollowed_one': '{queued} queued, {skipped} skipped: {count} link leads out of the folder you chose and was not followed.',
+  'drop.linksNotFollowed_other': '{queued} queued, {skipped} skipped: {count} links lead out of the folder you chose and were not followed.',
 
   'filter.label': 'Filter scans',
   'filter.status': 'Status',
@@ -115,6 +117,7 @@ export const en = {
   'detail.showOriginal': 'Show the earlier scan',
   'detail.rescan': 'Scan again',
   'detail.rescanned': 'Queued again.',
+  'detail.rescanNotQueued': 'Nothing was queued: the new entry in the list says why.',
   'detail.failureTitle': 'Why this file could not be scanned',
   'detail.nextStep': 'What to do next',
   'detail.errorCode': 'Error code: {code}',
@@ -140,6 +143,8 @@ export const en = {
   'exclusion.sizeUnknown': 'Not scanned automatically: it is larger than the {limit} limit for automatic scans in {settings}. Scan it by hand to check it.',
   'detail.scanAnyway': 'Scan anyway',
   'detail.skippedHint': 'This file was skipped and was not scanned. It is not known to be clean.',
+  'detail.linkOutsideTitle': 'Link out of the folder not followed',
+  'skip.linkOutside': 'Not scanned: {path} is a symbolic link to {target}, outside the folder you chose; Verdict does not follow it. Add the target itself to scan it.',
   'detail.pendingHint': 'The scan is not finished yet.',
   'detail.notFound': 'This scan is no longer in the history.',
 

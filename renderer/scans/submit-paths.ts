@@ -33,5 +33,6 @@ export async function rescan(record: Pick<ScanRecord, 'id' | 'path'>): Promise<v
     return;
   }
   const result = await call(api.scans.rescan(record.id, consent.consent ? { consent: consent.consent } : undefined));
-  if (result) verdictStore.getState().notify('info', 'detail.rescanned');
+  // Nothing queued: the new row was skipped (a link out of its folder, checked again) or refused at intake.
+  if (result) verdictStore.getState().notify('info', result.queued > 0 ? 'detail.rescanned' : 'detail.rescanNotQueued');
 }

@@ -1,11 +1,12 @@
 // Skip and quarantine reasons worded by the renderer from the core's code and
-// parameters: the core's own exclusionError() and explainQuarantineError() feed
+// parameters: the core's own exclusionError(), linkOutside() and explainQuarantineError() feed
 // the renderer's wording, English reads as the core's sentence, German is German,
 // and a record without parameters (written before they existed) keeps its English.
 import { describe, expect, it } from 'vitest';
 import { exclusionError, type ExclusionHit } from '../../electron/exclusions/exclusion-matcher.ts';
 import { explainQuarantineError, quarantineRefusal } from '../../electron/quarantine/error-params.ts';
-import { exclusionText } from '../../renderer/detail/exclusion-text.ts';
+import { linkOutside } from '../../electron/intake/link-outside.ts';
+import { exclusionText, linkOutsideText } from '../../renderer/detail/exclusion-text.ts';
 import { translator } from '../../renderer/i18n/messages.ts';
 import { quarantineReason } from '../../renderer/quarantine/quarantine-reason.ts';
 import { QUARANTINE_ERROR_CAUSES, QUARANTINE_ERROR_CODES } from '../../shared/quarantine/entry.ts';
@@ -57,6 +58,41 @@ describe('exclusion reasons', () => {
     expect(exclusionText(de, old)).toBe(old.message);
     expect(exclusionText(de, { ...old, params: { scope: 'nowhere', target: 'file', rule: 'iso' } })).toBe(old.message);
     expect(exclusionText(de, { code: 'not_found', message: 'gone', params: { scope: 'global', target: 'file', rule: 'x' } })).toBe('gone');
+  });
+});
+
+describe('a link out of the chosen folder', () => {
+  /** The record's error as the pipeline stores it from the intake's item. */
+  const recorded = (link: string, target: string) => {
+    const { code, message, params } = linkOutside(link, target, '/home/u/Downloads');
+    return { code, message, params };
+  };
+
+  it('English from the parameters reads exactly as the core wrote it (the CLI line); German differs and names the link and its target', () => {
+    const error = recorded('/home/u/Downloads/notes.txt', '/home/u/.ssh/id_rsa');
+    expect(linkOutsideText(en, error)).toBe(error.message);
+    expect(linkOutsideText(en, error)).toBe(
+      'Not scanned: /home/u/Downloads/notes.txt is a symbolic link to /home/u/.ssh/id_rsa, outside the folder you chose; Verdict does not follow it. Add the target itself to scan it.',
+    );
+    expect(linkOutsideText(de, error)).toBe(
+      'Nicht geprüft: /home/u/Downloads/notes.txt ist eine symbolische Verknüpfung auf /home/u/.ssh/id_rsa, außerhalb des gewählten Ordners; Verdict folgt ihr nicht. Fügen Sie das Ziel selbst hinzu, um es zu prüfen.',
+    );
+  });
+
+  it('shows the link and the target through displayName(): a hidden override cannot disguise either', () => {
+    const error = recorded('/home/u/Downloads/invoice\u202Efdp.exe', '/home/u/.ssh/id\u202Easr');
+    for (const translator of [en, de]) {
+      const text = linkOutsideText(translator, error);
+      expect(text).not.toContain('\u202E');
+      expect(text).toContain('invoice⟨U+202E⟩fdp.exe');
+      expect(text).toContain('id⟨U+202E⟩asr');
+    }
+  });
+
+  it('keeps the English sentence of a record without usable parameters', () => {
+    const { message } = recorded('/a/link', '/b/target');
+    expect(linkOutsideText(de, { code: 'link_outside', message })).toBe(message);
+    expect(linkOutsideText(de, { code: 'link_outside', message, params: { path: '/a/link' } })).toBe(message);
   });
 });
 

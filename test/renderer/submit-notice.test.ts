@@ -23,6 +23,13 @@ describe('submitNotice', () => {
     expect(say({ queued: 0, skipped: 2 }).text).toMatch(/^Nothing queued: 2 files are excluded/);
   });
 
+  it('names links out of the chosen folder as not followed, not as excluded by a setting', () => {
+    expect(say({ queued: 2, linksNotFollowed: 1 })).toEqual({ kind: 'info', text: '2 queued, 1 skipped: 1 link leads out of the folder you chose and was not followed.' });
+    expect(say({ queued: 0, skipped: 1, linksNotFollowed: 2 }).text).toBe('0 queued, 3 skipped: 2 links lead out of the folder you chose and were not followed.');
+    // Refused paths still make it an error; the links count as skipped there.
+    expect(say({ queued: 1, linksNotFollowed: 1, failed: 1 })).toEqual({ kind: 'error', text: '1 queued, 1 skipped, 1 could not be scanned: see “Could not scan” in the list for why.' });
+  });
+
   it('says how many could not be scanned, as an error that stays, whatever else was queued', () => {
     expect(say({ queued: 1, skipped: 0, failed: 6 })).toEqual({ kind: 'error', text: '1 queued, 0 skipped, 6 could not be scanned: see “Could not scan” in the list for why.' });
     expect(say({ queued: 0, failed: 1 }).kind).toBe('error');
