@@ -6,7 +6,6 @@
 // in the list or the detail, and never disturbs the files next to it.
 // (Pipes, sockets, devices, loops, broken links, unreadable and oversize files are
 // in scans.test.ts; a damaged settings file in startup-and-export.test.ts.)
-import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdir, mkdtemp, readFile, rm, symlink, truncate, writeFile } from 'node:fs/promises';
@@ -27,7 +26,6 @@ const { start, work, closeAfterTest } = useE2eApp({ prefix: 'verdict-e2e-bad-inp
 
 /** A new folder of this file's scratch space. */
 const folder = (prefix: string) => mkdtemp(path.join(work(), prefix));
-const sha256 = async (file: string) => createHash('sha256').update(await readFile(file)).digest('hex');
 const queueCounts = async (page: Page) => (await page.getByTestId('queue-counts').locator('dd').allTextContents()).join(',');
 
 describe('file names', () => {
@@ -198,7 +196,7 @@ describe('sizes', () => {
 });
 
 describe('folders, links and files that go away', () => {
-  it('a dropped folder is scanned file by file; a link in it to a file outside is scanned as that file, under the link’s name', async () => {
+  it('a dropped folder is scanned file by file; a link in it to a file outside is not followed: a skipped row that says where it leads', async () => {
     const { real, app, page } = await start();
     const outside = await folder('outside-');
     const target = path.join(outside, 'payload.com');
@@ -207,21 +205,37 @@ describe('folders, links and files that go away', () => {
     await mkdir(path.join(dropped, 'sub'), { recursive: true });
     await writeFile(path.join(dropped, 'top.txt'), 'at the top\n');
     await writeFile(path.join(dropped, 'sub', 'nested.txt'), 'one level down\n');
-    await symlink(target, path.join(dropped, 'innocent-link.txt'));
+    const linkPath = path.join(dropped, 'innocent-link.txt');
+    await symlink(target, linkPath);
 
     await dropPaths(page, [dropped]);
-    await page.getByTestId('notice-info').getByText('3 files queued').waitFor();
+    // Not "skipped by your exclusions": no setting left it out.
+    await page.getByTestId('notice-info').getByText('2 queued, 1 skipped: 1 link leads out of the folder you chose and was not followed.').waitFor();
     await rowFor(page, 'top.txt').and(page.locator('[data-verdict=safe]')).waitFor({ timeout: 60_000 });
     await rowFor(page, 'nested.txt').and(page.locator('[data-verdict=safe]')).waitFor({ timeout: 60_000 });
-    // The link is followed: what is judged is the content it leads to (here a threat), listed under the link's path.
+    // The link is listed as skipped under its own name; what it leads to was never read or judged.
     const link = rowFor(page, 'innocent-link.txt');
-    await link.and(page.locator('[data-verdict=unsafe]')).waitFor({ timeout: 60_000 });
-    expect(await recordFor(real, path.join(dropped, 'innocent-link.txt'))).toMatchObject({ status: 'completed', safe: false, sha256: await sha256(target) });
+    await link.and(page.locator('[data-verdict=skipped]')).waitFor({ timeout: 60_000 });
+    expect(await link.locator('.row__status').textContent()).toBe(en['status.skipped']);
+    const sentence = `Not scanned: ${linkPath} is a symbolic link to ${target}, outside the folder you chose; Verdict does not follow it. Add the target itself to scan it.`;
+    expect(await recordFor(real, linkPath)).toMatchObject({
+      status: 'skipped',
+      safe: null,
+      sha256: null,
+      serviceScanId: null,
+      error: { code: 'link_outside', message: sentence, params: { path: linkPath, target, folder: dropped } },
+    });
     // The target itself is not listed apart (it was not dropped).
     expect(await rowFor(page, 'payload.com').count()).toBe(0);
     expect(await page.locator('.row[data-scan-id]').count()).toBe(3);
+
+    // The detail says why, and what to do instead; no "Scan anyway" (that is for the user's own exclusions).
     await link.click();
-    await expect.poll(() => page.getByTestId('detail-path').textContent()).toBe(path.join(dropped, 'innocent-link.txt'));
+    await expect.poll(() => page.getByTestId('detail-path').textContent()).toBe(linkPath);
+    const reason = page.getByTestId('detail-panel').getByTestId('link-outside');
+    await reason.getByText(en['detail.linkOutsideTitle']).waitFor();
+    expect(await reason.getByTestId('skip-reason').textContent()).toBe(sentence);
+    expect(await reason.getByRole('button').count()).toBe(0);
     expectNoProblems(app);
   });
 
