@@ -12,7 +12,6 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { EICAR_TEST_STRING } from '../../electron/local-service/engines/builtin-engine.ts';
 import { verdictOf, type ScanRecord } from '../../shared/scans/record.ts';
@@ -21,25 +20,11 @@ import { en } from '../../renderer/i18n/en.ts';
 import { keyringTestsCanRun } from '../support/keyring.ts';
 import { startTestService } from '../electron/scans/harness.ts';
 import { contrastOf } from './support/app-harness.ts';
-import { expectNoProblems, recordFor, rowFor, useE2eApp } from './support/e2e-app.ts';
+import { dropPaths, expectNoProblems, recordFor, rowFor, useE2eApp } from './support/e2e-app.ts';
 import type { RealCore } from './support/real-core.ts';
 
 const canUseKeyring = keyringTestsCanRun();
 const { start, writeFiles, work, closeAfterTest } = useE2eApp({ prefix: 'verdict-e2e-protect-', engine: true, keyring: canUseKeyring });
-
-/** Drops files on the drop zone the way a file manager would (a File per name; pathFor maps it to the path). */
-async function drop(page: Page, paths: string[]): Promise<void> {
-  for (const file of paths) await page.evaluate(`window.__verdictTestBridge.setPath(${JSON.stringify(path.basename(file))}, ${JSON.stringify(file)})`);
-  const names = JSON.stringify(paths.map((file) => path.basename(file)));
-  const dataTransfer = await page.evaluateHandle(`(() => {
-    const transfer = new DataTransfer();
-    for (const name of ${names}) transfer.items.add(new File(['x'], name));
-    return transfer;
-  })()`);
-  const zone = page.getByTestId('dropzone');
-  await zone.dispatchEvent('dragenter', { dataTransfer });
-  await zone.dispatchEvent('drop', { dataTransfer });
-}
 
 describe('quarantine', () => {
   it('moves a threat to quarantine when chosen in Settings; the detail shows where it was; restore onto a taken path asks for another place', async () => {
@@ -513,7 +498,7 @@ describe.runIf(canUseKeyring)('upload consent for a remote service', () => {
     const submits = () => app.bridge.calls.filter((call) => call.channel === 'scans:submit');
 
     // 1. Cancel: nothing is queued, nothing reaches the service.
-    await drop(page, [files['contract.pdf']!]);
+    await dropPaths(page, [files['contract.pdf']!]);
     const dialog = page.getByTestId('upload-dialog');
     await dialog.getByRole('heading', { name: `Send to ${host} for scanning?` }).waitFor();
     await dialog.getByText('1 item: contract.pdf').waitFor();
@@ -538,7 +523,7 @@ describe.runIf(canUseKeyring)('upload consent for a remote service', () => {
     expect(remote.scanCount()).toBe(1);
 
     // 3. Send with "don't ask again": queued with the consent, the host is remembered.
-    await drop(page, [files['second.txt']!]);
+    await dropPaths(page, [files['second.txt']!]);
     await dialog.getByLabel(`Don’t ask again for ${host}`).check();
     await dialog.getByRole('button', { name: en['upload.send'] }).click();
     await rowFor(page, 'second.txt').and(page.locator('[data-verdict=safe]')).waitFor({ timeout: 60_000 });
@@ -548,7 +533,7 @@ describe.runIf(canUseKeyring)('upload consent for a remote service', () => {
     expect((await recordFor(real, files['second.txt']!))?.backend).toBe(origin);
 
     // 4. The next drop goes without a question.
-    await drop(page, [files['third.txt']!]);
+    await dropPaths(page, [files['third.txt']!]);
     await rowFor(page, 'third.txt').and(page.locator('[data-verdict=safe]')).waitFor({ timeout: 60_000 });
     expect(await dialog.count()).toBe(0);
     expect(remote.scanCount()).toBe(3);
@@ -592,7 +577,7 @@ describe.runIf(canUseKeyring)('upload consent for a remote service', () => {
     }).toEqual(['local']);
 
     await page.getByRole('button', { name: en['nav.scans'] }).click();
-    await drop(page, [files['payslip.pdf']!]);
+    await dropPaths(page, [files['payslip.pdf']!]);
     await rowFor(page, 'payslip.pdf').and(page.locator('[data-verdict=safe]')).waitFor({ timeout: 60_000 });
     expect(await page.getByTestId('upload-dialog').count()).toBe(0);
     expect((await recordFor(real, files['payslip.pdf']!))?.backend).toBe('local');
