@@ -6,7 +6,6 @@
 // whose disposition matches its quarantine entry's state, and only actions the
 // UI may offer for that record that really work. Also a quarantined file that
 // vanished (`lost`), at start and while running.
-import { spawn } from 'node:child_process';
 import { mkdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -17,6 +16,7 @@ import type { QuarantineEntry, QuarantineState } from '../../../shared/quarantin
 import type { Disposition, ScanRecord } from '../../../shared/scans/record.ts';
 import { copiesOf, hasOtherDevice, otherDeviceDir } from '../quarantine/support.ts';
 import { EICAR_TEST_STRING, writeEicar } from '../scans/harness.ts';
+import { runNodeScript } from '../../support/node-child.ts';
 import { useCoreFixture } from './core-fixture.ts';
 
 const CHILD = join(import.meta.dirname, 'fixtures', 'quarantine-action-child.ts');
@@ -80,21 +80,7 @@ async function threat(core: CoreInternals, options: { quarantine: boolean; base?
   return { folder, path, record, entry };
 }
 
-function runChild(env: Record<string, string>): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CHILD], { env: { ...process.env, QC_DATA_DIR: dataDir(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 40_000);
-    child.once('error', reject);
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
-    });
-  });
-}
+const runChild = (env: Record<string, string>) => runNodeScript(CHILD, { QC_DATA_DIR: dataDir(), ...env }, 40_000);
 
 /** Prepares the threat in a first core, closes it, and kills a child core at `step` of `op`. */
 async function killedDuring(op: Op, step: QuarantineStep, base?: string) {

@@ -2,12 +2,12 @@
 // and is killed with SIGKILL at each named step (Q_KILL_AT); recover() in a
 // fresh process must then leave exactly one copy of the file, with its
 // content, in quarantine or where it belongs, and an entry that says which.
-import { spawn } from 'node:child_process';
 import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openQuarantine, QUARANTINE_DIR_NAME, QUARANTINE_FILES_DIR_NAME, type QuarantineStep } from '../../../electron/quarantine/quarantine.ts';
 import { copiesOf, hasOtherDevice, modeOf, otherDeviceDir, tempDir, writeThreat, type TempDir } from './support.ts';
+import { runNodeScript } from '../../support/node-child.ts';
 
 const CHILD = join(import.meta.dirname, 'fixtures', 'quarantine-child.ts');
 /** Cross-device cases need a second file system; without one they are skipped (and say so). */
@@ -28,21 +28,7 @@ afterEach(async () => {
   await other?.remove();
 });
 
-function runChild(env: Record<string, string>): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CHILD], { env: { ...process.env, Q_DATA_DIR: data, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.once('error', reject);
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
-    });
-  });
-}
+const runChild = (env: Record<string, string>) => runNodeScript(CHILD, { Q_DATA_DIR: data, ...env }, 30_000);
 
 const storedFiles = () => readdir(join(data, QUARANTINE_DIR_NAME, QUARANTINE_FILES_DIR_NAME));
 
