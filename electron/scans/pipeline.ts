@@ -320,8 +320,10 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
 
   const armLaneTimer = (lane: Lane) => {
     if (lane.timer || lane.paused || closed) return;
-    const wait = lane.backoff.until - now();
-    if (wait <= 0) return;
+    // Armed even when the backoff has already ended (then for the next turn of the event loop): it can end
+    // between the check that held a record and this line (a long transaction holding a big batch, a GC
+    // pause), and a lane with records but no timer would keep them until something else happened.
+    const wait = Math.max(0, lane.backoff.until - now());
     lane.timer = setTimeout(() => {
       lane.timer = null;
       releaseLane(lane);

@@ -37,8 +37,17 @@ beforeEach(async () => {
   const fastConnection = createServiceConnection({ label: 'fast', baseUrl: fast.url, apiKey: () => fast.key, ...common });
   const slowConnection = createServiceConnection({ label: 'slow', baseUrl: proxy.url, apiKey: () => slow.key, ...common });
   connections = [fastConnection, slowConnection];
+  pipeline = makePipeline(slowConnection, fastConnection, 60_000);
+  pipeline.start();
+});
+
+/**
+ * The pipeline over both services. `retryMs` is its own backoff after the client's retries: long (60 s) so the
+ * slow lane is still backing off while every fast file finishes.
+ */
+function makePipeline(slowConnection: ServiceConnection, fastConnection: ServiceConnection, retryMs: number): ScanPipeline {
   const labelOf = (route: RecordRoute) => (route.path.includes(`${sep}slow${sep}`) ? 'slow' : 'fast');
-  pipeline = createScanPipeline({
+  return createScanPipeline({
     history,
     service: (route): ServiceAvailability => {
       if (labelOf(route) === 'fast') return { ok: true, service: fastConnection.port };
@@ -50,12 +59,11 @@ beforeEach(async () => {
     settings: () => ({ mode: 'auto', reuseVerdictDays: 0 }),
     installId: 'aaaabbbbccccddddeeeeffff',
     events,
-    // Long enough that the slow lane is still backing off while every fast file finishes.
-    retryBaseMs: 60_000,
-    retryMaxMs: 60_000,
+    retryBaseMs: retryMs,
+    retryMaxMs: retryMs,
   });
-  pipeline.start();
-});
+}
+
 afterEach(async () => {
   await pipeline.close();
   for (const connection of connections) await connection.close();
@@ -112,5 +120,22 @@ describe('a lane per service', () => {
     await pipeline.idle();
     for (const record of rows([...slowIds, late!])) expect(record).toMatchObject({ status: 'completed', backend: 'slow', pendingReason: null });
     expect(pipeline.state().pausedLanes).toEqual({});
+  });
+
+  it('releases a record held after its lane’s backoff already ended (no timer would ever come for it)', async () => {
+    // A backoff of 0 ms has ended by the time the record is held in its lane: the same moment as a longer
+    // backoff running out while a big batch is being held (a slow transaction, a GC pause). Before the
+    // fix, no timer was armed for such a lane, and its records waited until something else happened.
+    await pipeline.close();
+    const [fastConnection, slowConnection] = connections as [ServiceConnection, ServiceConnection];
+    pipeline = makePipeline(slowConnection, fastConnection, 0);
+    pipeline.start();
+    // As many 503s as the client tries, so the pipeline's own backoff takes over once.
+    const outage = proxy.addRule({ method: 'POST', fault: { kind: 'status', status: 503 }, times: FAST.clientRetry.maxAttempts });
+    const [id] = (await pipeline.submit(await filesIn('slow', 1), { origin: 'watch' })).ids as [string];
+    await until(() => history.get(id)?.status === 'completed', 'the slow file to be scanned after the 503s');
+    expect(outage.hits).toBe(FAST.clientRetry.maxAttempts);
+    expect(history.get(id)).toMatchObject({ backend: 'slow', safe: true, pendingReason: null });
+    expect(slow.scanCount()).toBe(1);
   });
 });
