@@ -430,6 +430,8 @@ describe('reasons in the UI language', () => {
     expect(saved.ok).toBe(true);
     await page.reload();
     await app.bridge.subscribed(2);
+    // The settings arrive after the subscriptions: German is in use once the navigation speaks it.
+    await page.getByRole('button', { name: de['nav.scans'] }).waitFor();
     expect(await page.locator('html').getAttribute('lang')).toBe('de');
 
     const files = await writeFiles({ 'disk.iso': 'an image', 'dropper.exe': EICAR_TEST_STRING });
