@@ -6,7 +6,7 @@ import type { Settings } from '../../shared/settings/settings.ts';
 import { remoteServiceOrigin, uploadOriginFor } from '../../shared/settings/folder-route.ts';
 import { consentHostLabel, needsUploadConsent } from '../../shared/settings/protection.ts';
 import { askUploadConsent } from '../dialogs/ask.ts';
-import { updateSettings } from '../settings/settings-actions.ts';
+import { settingsSettled, updateSettings } from '../settings/settings-actions.ts';
 import { verdictStore } from '../store/store.ts';
 
 /** The origin of the configured remote service (what records and consent name), or null for the built-in one. */
@@ -30,9 +30,12 @@ export type Consent = { go: false } | { go: true; consent?: string };
  * `force` asks even when the settings would not (scans the core is holding for consent).
  */
 export async function uploadConsent(paths: readonly string[], options: { force?: boolean } = {}): Promise<Consent> {
+  // A drop in the first moments after start: the settings are still on their way, and the question depends on them.
+  if (!verdictStore.getState().settings) await settingsSettled();
   const state = verdictStore.getState();
   // The folders as last reported by watch events (fresher than the settings read at start).
   const settings = state.settings ? { ...state.settings, watchedFolders: state.watched.map((status) => status.folder) } : null;
+  // Settings that could not be read: the core still holds what needs consent (its backstop), and the detail asks.
   if (!settings) return { go: true };
   // Only files that would leave the machine count: a watched folder kept on the built-in engine keeps its files here.
   const leaving = options.force ? paths : paths.filter((path) => uploadOriginFor(path, settings) !== null);

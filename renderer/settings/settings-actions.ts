@@ -6,22 +6,26 @@ import type { SettingsPatch } from '../../shared/settings/settings.ts';
 import { api, call } from '../bridge/api.ts';
 import { verdictStore } from '../store/store.ts';
 
-/** The settings changes asked for and not answered yet (with the key status that follows a new backend). */
-let saving: Promise<unknown> = Promise.resolve();
+/** The settings loads and changes asked for and not answered yet (with the key status that follows a new backend). */
+let pending: Promise<unknown> = Promise.resolve();
+
+const track = <T>(work: Promise<T>): Promise<T> => {
+  pending = Promise.allSettled([pending, work]);
+  return work;
+};
 
 export function updateSettings(patch: SettingsPatch): Promise<boolean> {
-  const done = saveSettings(patch);
-  saving = Promise.allSettled([saving, done]);
-  return done;
+  return track(saveSettings(patch));
 }
 
 /**
- * Resolves once every settings change asked for so far is answered. What belongs to the
+ * Resolves once every settings load and change asked for so far is answered. What belongs to the
  * configured service (its API key, a connection test) waits for it, so a key saved right
- * after Apply goes to the address just applied, not the one before.
+ * after Apply goes to the address just applied, not the one before; and the upload question
+ * waits for the first load instead of being skipped in the first moments after start.
  */
 export async function settingsSettled(): Promise<void> {
-  await saving;
+  await pending;
 }
 
 async function saveSettings(patch: SettingsPatch): Promise<boolean> {
@@ -33,9 +37,13 @@ async function saveSettings(patch: SettingsPatch): Promise<boolean> {
   return true;
 }
 
-export async function refreshSettings(): Promise<void> {
-  const settings = await call(api.settings.get());
-  if (settings) verdictStore.getState().setSettings(settings);
+export function refreshSettings(): Promise<void> {
+  return track(
+    (async () => {
+      const settings = await call(api.settings.get());
+      if (settings) verdictStore.getState().setSettings(settings);
+    })(),
+  );
 }
 
 export async function refreshKeyStatus(): Promise<void> {

@@ -485,6 +485,41 @@ describe('reasons in the UI language', () => {
   });
 });
 
+describe('upload consent before the settings have arrived', () => {
+  it('a drop in the first moments after start (settings still on their way) waits for them and asks before anything is sent', async () => {
+    const remote = await startTestService(await mkdtemp(path.join(work(), 'remote-')));
+    closeAfterTest(remote);
+    const { real, app, page } = await start();
+    const host = new URL(remote.url).host;
+    expect((await real.core.settings.update({ backend: { kind: 'remote', baseUrl: remote.url } })).ok).toBe(true);
+    // The page's settings read waits in the core until released: the drop comes before the renderer knows them.
+    const settingsApi = real.core.settings;
+    const get = settingsApi.get.bind(settingsApi);
+    let release = (): void => undefined;
+    const answered = new Promise<void>((resolve) => (release = resolve));
+    settingsApi.get = async () => {
+      await answered;
+      return get();
+    };
+    await page.reload();
+    await app.bridge.subscribed(2);
+    const files = await writeFiles({ 'early.txt': 'dropped early' });
+    await dropPaths(page, [files['early.txt']!]);
+    const submits = () => app.bridge.calls.filter((call) => call.channel === 'scans:submit');
+    expect(submits()).toEqual([]);
+    release();
+    settingsApi.get = get;
+
+    const dialog = page.getByTestId('upload-dialog');
+    await dialog.getByRole('heading', { name: `Send to ${host} for scanning?` }).waitFor();
+    await dialog.getByRole('button', { name: en['upload.cancel'] }).click();
+    await page.getByTestId('notice-info').getByText(en['upload.cancelled']).waitFor();
+    expect(submits()).toEqual([]);
+    expect(remote.scanCount()).toBe(0);
+    expectNoProblems(app);
+  });
+});
+
 describe.runIf(canUseKeyring)('upload consent for a remote service', () => {
   it('asks before the first upload ("This file will be sent to <host>"), sends nothing on Cancel, and remembers "don\'t ask again"', async () => {
     const remote = await startTestService(await mkdtemp(path.join(work(), 'remote-')));
