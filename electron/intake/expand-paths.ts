@@ -9,6 +9,7 @@
 import type { Dir } from 'node:fs';
 import { opendir, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import type { RecordError } from '../../shared/scans/record.ts';
 import { MAX_ASYNC_FILE_SIZE } from '../../shared/service-contract/limits.ts';
 import { checkEntry, fileKey, refusal, type EntryCheck } from './check-entry.ts';
 import type { IntakeItem } from './intake-item.ts';
@@ -24,7 +25,7 @@ export interface ExpandOptions {
    * Why a folder (named or met on the way) is excluded, or null to walk it. An excluded
    * folder is yielded once as `excluded` and nothing in it is listed. Absent: every folder is walked.
    */
-  excludedFolder?: (folderPath: string) => { code: string; message: string } | null;
+  excludedFolder?: (folderPath: string) => RecordError | null;
   /**
    * The real path of a folder the given paths were found in (a rescan of a link met while walking
    * it): a link among them is then followed only into that folder. Absent: named links are followed.
@@ -75,7 +76,7 @@ export async function* expandPaths(paths: Iterable<string> | AsyncIterable<strin
     if (seenDirs.has(key)) return null;
     seenDirs.add(key);
     const excluded = excludedFolder?.(check.path);
-    if (excluded) return { ok: false, excluded: true, path: check.path, code: excluded.code, message: excluded.message };
+    if (excluded) return { ok: false, excluded: true, path: check.path, ...excluded };
     queue.push({ path: check.path, key, parent });
     return null;
   };

@@ -4,6 +4,7 @@
 // out of the folder being walked.
 
 import type { LINK_OUTSIDE, LinkOutsideParams } from '../../shared/scans/exclusion.ts';
+import type { RecordError } from '../../shared/scans/record.ts';
 import type { FileKind, IntakeErrorCode, ScanFailureParams } from '../../shared/scans/failure.ts';
 
 // The codes and kinds are declared with the other failure causes (shared/scans/failure.ts).
@@ -43,9 +44,10 @@ export interface IntakeExcludedFolder {
   ok: false;
   excluded: true;
   path: string;
-  /** The exclusion's reason code and plain-English text, as the caller's check gave them. */
+  /** The exclusion's reason code, plain-English text and parameters, as the caller's check gave them. */
   code: string;
   message: string;
+  params?: RecordError['params'];
 }
 
 /**

@@ -974,13 +974,7 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
     };
     try {
       // An excluded folder is not walked: the intake yields it once, listed as skipped (a rescan walks it).
-      // Kept by path until the intake yields the folder, which carries only the code and the English sentence.
-      const excludedFolders = new Map<string, RecordError>();
-      const excludedFolder = (folder: string) => {
-        const excluded = exclusionOf(folder, null, submitOptions.origin, 'folder');
-        if (excluded) excludedFolders.set(folder, excluded);
-        return excluded;
-      };
+      const excludedFolder = (folder: string) => exclusionOf(folder, null, submitOptions.origin, 'folder');
       const within = submitOptions.within === undefined ? {} : { within: submitOptions.within };
       for await (const entry of options.intake(paths, force ? within : { excludedFolder, ...within })) {
         // Checked first: an excluded file is listed as skipped, never sent (a rescan is "scan anyway").
@@ -998,15 +992,13 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
         if (entry.ok && excluded) {
           skipped++;
           batch.push({ ...base, size: entry.size, status: 'skipped', error: excluded, completedAt: at });
-        } else if (!entry.ok && entry.excluded === true && entry.code === LINK_OUTSIDE) {
-          // A link out of the folder being walked: never followed, so nothing is sent (a rescan checks it against that folder again).
-          linksNotFollowed++;
-          batch.push({ ...base, status: 'skipped', error: { code: entry.code, message: entry.message, ...(entry.params ? { params: entry.params } : {}) }, completedAt: at });
         } else if (!entry.ok && entry.excluded === true) {
-          skipped++;
-          const error = excludedFolders.get(entry.path) ?? { code: entry.code, message: entry.message };
-          excludedFolders.delete(entry.path);
-          batch.push({ ...base, status: 'skipped', error, completedAt: at });
+          // An excluded folder, or a link out of the folder being walked: never followed, so nothing is sent
+          // (a rescan of the link checks it against that folder again). Counted apart in the summary.
+          if (entry.code === LINK_OUTSIDE) linksNotFollowed++;
+          else skipped++;
+          const { code, message, params } = entry;
+          batch.push({ ...base, status: 'skipped', error: { code, message, ...(params ? { params } : {}) }, completedAt: at });
         } else if (entry.ok) {
           queued++;
           batch.push({

@@ -73,7 +73,7 @@ export type IntakeEntry =
 
 export interface IntakeOptions {
   /** Why a folder is excluded (the skipped record's error), or null to walk it; absent: every folder is walked. */
-  excludedFolder?: (folderPath: string) => { code: string; message: string } | null;
+  excludedFolder?: (folderPath: string) => RecordError | null;
   /** The real path of the folder the paths were found in: links among them are followed only into it. */
   within?: string;
 }
