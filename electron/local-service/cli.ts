@@ -9,7 +9,7 @@ import pino from 'pino';
 import { acquireDataDirLock } from '../core/data-dir-lock.ts';
 import { engineSummary } from './engines/select-engine.ts';
 import { parseCliOptions, USAGE, type CliOptions } from './cli-options.ts';
-import { startLocalService } from './server.ts';
+import { startLocalService, type LocalService } from './server.ts';
 
 async function main(): Promise<void> {
   let parsed: CliOptions | 'help';
@@ -27,23 +27,11 @@ async function main(): Promise<void> {
   // Logs go to stderr as JSON lines; they never contain API keys or the webhook secret.
   const logger = pino({ level: parsed.quiet ? 'silent' : 'info', base: null }, pino.destination(2));
 
-  mkdirSync(parsed.options.dataDir, { recursive: true, mode: 0o700 });
-  // Throws DataDirInUseError ("Another Verdict process (pid …) is using …"): reported below, exit 1.
-  const lock = acquireDataDirLock(parsed.options.dataDir);
-  // Every way out (stop, a failed start, a crash that still runs exit handlers); a SIGKILLed owner's lock is taken over.
-  process.once('exit', () => lock.release());
-
-  const service = await startLocalService({ ...parsed.options, logger });
-  console.log(`Verdict local File Scanning Service listening on ${service.url}`);
-  console.log(`Engine: ${engineSummary(service.engine)}`);
-  console.log(`Data directory: ${parsed.options.dataDir}`);
-  if (parsed.generatedKey) console.log(`API key (generated for this run; pass --api-key to choose one): ${parsed.generatedKey}`);
-
+  // Handlers first: until a listener exists, SIGTERM has its default action and kills the process on the
+  // spot (no clean stop, scans not closed), also in the moment between "listening" and registering them.
+  let started: LocalService | null = null;
   let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`${signal}: stopping`);
+  const close = (service: LocalService) =>
     service.close().then(
       () => process.exit(0),
       (error: unknown) => {
@@ -51,9 +39,32 @@ async function main(): Promise<void> {
         process.exit(1);
       },
     );
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: stopping`);
+    // A signal during start: the service is closed as soon as it is up (below).
+    if (started) void close(started);
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+
+  mkdirSync(parsed.options.dataDir, { recursive: true, mode: 0o700 });
+  // Throws DataDirInUseError ("Another Verdict process (pid …) is using …"): reported below, exit 1.
+  const lock = acquireDataDirLock(parsed.options.dataDir);
+  // Every way out (stop, a failed start, a crash that still runs exit handlers); a SIGKILLed owner's lock is taken over.
+  process.once('exit', () => lock.release());
+
+  const service = await startLocalService({ ...parsed.options, logger });
+  started = service;
+  if (stopping) {
+    await close(service);
+    return;
+  }
+  console.log(`Verdict local File Scanning Service listening on ${service.url}`);
+  console.log(`Engine: ${engineSummary(service.engine)}`);
+  console.log(`Data directory: ${parsed.options.dataDir}`);
+  if (parsed.generatedKey) console.log(`API key (generated for this run; pass --api-key to choose one): ${parsed.generatedKey}`);
 }
 
 main().catch((error: unknown) => {

@@ -2,6 +2,7 @@
 // generated key), serves, stops cleanly on SIGTERM/SIGINT — and its options.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -99,6 +100,28 @@ describe('npm run service', () => {
     expect(await third.exited).toBe(0);
     // A clean stop leaves no lock behind.
     await expect(readFile(join(dataDir, LOCK_FILE), 'utf8')).rejects.toThrow(/ENOENT/);
+  });
+
+  it('stops cleanly on a SIGTERM that arrives while it is still starting (no kill by the default action, no lock left)', async () => {
+    scratch = await mkdtemp(join(tmpdir(), 'verdict-cli-'));
+    const dataDir = join(scratch, 'data');
+    // A "clamd" that accepts and never answers: the start waits in its engine probe, where the signal lands.
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const probed = new Promise<void>((resolve) => silent.once('connection', () => resolve()));
+    try {
+      const port = String((silent.address() as AddressInfo).port);
+      running = runCli(['--port', '0', '--engine', 'auto', '--clamd-host', '127.0.0.1', '--clamd-port', port, '--data-dir', dataDir, '--quiet']);
+      const cli = running;
+      await probed;
+      cli.child.kill('SIGTERM');
+      expect(await cli.exited).toBe(0);
+      expect(cli.output()).toContain('SIGTERM: stopping');
+      expect(cli.output()).not.toContain('listening on');
+      await expect(readFile(join(dataDir, LOCK_FILE), 'utf8')).rejects.toThrow(/ENOENT/);
+    } finally {
+      silent.close();
+    }
   });
 
   it('exits with a usage message on bad options', async () => {
