@@ -10,6 +10,7 @@ import { createRateLimiter, DEFAULT_RATE_LIMIT, type RateLimitOptions } from './
 import type { ScanEngine } from './engines/engine.ts';
 import { selectEngine, type SelectEngineOptions } from './engines/select-engine.ts';
 import type { ServiceParts } from './handlers/context.ts';
+import { answerClientError, answerUnknownExpectation } from './http/client-error.ts';
 import { createRequestHandler } from './http/handle-request.ts';
 import { silentLogger, type ServiceLogger } from './logger.ts';
 import { recoverInterruptedScans } from './scanning/recovery.ts';
@@ -39,6 +40,8 @@ export interface LocalServiceOptions {
   engine: ScanEngine | SelectEngineOptions;
   /** How long a sync submission waits before 408 (default 90 s; shorter only for tests). */
   syncWindowMs?: number;
+  /** How long a request's line and headers may take to arrive (default 30 s; shorter only for tests). */
+  headersTimeoutMs?: number;
   /** Each scan takes at least this long (default 0). */
   scanDelayMs?: number;
   webhook?: WebhookOptions;
@@ -57,11 +60,15 @@ export interface LocalService {
   close(): Promise<void>;
 }
 
+/** A request's line and headers must arrive within this (Node's default is 60 s). */
+const DEFAULT_HEADERS_TIMEOUT_MS = 30_000;
+
 export async function startLocalService(options: LocalServiceOptions): Promise<LocalService> {
   const logger = options.logger ?? silentLogger;
   const keyring = createApiKeyring(options.apiKeys);
   const rateLimiter = options.rateLimit === false ? null : createRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT);
   const syncWindowMs = positive(options.syncWindowMs ?? SYNC_WINDOW_MS, 'syncWindowMs');
+  const headersTimeoutMs = positive(options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS, 'headersTimeoutMs');
   const scanDelayMs = nonNegative(options.scanDelayMs ?? 0, 'scanDelayMs');
   const concurrency = positive(options.scanConcurrency ?? Math.min(4, availableParallelism()), 'scanConcurrency');
   const layout = prepareDataDir(options.dataDir);
@@ -110,9 +117,16 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       onSubmitted: (scan) => webhooks?.send(eventTypeOf(scan), scan),
     };
     const handler = createRequestHandler({ keyring, rateLimiter, parts, logger });
-    const server = createServer({ headersTimeout: 30_000, requestTimeout: 10 * 60_000 }, handler);
+    const server = createServer(
+      // Node checks the timeouts every `connectionsCheckingInterval` (default 30 s): often enough for a short one.
+      { headersTimeout: headersTimeoutMs, requestTimeout: 10 * 60_000, connectionsCheckingInterval: Math.min(30_000, Math.max(50, headersTimeoutMs / 4)) },
+      handler,
+    );
     // Answer `Expect: 100-continue` ourselves, so a refused upload is refused before its body is sent.
     server.on('checkContinue', handler);
+    // What Node's HTTP layer would answer with an empty body gets the documented JSON error body.
+    server.on('checkExpectation', answerUnknownExpectation);
+    server.on('clientError', (error: NodeJS.ErrnoException, socket) => answerClientError(error, socket, headersTimeoutMs, logger));
 
     // What an earlier run still owed the receiver goes first, in its order.
     const resumed = webhooks?.resume() ?? 0;

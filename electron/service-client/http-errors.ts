@@ -43,18 +43,21 @@ export function errorFromStatus(
           scanId: body.file_scan_id,
         });
       }
-      // A 408 from a proxy (or one without the scan id): the request itself timed out.
+      // `request_timeout`, a proxy's 408, or one without the scan id: the request itself was too slow; send it again.
       return new ServiceError('timeout', say('The service timed out waiting for the request.'), details);
     }
     case 409:
       return new ServiceError('duplicate_reference', say('The external reference was already used for another submission.'), details);
     case 413:
+      // `request_too_large` is about the request's framing, not the file: no limit to tell the user about.
+      if (code === 'request_too_large') return sayOr('invalid_request', { cause: 'http_refused', status });
       return sayOr('file_too_large', { cause: 'http_too_large', syncLimit: MAX_SYNC_FILE_SIZE, asyncLimit: MAX_ASYNC_FILE_SIZE });
     case 429:
       return new ServiceError('rate_limited', say('The service is rate limiting requests.'), details);
     default:
       break;
   }
+  // 417 `expectation_failed`, 431 `headers_too_large` and any other 4xx: this request will not be accepted as it is.
   if (status >= 500) return new ServiceError('server_error', say(`The service had an internal problem (HTTP ${status}).`), details);
   if (status >= 400) return sayOr('invalid_request', { cause: 'http_refused', status });
   if (status >= 300) return wordedServiceError('malformed_response', { cause: 'http_redirect', operation: context.operation, status }, details);

@@ -7,9 +7,15 @@ export const ERROR_CODES = {
   invalid_request: 400,
   unauthorized: 401,
   not_found: 404,
+  /** The request itself arrived too slowly (headers or body); never a scan that is still running. */
+  request_timeout: 408,
   sync_scan_timeout: 408,
   duplicate_external_reference_id: 409,
   file_too_large: 413,
+  /** A chunk extension over Node's 16 KiB bound: the framing, not the file, is too large. */
+  request_too_large: 413,
+  expectation_failed: 417,
+  headers_too_large: 431,
   rate_limited: 429,
   internal_error: 500,
 } as const;

@@ -1,6 +1,8 @@
 // The request pipeline: language, rate limit, bearer authentication, routing,
 // then the endpoint. Every failure becomes a JSON error body; anything
 // unexpected is a 500 without internals, and the service keeps serving.
+// Listeners a request registers on emitters go through error-boundary.ts, so
+// a throw inside one reaches this boundary too instead of ending the process.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Language } from '../../../shared/service-contract/limits.ts';
 import type { ApiKeyring } from '../auth/api-keys.ts';
@@ -58,21 +60,32 @@ export function createRequestHandler(options: RequestHandlerOptions): (req: Inco
     }
   }
 
-  return (req, res) => {
-    const started = performance.now();
-    // Path only: the query is unused, and the Authorization header is never logged.
-    res.once('finish', () =>
-      logger.info({ method: req.method, path: (req.url ?? '').split('?')[0], status: res.statusCode, ms: Math.round(performance.now() - started) }, 'request'),
-    );
-    const language = languageOf(req.headers['content-language']);
-    handle(req, res, language).catch((error: unknown) => {
-      if (error instanceof ClientGoneError) return;
-      if (error instanceof HttpError) {
-        sendError(req, res, error, language);
-        return;
-      }
+  /** The request's error boundary: whatever went wrong becomes its answer, and the service goes on. */
+  function answerFailure(req: IncomingMessage, res: ServerResponse, error: unknown, language: Language): void {
+    if (error instanceof ClientGoneError) return;
+    try {
+      if (error instanceof HttpError) return sendError(req, res, error, language);
       logger.error({ err: error, method: req.method }, 'request failed');
       sendError(req, res, new HttpError('internal_error', { key: 'internalError' }), language);
-    });
+    } catch (sendFailure) {
+      // Not even an error body could be written: drop the connection, keep the service.
+      logger.error({ err: sendFailure }, 'could not answer a failed request');
+      res.destroy();
+    }
+  }
+
+  return (req, res) => {
+    let language: Language = 'en';
+    try {
+      const started = performance.now();
+      // Path only: the query is unused, and the Authorization header is never logged.
+      res.once('finish', () =>
+        logger.info({ method: req.method, path: (req.url ?? '').split('?')[0], status: res.statusCode, ms: Math.round(performance.now() - started) }, 'request'),
+      );
+      language = languageOf(req.headers['content-language']);
+      handle(req, res, language).catch((error: unknown) => answerFailure(req, res, error, language));
+    } catch (error) {
+      answerFailure(req, res, error, language);
+    }
   };
 }

@@ -9,6 +9,8 @@ const en = {
   missingFilePart: () => 'The "file" part is missing.',
   filePartNotAFile: () => 'The "file" part must be sent as a file (with a filename or as application/octet-stream).',
   secondFilePart: () => 'Only one "file" part is allowed.',
+  partWithoutName: () =>
+    'A file part has no name. Send the file as the part named "file": Content-Disposition: form-data; name="file"; filename="…".',
   unexpectedFilePart: (p: { name: string }) => `Unexpected file part "${p.name}": only "file" and "attributes" are accepted.`,
   tooManyParts: () => 'The request has too many parts: send one "file" and one "attributes" part.',
   missingAttributesPart: () => 'The "attributes" part is missing.',
@@ -37,6 +39,13 @@ const en = {
     `The file is larger than the ${p.limit} limit (${p.bytes} bytes) for ${p.mode === 'sync' ? 'synchronous' : 'asynchronous'} scans.`,
   rateLimited: (p: { seconds: number }) => `Too many requests. Try again in ${p.seconds} seconds.`,
   internalError: () => 'The service failed to handle the request.',
+  // Answers for requests Node's HTTP parser refused before the service saw them (http/client-error.ts).
+  malformedHttp: () => 'The request is not valid HTTP/1.1 (request line, headers, Content-Length or chunked framing) and was not read.',
+  requestTimeout: (p: { seconds: number }) =>
+    `The request was not received completely within ${p.seconds} seconds. Nothing was scanned; send it again.`,
+  headersTooLarge: (p: { limit: string }) => `The request's URL and headers are larger than ${p.limit}.`,
+  requestTooLarge: () => 'A chunk extension of the request body is too large.',
+  expectationFailed: () => 'Only "Expect: 100-continue" is supported.',
   // error.message of failed scans
   scanFailed: (p: { reason: string; detail: string }) => `The scan could not be completed: ${p.reason}. Engine detail: ${p.detail}`,
   // Reasons by EngineError code (engines/engine.ts); the engine's own detail stays in English.
@@ -59,6 +68,8 @@ const de: Catalogue = {
   missingFilePart: () => 'Der Teil „file“ fehlt.',
   filePartNotAFile: () => 'Der Teil „file“ muss als Datei gesendet werden (mit Dateinamen oder als application/octet-stream).',
   secondFilePart: () => 'Nur ein Teil „file“ ist erlaubt.',
+  partWithoutName: () =>
+    'Ein Dateiteil hat keinen Namen. Senden Sie die Datei als Teil „file“: Content-Disposition: form-data; name="file"; filename="…".',
   unexpectedFilePart: (p) => `Unerwarteter Dateiteil „${p.name}“: nur „file“ und „attributes“ werden angenommen.`,
   tooManyParts: () => 'Die Anfrage hat zu viele Teile: senden Sie einen Teil „file“ und einen Teil „attributes“.',
   missingAttributesPart: () => 'Der Teil „attributes“ fehlt.',
@@ -85,6 +96,12 @@ const de: Catalogue = {
     `Die Datei überschreitet die Grenze von ${p.limit} (${p.bytes} Bytes) für ${p.mode === 'sync' ? 'synchrone' : 'asynchrone'} Scans.`,
   rateLimited: (p) => `Zu viele Anfragen. Versuchen Sie es in ${p.seconds} Sekunden erneut.`,
   internalError: () => 'Der Dienst konnte die Anfrage nicht bearbeiten.',
+  malformedHttp: () =>
+    'Die Anfrage ist kein gültiges HTTP/1.1 (Anfragezeile, Header, Content-Length oder Chunked-Kodierung) und wurde nicht gelesen.',
+  requestTimeout: (p) => `Die Anfrage kam nicht innerhalb von ${p.seconds} Sekunden vollständig an. Nichts wurde gescannt; senden Sie sie erneut.`,
+  headersTooLarge: (p) => `URL und Header der Anfrage sind größer als ${p.limit}.`,
+  requestTooLarge: () => 'Eine Chunk-Erweiterung des Anfrageinhalts ist zu groß.',
+  expectationFailed: () => 'Nur „Expect: 100-continue“ wird unterstützt.',
   scanFailed: (p) => `Der Scan konnte nicht abgeschlossen werden: ${p.reason}. Angabe der Engine: ${p.detail}`,
   engineUnavailable: () => 'die Scan-Engine ist nicht erreichbar',
   engineTimeout: () => 'die Scan-Engine hat nicht rechtzeitig geantwortet',

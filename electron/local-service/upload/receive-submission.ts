@@ -12,6 +12,7 @@ import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import { MB } from '../../../shared/service-contract/limits.ts';
 import type { ExecutionMode, FileHash, SubmissionAttributes } from '../../../shared/service-contract/scan.ts';
+import { asError, guardListener } from '../http/error-boundary.ts';
 import { HttpError } from '../http/http-error.ts';
 import { MAX_ATTRIBUTES_BYTES, parseAttributes } from './attributes.ts';
 import { DigestStream, FileTooLargeError } from './digest-stream.ts';
@@ -121,7 +122,7 @@ function parseBody(req: IncomingMessage, options: ReceiveOptions, tempFile: stri
     let partFileName: string | null = null;
     let attributesText: string | undefined;
 
-    const fail = (error: Error) => {
+    const fail = (error: Error): void => {
       if (failure) return;
       failure = error;
       sink?.release();
@@ -132,9 +133,17 @@ function parseBody(req: IncomingMessage, options: ReceiveOptions, tempFile: stri
       void (fileWritten ?? Promise.resolve()).finally(() => reject(error));
     };
 
-    parser.on('file', (name, stream, info) => {
+    // Every listener below runs inside an emitter: a throw must become this request's answer, not a crash.
+    const guard = <A extends unknown[]>(listener: (...args: A) => void) => guardListener(fail, listener);
+
+    parser.on('file', guard((name: string | undefined, stream: Readable, info: busboy.FileInfo) => {
       if (failure) return void stream.resume();
-      if (name === 'attributes') return void readAttributesFile(stream, (text) => (attributesText = text), fail);
+      // busboy gives no name for `name=""`, a missing name, or only `name*=` (RFC 7578 defines no `name*`).
+      if (!name) {
+        stream.resume();
+        return fail(bad({ key: 'partWithoutName' }));
+      }
+      if (name === 'attributes') return void readAttributesFile(stream, (text) => (attributesText = text), fail, guard);
       if (name !== 'file') {
         stream.resume();
         return fail(bad({ key: 'unexpectedFilePart', params: { name: name.slice(0, 100) } }));
@@ -151,13 +160,13 @@ function parseBody(req: IncomingMessage, options: ReceiveOptions, tempFile: stri
         spillFile: tempFile,
         onSpill: onFileStart,
       });
-      stream.on('limit', () => fail(tooLarge(options)));
+      stream.on('limit', guard(() => fail(tooLarge(options))));
       fileWritten = pipeline(stream, digest, sink).catch((error: unknown) => {
         fail(error instanceof FileTooLargeError ? tooLarge(options) : asError(error));
       });
-    });
+    }));
 
-    parser.on('field', (name, value, info) => {
+    parser.on('field', guard((name: string | undefined, value: string, info: busboy.FieldInfo) => {
       if (name === 'attributes') {
         if (info.valueTruncated) return fail(bad({ key: 'attributesTooLarge', params: { limit: MAX_ATTRIBUTES_BYTES } }));
         if (attributesText !== undefined) return fail(bad({ key: 'tooManyParts' }));
@@ -166,16 +175,16 @@ function parseBody(req: IncomingMessage, options: ReceiveOptions, tempFile: stri
         fail(bad({ key: 'filePartNotAFile' }));
       }
       // Other text fields are ignored (the parts limit bounds them).
-    });
+    }));
 
-    for (const limit of ['partsLimit', 'filesLimit', 'fieldsLimit'] as const) parser.on(limit, () => fail(bad({ key: 'tooManyParts' })));
-    parser.on('error', () => fail(bad({ key: 'malformedMultipart' })));
-    req.on('error', () => fail(new ClientGoneError()));
-    req.on('close', () => {
+    for (const limit of ['partsLimit', 'filesLimit', 'fieldsLimit'] as const) parser.on(limit, guard(() => fail(bad({ key: 'tooManyParts' }))));
+    parser.on('error', guard(() => fail(bad({ key: 'malformedMultipart' }))));
+    req.on('error', guard(() => fail(new ClientGoneError())));
+    req.on('close', guard(() => {
       if (!req.complete) fail(new ClientGoneError());
-    });
+    }));
 
-    parser.on('close', () => {
+    parser.on('close', guard(() => {
       void (async () => {
         await fileWritten;
         if (failure) return;
@@ -193,27 +202,32 @@ function parseBody(req: IncomingMessage, options: ReceiveOptions, tempFile: stri
         } catch (error) {
           fail(asError(error));
         }
-      })();
-    });
+      })().catch((error: unknown) => fail(asError(error)));
+    }));
 
     req.pipe(parser);
   });
 }
 
 /** An `attributes` part sent as a file (curl -F attributes=@a.json) is read into memory, bounded. */
-function readAttributesFile(stream: Readable, onText: (text: string) => void, fail: (error: Error) => void): void {
+function readAttributesFile(
+  stream: Readable,
+  onText: (text: string) => void,
+  fail: (error: Error) => void,
+  guard: <A extends unknown[]>(listener: (...args: A) => void) => (...args: A) => void,
+): void {
   const chunks: Buffer[] = [];
   let size = 0;
-  stream.on('data', (chunk: Buffer) => {
+  stream.on('data', guard((chunk: Buffer) => {
     size += chunk.length;
     if (size > MAX_ATTRIBUTES_BYTES) {
       stream.resume();
       fail(bad({ key: 'attributesTooLarge', params: { limit: MAX_ATTRIBUTES_BYTES } }));
     } else chunks.push(chunk);
-  });
-  stream.on('end', () => {
+  }));
+  stream.on('end', guard(() => {
     if (size <= MAX_ATTRIBUTES_BYTES) onText(Buffer.concat(chunks).toString('utf8'));
-  });
+  }));
 }
 
 function tooLarge(options: ReceiveOptions): HttpError {
@@ -224,5 +238,3 @@ function tooLarge(options: ReceiveOptions): HttpError {
 }
 
 const NO_MEMORY = new MemoryBudget(0);
-
-const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));

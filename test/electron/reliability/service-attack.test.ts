@@ -113,7 +113,7 @@ describe('malformed multipart', () => {
   it('a 100 KB request header line: refused by the HTTP parser (431), connection closed, service unharmed', async () => {
     const head = requestHead('GET', '/file-scans/x', { Host: 'x', Authorization: `Bearer ${KEY_A}`, 'X-Padding': 'p'.repeat(100 * 1024) });
     const reply = await rawRequest(service.port, head, undefined, { timeoutMs: 10_000 });
-    // Node answers before our handler runs (no JSON body): the documented behaviour of node:http.
+    // Node's parser refuses it before our handler runs; the clientError listener answers (service-parser-answers.test.ts checks the body).
     expect(reply.status).toBe(431);
     await expectStillServing();
   });
