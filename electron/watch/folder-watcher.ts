@@ -9,7 +9,7 @@
 import type { WatchedFolderStatus } from '../../shared/bridge/api.ts';
 import type { WatchedFolder } from '../../shared/settings/settings.ts';
 import type { ExclusionMatcher } from '../exclusions/exclusion-matcher.ts';
-import { recheckExclusions, checkFolder } from './folder-check.ts';
+import { checkFolder, recheckExclusions } from './folder-check.ts';
 import { setFolderPaused, setFolders } from './folder-list.ts';
 import { statuses, whenStarted } from './folder-status.ts';
 import { reportSettled } from './file-events.ts';
