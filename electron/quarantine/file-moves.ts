@@ -1,7 +1,7 @@
 // The file-system steps of quarantine and restore: sha256 of a file, a copy
 // that is fsynced and verified before it counts, placing a file without ever
 // replacing one, and unlinking a read-only file. Each step either completes or
-// leaves the source untouched, so the journal in quarantine.ts can always tell
+// leaves the source untouched, so the journal (quarantine-store.ts) can always tell
 // where a crash stopped.
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
