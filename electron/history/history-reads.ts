@@ -1,0 +1,77 @@
+// Reading the history: single records, reuse candidates, recovery's pending
+// rows, and the list's pages with their totals.
+import type { SQLInputValue } from 'node:sqlite';
+import type { Disposition, HistoryQuery, Page, QueueCounts, ScanRecord } from '../../shared/scans/record.ts';
+import { many, one, SELECT_COLUMNS, type HistoryDb } from './history-db.ts';
+import { buildFilter, nameMatchQuery, parseHistoryQuery, searchCountCap, usesNameIndex, type ParsedHistoryQuery, type SqlFilter } from './query-filter.ts';
+
+/** Above this many name matches a search walks an index instead (see useNameIndex; measured in test/bench/history.ts). */
+const BROAD_SEARCH_ROWS = 2000;
+
+export const recordById = (h: HistoryDb, id: string): ScanRecord | null => one(h, `SELECT ${SELECT_COLUMNS} FROM scans WHERE id = ?`, id);
+
+export const recordByReference = (h: HistoryDb, ref: string): ScanRecord | null =>
+  one(h, `SELECT ${SELECT_COLUMNS} FROM scans WHERE external_reference_id = ?`, ref);
+
+export function findReusable(h: HistoryDb, sha256: string, sinceIso: string, options: { backend?: string }): ScanRecord | null {
+  const backend = options.backend === undefined ? '' : 'AND backend = ?';
+  const params: SQLInputValue[] = [sha256.toLowerCase(), sinceIso];
+  if (options.backend !== undefined) params.push(options.backend);
+  return one(
+    h,
+    `SELECT ${SELECT_COLUMNS} FROM scans
+     WHERE sha256 = ? AND completed_at >= ? AND status = 'completed' AND safe IS NOT NULL
+       AND reused_from_id IS NULL ${backend}
+     ORDER BY completed_at DESC, seq DESC LIMIT 1`,
+    ...params,
+  );
+}
+
+export const listPending = (h: HistoryDb): ScanRecord[] =>
+  many(h, `SELECT ${SELECT_COLUMNS} FROM scans WHERE status IN ('queued', 'uploading', 'processing') ORDER BY queued_at, seq`);
+
+export function withDisposition(h: HistoryDb, disposition: Disposition, options: { sha256?: string }): ScanRecord[] {
+  if (options.sha256 === undefined) return many(h, `SELECT ${SELECT_COLUMNS} FROM scans WHERE disposition = ? ORDER BY queued_at, seq`, disposition);
+  return many(h, `SELECT ${SELECT_COLUMNS} FROM scans WHERE sha256 = ? AND disposition = ? ORDER BY queued_at, seq`, options.sha256.toLowerCase(), disposition);
+}
+
+export function counts(h: HistoryDb): QueueCounts {
+  const result: QueueCounts = { queued: 0, uploading: 0, processing: 0 };
+  const rows = h.prepare(`SELECT status, count(*) AS n FROM scans WHERE status IN ('queued', 'uploading', 'processing') GROUP BY status`).all() as Array<{
+    status: keyof QueueCounts;
+    n: number;
+  }>;
+  for (const row of rows) result[row.status] = Number(row.n);
+  return result;
+}
+
+export function queryPage(h: HistoryDb, query: HistoryQuery): Page<ScanRecord> {
+  const parsed: ParsedHistoryQuery = parseHistoryQuery(query);
+  return h.readTransaction(() => {
+    const filter = buildFilter(parsed, { useNameIndex: useNameIndex(h, parsed.search) });
+    const items = many(h, `SELECT ${SELECT_COLUMNS} FROM scans ${filter.where} ${filter.orderBy} LIMIT ? OFFSET ?`, ...filter.params, parsed.limit, parsed.offset);
+    // A page that stops short is the end of the list: it gives the total without counting.
+    if (items.length < parsed.limit && (items.length > 0 || parsed.offset === 0)) return { items, total: parsed.offset + items.length };
+    return { items, ...countMatches(h, filter, parsed) };
+  });
+}
+
+/** Few name matches: start from them. Many: walking an index in page order and testing each name beats sorting them all. */
+const useNameIndex = (h: HistoryDb, search: string | undefined): boolean =>
+  h.nameIndex.enabled && search !== undefined && usesNameIndex(search) && h.nameIndex.count(nameMatchQuery(search), BROAD_SEARCH_ROWS + 1) <= BROAD_SEARCH_ROWS;
+
+/**
+ * The total for a full page. Exact, except for a search: it counts up to
+ * searchCountCap() and says when more match, because a broad search tests every
+ * name (10–17 ms on 100,000 rows). Capped whichever plan runs, so the answer
+ * never depends on the plan.
+ */
+function countMatches(h: HistoryDb, filter: SqlFilter, parsed: ParsedHistoryQuery): Pick<Page<ScanRecord>, 'total' | 'totalIsLowerBound'> {
+  if ((parsed.search?.trim() ?? '') === '') {
+    return { total: Number((h.prepare(`SELECT count(*) AS n FROM scans ${filter.where}`).get(...filter.params) as { n: number }).n) };
+  }
+  const cap = searchCountCap(parsed.offset, parsed.limit);
+  const sql = `SELECT count(*) AS n FROM (SELECT 1 FROM scans ${filter.where} LIMIT ?)`;
+  const counted = Number((h.prepare(sql).get(...filter.params, cap + 1) as { n: number }).n);
+  return counted > cap ? { total: cap, totalIsLowerBound: true } : { total: counted };
+}
