@@ -1,5 +1,6 @@
 // Der deutsche Katalog. Typed as `Messages`, so TypeScript rejects a missing or
 // unknown key; a unit test also checks that the placeholders match English.
+// Over the 400-line module limit for the same reason as en.ts: a flat list of texts.
 import type { Messages } from './messages.ts';
 
 export const de: Messages = {

@@ -1,7 +1,7 @@
 // Measures the source tree as STYLE.md's sizes ask: every function's length in
 // lines, and every file's lines of code (lines holding a token: no blank or
 // comment-only lines), with TypeScript's own parser. Used by the size test and
-// runnable for a report: `node test/structure/module-size.ts [TOP]`.
+// runnable for a report: `node test/support/module-size.ts [TOP]`.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
