@@ -2,7 +2,7 @@
 // limit passes, one byte more is 413 file_too_large naming the limit; the
 // oversize body is never kept (nothing left in incoming/ or uploads/).
 import { openAsBlob } from 'node:fs';
-import { open, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -11,24 +11,12 @@ import { errorBodySchema } from '../../../shared/service-contract/errors.ts';
 import { MAX_ASYNC_FILE_SIZE, MAX_SYNC_FILE_SIZE, MB } from '../../../shared/service-contract/limits.ts';
 import { asyncSubmissionSchema, terminalScanSchema } from '../../../shared/service-contract/scan.ts';
 import { startTestService, submit, waitFor, waitForTerminal, type TestService } from './harness.ts';
+import { writeSizedFile } from '../../support/sized-file.ts';
 
 let service: TestService;
 
 /** A file of exactly `size` real (random, non-sparse) bytes. */
-async function fileOfSize(name: string, size: number): Promise<string> {
-  const path = join(service.scratch, name);
-  const block = randomBytes(MB);
-  const handle = await open(path, 'w');
-  try {
-    for (let written = 0; written < size; ) {
-      const { bytesWritten } = await handle.write(block, 0, Math.min(block.length, size - written));
-      written += bytesWritten;
-    }
-  } finally {
-    await handle.close();
-  }
-  return path;
-}
+const fileOfSize = (name: string, size: number): Promise<string> => writeSizedFile(join(service.scratch, name), size, randomBytes(MB));
 
 async function expectNothingKept(): Promise<void> {
   await waitFor(async () => (await readdir(join(service.dataDir, 'incoming'))).length === 0, 'incoming/ to be empty');

@@ -4,7 +4,7 @@
 // backend (the embedded local service, built-in engine).
 import { createHash } from 'node:crypto';
 import { appendFileSync, closeSync, openSync, utimesSync, writeSync } from 'node:fs';
-import { mkdir, open, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { createServer as createNetServer, type Server } from 'node:net';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -19,6 +19,7 @@ import { startLocalService } from '../../../electron/local-service/server.ts';
 import { GatedEngine } from '../local-service/harness.ts';
 import { tempDir } from '../scans/harness.ts';
 import { MiB } from '../../support/process-memory.ts';
+import { writeSizedFile } from '../../support/sized-file.ts';
 import { unreadableFile } from '../../support/unreadable-file.ts';
 import { isTerminal, until, waitForBatch, writeBatch } from './pipeline-kit.ts';
 
@@ -27,19 +28,7 @@ let core: CoreInternals;
 const cleanups: Array<() => unknown> = [];
 
 /** A file of exactly `size` bytes (real blocks, not sparse). */
-async function fileOfSize(path: string, size: number): Promise<string> {
-  const block = Buffer.alloc(MiB, 0x5a);
-  const handle = await open(path, 'w');
-  try {
-    for (let written = 0; written < size; ) {
-      const { bytesWritten } = await handle.write(block, 0, Math.min(block.length, size - written));
-      written += bytesWritten;
-    }
-  } finally {
-    await handle.close();
-  }
-  return path;
-}
+const fileOfSize = (path: string, size: number): Promise<string> => writeSizedFile(path, size, Buffer.alloc(MiB, 0x5a));
 
 async function submitAndSettle(paths: string[], mode?: 'sync' | 'async' | 'auto'): Promise<Map<string, ScanRecord>> {
   const submitted = await core.submit(paths, { origin: 'drop', mode });
