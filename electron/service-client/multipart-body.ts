@@ -5,7 +5,7 @@
 //
 // Why not FormData + fs.openAsBlob: measured on a 100 MB upload through
 // undici, that allocates a fresh 64 KiB buffer per chunk and the process's
-// peak RSS grows by 50+ MB before the GC catches up (notes/service-client.md).
+// peak RSS grows by 50+ MB before the GC catches up.
 // Here a small ring of reused buffers keeps the growth to a few MB. A slot is
 // reused only after RING_SLOTS - 1 later chunks were handed to the socket, and
 // undici pulls the next chunk only once the socket's buffer is below its

@@ -4,11 +4,14 @@
 // all scans, a cap on concurrent polls, and every poll drawn from the global
 // request budget. Nothing is persisted here: after a restart the pipeline
 // calls track() again for the scans its history says are still processing.
+// State: PollerState (poller-state.ts); timing: poll-schedule.ts; polls: poll-run.ts.
 import type { Scan } from '../../shared/service-contract/scan.ts';
 import type { RequestBudget } from '../request-budget/request-budget.ts';
-import { DueQueue } from './due-queue.ts';
+import { arm, pump } from './poll-run.ts';
+import { clearTimer, delayFor, schedule } from './poll-schedule.ts';
+import { createPollerState, type Entry } from './poller-state.ts';
 import type { ServiceCalls } from './service-client.ts';
-import { ServiceError, wordedServiceError } from './service-error.ts';
+import type { ServiceError } from './service-error.ts';
 
 export interface PollUpdate {
   scanId: string;
@@ -71,156 +74,12 @@ export interface Poller {
   stop(): Promise<void>;
 }
 
-interface Entry {
-  scanId: string;
-  externalReferenceId: string | undefined;
-  /** Backoff step: the next delay is initial · 2^step. */
-  step: number;
-  polls: number;
-  errors: number;
-  inFlight: boolean;
-  /** Bumped on every reschedule so stale heap items can be recognised. */
-  generation: number;
-}
-
-interface Slot {
-  dueAt: number;
-  entry: Entry;
-  generation: number;
-}
-
 export function createPoller(options: PollerOptions): Poller {
-  const { client, onUpdate, onError } = options;
-  const budget = options.budget && options.budget !== client.budget ? options.budget : undefined;
-  const initialDelayMs = options.initialDelayMs ?? 1000;
-  const maxDelayMs = options.maxDelayMs ?? 30_000;
-  const jitter = Math.min(Math.max(options.jitter ?? 0.2, 0), 1);
-  const maxInFlight = Math.max(1, options.maxInFlight ?? 16);
-  const maxErrors = options.maxConsecutiveErrors ?? 20;
-  const random = options.random ?? Math.random;
-
-  const entries = new Map<string, Entry>();
-  const queue = new DueQueue<Slot>();
-  const running = new Set<Promise<void>>();
-  const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  let timerDueAt = Infinity;
-  let inFlight = 0;
-  let polls = 0;
-  let paused = false;
-  let stopped = false;
-
-  const now = () => performance.now();
-
-  const delayFor = (step: number) => {
-    const base = Math.min(maxDelayMs, initialDelayMs * 2 ** Math.min(step, 30));
-    return Math.min(maxDelayMs, base * (1 - jitter + 2 * jitter * random()));
-  };
-
-  const schedule = (entry: Entry, delayMs: number) => {
-    entry.generation++;
-    queue.push({ dueAt: now() + delayMs, entry, generation: entry.generation });
-  };
-
-  const isLive = (slot: Slot) => entries.get(slot.entry.scanId) === slot.entry && slot.generation === slot.entry.generation && !slot.entry.inFlight;
-
-  const safely = (fn: () => void) => {
-    try {
-      fn();
-    } catch {
-      // A throwing listener must not stop the polling of every other scan.
-    }
-  };
-
-  const arm = () => {
-    if (stopped || paused || inFlight >= maxInFlight) return;
-    while (queue.size > 0 && !isLive(queue.peek()!)) queue.pop();
-    const next = queue.peek();
-    if (!next) return;
-    if (timer && timerDueAt <= next.dueAt) return;
-    if (timer) clearTimeout(timer);
-    timerDueAt = next.dueAt;
-    timer = setTimeout(pump, Math.max(0, next.dueAt - now()));
-  };
-
-  function pump() {
-    if (timer) clearTimeout(timer);
-    timer = undefined;
-    timerDueAt = Infinity;
-    if (stopped || paused) return;
-    const t = now();
-    while (inFlight < maxInFlight && queue.size > 0) {
-      const slot = queue.peek()!;
-      if (!isLive(slot)) {
-        queue.pop();
-        continue;
-      }
-      if (slot.dueAt > t) break;
-      queue.pop();
-      start(slot.entry);
-    }
-    arm();
-  }
-
-  const fail = (entry: Entry, error: ServiceError) => {
-    entry.errors++;
-    const auth = error.kind === 'unauthorized';
-    const transient = error.retryable || error.kind === 'malformed_response';
-    const final = !auth && (!transient || entry.errors >= maxErrors);
-    if (final) {
-      entries.delete(entry.scanId);
-    } else if (auth) {
-      // Keep the scan, but ask rarely until a key is accepted (the pipeline may pause us meanwhile).
-      schedule(entry, maxDelayMs);
-    } else {
-      entry.step++;
-      schedule(entry, Math.max(delayFor(entry.step), error.retryAfterMs ?? 0));
-    }
-    safely(() => onError?.({ scanId: entry.scanId, externalReferenceId: entry.externalReferenceId, error, final, consecutiveErrors: entry.errors }));
-  };
-
-  const poll = async (entry: Entry) => {
-    const { signal } = controller;
-    try {
-      if (budget) await budget.acquire(signal);
-      polls++;
-      entry.polls++;
-      const scan = await client.getScan(entry.scanId, { signal });
-      entry.inFlight = false;
-      if (entries.get(entry.scanId) !== entry) return;
-      entry.errors = 0;
-      const terminal = scan.status !== 'processing';
-      if (terminal) {
-        entries.delete(entry.scanId);
-      } else {
-        entry.step++;
-        schedule(entry, delayFor(entry.step));
-      }
-      safely(() => onUpdate({ scanId: entry.scanId, externalReferenceId: entry.externalReferenceId, scan, terminal, polls: entry.polls }));
-    } catch (error) {
-      entry.inFlight = false;
-      if (stopped || entries.get(entry.scanId) !== entry) return;
-      if (error instanceof ServiceError && error.kind === 'aborted') return;
-      const serviceError =
-        error instanceof ServiceError ? error : wordedServiceError('malformed_response', { cause: 'polling_failed' }, { scanId: entry.scanId });
-      fail(entry, serviceError);
-    }
-  };
-
-  const start = (entry: Entry) => {
-    entry.inFlight = true;
-    inFlight++;
-    const task = poll(entry).finally(() => {
-      inFlight--;
-      running.delete(task);
-      pump();
-    });
-    running.add(task);
-  };
-
+  const state = createPollerState(options);
+  const { entries } = state;
   return {
     track(scanId, externalReferenceId, trackOptions = {}) {
-      if (stopped) throw new Error('The poller is stopped.');
+      if (state.stopped) throw new Error('The poller is stopped.');
       const existing = entries.get(scanId);
       if (existing) {
         existing.externalReferenceId = externalReferenceId ?? existing.externalReferenceId;
@@ -228,8 +87,8 @@ export function createPoller(options: PollerOptions): Poller {
       }
       const entry: Entry = { scanId, externalReferenceId, step: 0, polls: 0, errors: 0, inFlight: false, generation: 0 };
       entries.set(scanId, entry);
-      schedule(entry, trackOptions.delayMs ?? delayFor(0));
-      arm();
+      schedule(state, entry, trackOptions.delayMs ?? delayFor(state, 0));
+      arm(state);
     },
     untrack(scanId) {
       // Stale queue slots are skipped when they surface; an in-flight poll's answer is dropped.
@@ -240,26 +99,23 @@ export function createPoller(options: PollerOptions): Poller {
       return entries.size;
     },
     pause() {
-      paused = true;
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-      timerDueAt = Infinity;
+      state.paused = true;
+      clearTimer(state);
     },
     resume() {
-      if (!paused) return;
-      paused = false;
-      pump();
+      if (!state.paused) return;
+      state.paused = false;
+      pump(state);
     },
-    stats: () => ({ tracked: entries.size, inFlight, polls }),
+    stats: () => ({ tracked: entries.size, inFlight: state.inFlight, polls: state.polls }),
     async stop() {
-      if (stopped) return;
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-      controller.abort();
-      await Promise.allSettled([...running]);
+      if (state.stopped) return;
+      state.stopped = true;
+      clearTimer(state);
+      state.controller.abort();
+      await Promise.allSettled([...state.running]);
       entries.clear();
-      queue.clear();
+      state.queue.clear();
     },
   };
 }

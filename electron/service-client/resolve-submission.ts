@@ -6,17 +6,11 @@
 // which is what makes retrying a POST safe.
 import type { Scan } from '../../shared/service-contract/scan.ts';
 import type { UploadFile, UploadProgress } from './multipart-body.ts';
-import { retryDelay, sleep, type RetryPolicy } from './retry-policy.ts';
 import type { BaseServiceClient } from './service-client.ts';
 import { ServiceError } from './service-error.ts';
+import { withRetries, type Clock, type RetryOptions } from './with-retries.ts';
 
-export interface RetryOptions {
-  signal?: AbortSignal;
-  /** Overrides of the client's retry policy for this call. */
-  retry?: Partial<RetryPolicy>;
-  /** Told before each wait: what failed, which attempt it was, how long we wait. */
-  onRetry?: (event: { error: ServiceError; attempt: number; delayMs: number }) => void;
-}
+export { withRetries, type RetryOptions };
 
 export interface ResolveOptions extends RetryOptions {
   mode: 'sync' | 'async';
@@ -38,44 +32,6 @@ export interface ResolvedSubmission {
   via: 'submitted' | 'sync_timeout' | 'adopted';
   /** Requests that failed and were retried. */
   retries: number;
-}
-
-interface Clock {
-  startedAt: number;
-  policy: RetryPolicy;
-}
-
-const abortedError = () => new ServiceError('aborted', 'The request was cancelled.');
-
-/**
- * Runs one request, retrying retryable ServiceErrors with backoff (at least
- * Retry-After) until the attempts or the deadline run out; then rethrows the
- * last error so the caller can requeue. Other errors pass through at once.
- */
-export async function withRetries<T>(
-  client: Pick<BaseServiceClient, 'retryPolicy' | 'random'>,
-  run: (attempt: number) => Promise<T>,
-  options: RetryOptions & { clock?: Clock } = {},
-): Promise<T> {
-  const policy = options.clock?.policy ?? { ...client.retryPolicy, ...options.retry };
-  const startedAt = options.clock?.startedAt ?? performance.now();
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await run(attempt);
-    } catch (error) {
-      if (!(error instanceof ServiceError) || !error.retryable) throw error;
-      if (attempt >= policy.maxAttempts) throw error;
-      if (error.retryAfterMs !== undefined && error.retryAfterMs > policy.maxRetryAfterMs) throw error;
-      const delayMs = retryDelay(attempt, error.retryAfterMs, policy, client.random);
-      if (performance.now() - startedAt + delayMs > policy.deadlineMs) throw error;
-      options.onRetry?.({ error, attempt, delayMs });
-      try {
-        await sleep(delayMs, options.signal);
-      } catch {
-        throw abortedError();
-      }
-    }
-  }
 }
 
 export async function submitAndResolve(client: BaseServiceClient, file: UploadFile, options: ResolveOptions): Promise<ResolvedSubmission> {

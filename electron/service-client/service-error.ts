@@ -93,3 +93,6 @@ export function redactSecret(text: string, secret: string | null | undefined): s
   if (!secret || secret.length < 4) return text;
   return text.split(secret).join('[redacted]');
 }
+
+/** The caller cancelled (its signal aborted). */
+export const abortedError = (): ServiceError => new ServiceError('aborted', 'The request was cancelled.');

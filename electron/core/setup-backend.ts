@@ -1,0 +1,71 @@
+// The core's backend capability: the keychain that holds the remote service's
+// key, and the backend manager that runs the service (embedded or remote) each
+// file goes to.
+import type { KeyStatus } from '../../shared/bridge/api.ts';
+import type { Language } from '../../shared/service-contract/limits.ts';
+import type { Settings } from '../../shared/settings/settings.ts';
+import { createBackendManager, type BackendManager } from '../backend/backend.ts';
+import { embeddedServiceStarter } from '../backend/local-backend.ts';
+import { accountForBaseUrl, createKeychain, DEFAULT_KEYCHAIN_ACCOUNT, DEFAULT_KEYCHAIN_SERVICE, type Keychain } from '../keychain/keychain.ts';
+import type { CoreContext } from './core-context.ts';
+import { systemLanguage } from './system-language.ts';
+
+export interface CoreKeys {
+  keychain: Keychain;
+  /** The keychain account of the remote service in use (read per call: the settings may change). */
+  account(): string;
+  status(): Promise<KeyStatus>;
+}
+
+export function setupKeys(ctx: CoreContext): CoreKeys {
+  const { settings } = ctx;
+  // keytar loads on first use: a missing keychain shows up as a Result error, never at start.
+  const keychain = createKeychain({ service: ctx.options.keychainService ?? DEFAULT_KEYCHAIN_SERVICE });
+  /** Each remote service has its own key, under its origin; with no remote service set up, the default account. */
+  const account = () => {
+    const remoteUrl = remoteServiceUrl(settings.get());
+    return remoteUrl ? accountForBaseUrl(remoteUrl) : DEFAULT_KEYCHAIN_ACCOUNT;
+  };
+  return { keychain, account, status: () => keychain.status(account()) };
+}
+
+export async function setupBackend(ctx: CoreContext, keys: CoreKeys): Promise<BackendManager> {
+  const { settings, options, tuning, log } = ctx;
+  let keychainError: string | null = null;
+  const language = (): Language => {
+    const chosen = settings.get().language;
+    return chosen === 'system' ? systemLanguage() : chosen;
+  };
+  const backend = createBackendManager({
+    dataDir: ctx.dataDir,
+    backend: () => settings.get().backend,
+    remoteBaseUrl: () => settings.get().remoteBaseUrl,
+    extraTargets: () => new Set(settings.get().watchedFolders.map((folder) => folder.backend).filter((target) => target !== 'default')),
+    language,
+    keys: {
+      async getKey() {
+        const key = await keys.keychain.getKey(keys.account());
+        keychainError = key.ok ? null : key.error.message;
+        return key.ok ? key.value : null;
+      },
+    },
+    keychainError: () => keychainError,
+    override: options.serviceOverride,
+    // The service's warnings and errors cross its thread as plain messages and are scrubbed by this logger.
+    startLocal: embeddedServiceStarter({ ...options.localService, logger: log.child({ component: 'local-service' }) }),
+    onSecret: (secret) => ctx.secrets.add(secret),
+    budget: tuning.budget,
+    retry: tuning.clientRetry,
+    timeouts: tuning.timeouts,
+    poll: tuning.poll,
+    log: ctx.stepLog,
+  });
+  ctx.onClose(() => backend.close());
+  await backend.refresh();
+  return backend;
+}
+
+/** The remote service in use or set up: the default backend's, else the one kept for folders set to `remote`. */
+function remoteServiceUrl(settings: Settings): string | null {
+  return settings.backend.kind === 'remote' ? settings.backend.baseUrl : settings.remoteBaseUrl;
+}

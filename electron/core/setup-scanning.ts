@@ -1,0 +1,81 @@
+// The core's scanning capability: the scan pipeline, fed with the exclusion
+// rules, the upload-consent rule and each file's backend (routing.ts).
+import type { ScanOrigin, ScanRecord } from '../../shared/scans/record.ts';
+import { needsUploadConsent } from '../../shared/settings/protection.ts';
+import type { BackendManager } from '../backend/backend.ts';
+import { createExclusionMatcher, exclusionConfigFromSettings, type ExclusionMatcher } from '../exclusions/exclusion-matcher.ts';
+import { fingerprintFile } from '../fingerprint/fingerprint.ts';
+import type { History } from '../history/history.ts';
+import { expandPaths } from '../intake/expand-paths.ts';
+import type { ScanEvents } from '../scans/events.ts';
+import { createScanPipeline, type ScanPipeline } from '../scans/pipeline.ts';
+import type { Fingerprinter, Intake } from '../scans/ports.ts';
+import type { CoreContext } from './core-context.ts';
+import { createRouter } from './routing.ts';
+import type { ThreatActions } from './threat-actions.ts';
+
+/** Files up to this size are read once (fingerprint) and uploaded from memory; at most `concurrency` are held at a time. */
+const SINGLE_READ_MAX_BYTES = 1024 * 1024;
+
+/** Manual scans ask before a file goes to a remote service; a watched folder and the command line do not. */
+const ASKS_BEFORE_UPLOAD: ReadonlySet<ScanOrigin> = new Set(['drop', 'dialog', 'second-instance', 'rescan']);
+
+export interface Scanning {
+  scans: ScanPipeline;
+  /** The exclusion rules of the current settings (compiled once, not per file). */
+  exclusions(): ExclusionMatcher;
+  /** The settings that make up the rules changed: compile them again on next use. */
+  exclusionsChanged(): void;
+}
+
+export function setupScanning(ctx: CoreContext, input: { history: History; installId: string; events: ScanEvents; threats: ThreatActions; backend: BackendManager }): Scanning {
+  const { settings, tuning, log, options } = ctx;
+  const { threats, backend } = input;
+
+  let matcher: ExclusionMatcher | null = null;
+  const exclusions = (): ExclusionMatcher => {
+    if (matcher) return matcher;
+    matcher = createExclusionMatcher(exclusionConfigFromSettings(settings.get()));
+    if (matcher.invalid.length > 0) log.warn({ invalid: matcher.invalid.map((rule) => `${rule.kind}: ${rule.message}`) }, 'exclusion rules that never match');
+    return matcher;
+  };
+  // A service named by the caller (the CLI's --service, tests) is the caller's consent.
+  const mayUpload = (record: ScanRecord, serviceLabel: string): boolean =>
+    serviceLabel === 'local' || options.serviceOverride !== undefined || !ASKS_BEFORE_UPLOAD.has(record.origin) || !needsUploadConsent(settings.get(), serviceLabel);
+
+  const fingerprint: Fingerprinter = async (path, signal) => {
+    // A small file's bytes are kept and uploaded as hashed: one read per file instead of two.
+    return fingerprintFile(path, { signal, keepContentUpTo: SINGLE_READ_MAX_BYTES });
+  };
+  const intake: Intake = (paths, intakeOptions) => expandPaths(paths, intakeOptions);
+
+  const route = createRouter(() => settings.get().watchedFolders);
+  const scans = createScanPipeline({
+    history: input.history,
+    service: (record) => backend.availability(route(record.path)),
+    backendLabel: (record) => backend.label(route(record.path)),
+    fingerprint,
+    intake,
+    settings: () => settings.get(),
+    installId: input.installId,
+    events: input.events,
+    concurrency: tuning.concurrency,
+    maxProcessing: tuning.maxProcessing,
+    retryBaseMs: tuning.retryBaseMs,
+    retryMaxMs: tuning.retryMaxMs,
+    log: ctx.stepLog,
+    exclusions,
+    watchedFolders: () => settings.get().watchedFolders,
+    threatResponse: (record) => threats.respond(record),
+    onThreat: (record, request) => threats.onThreat(record, request),
+    mayUpload,
+  });
+  ctx.onClose(() => scans.close());
+  return {
+    scans,
+    exclusions,
+    exclusionsChanged: () => {
+      matcher = null;
+    },
+  };
+}
