@@ -1,5 +1,5 @@
 // A threat whose quarantined file was removed outside Verdict: the core marks its
-// record `deleted` with error file_lost (threat-actions.ts recordOutcome); the list
+// record `deleted` with error file_lost (threat-state.ts recordOutcome); the list
 // and the detail say it was lost, not that the user deleted it, in both languages.
 import { describe, expect, it } from 'vitest';
 import { translator } from '../../renderer/i18n/messages.ts';
