@@ -1,7 +1,8 @@
 // The pipeline on its own (real history, client, poller, fingerprint, intake and
 // local service), with the test holding the key and the backend's availability:
 // 401 pauses the whole queue until a key works, 409 adopts the existing scan,
-// and a key revoked while scans are followed parks them until a new key.
+// a key revoked while scans are followed parks them until a new key, and a
+// finished record (reused verdicts too) leaves nothing behind in memory.
 import { createHash } from 'node:crypto';
 import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
