@@ -1,9 +1,10 @@
 // The pipeline on its own (real history, client, poller, fingerprint, intake and
 // local service), with the test holding the key and the backend's availability:
 // 401 pauses the whole queue until a key works, 409 adopts the existing scan,
-// and a key revoked while scans are followed parks them until a new key.
+// a key revoked while scans are followed parks them until a new key, and a
+// finished record (reused verdicts too) leaves nothing behind in memory.
 import { createHash } from 'node:crypto';
-import { appendFile, mkdir, readFile, rm } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ScanRecord } from '../../../shared/scans/record.ts';
@@ -166,6 +167,27 @@ describe('pipeline control', () => {
     expect(rows(submitted.ids).every((record) => record.status === 'completed')).toBe(true);
     expect(service.scanCount()).toBe(60);
     expect(history.query({ limit: 1 }).total).toBe(60);
+  });
+
+  it('keeps nothing of a record once it is done: 200 identical files, one upload, 199 reused verdicts', async () => {
+    await setUp();
+    const folder = join(dir.path, 'files');
+    await mkdir(folder, { recursive: true });
+    const paths: string[] = [];
+    for (let i = 0; i < 200; i++) {
+      paths.push(join(folder, `same-${i}.txt`));
+      await writeFile(paths[i]!, 'the same content in every file\n');
+    }
+    const submitted = await pipeline.submit(paths, { origin: 'drop' });
+    await pipeline.idle();
+    const done = rows(submitted.ids);
+    const uploaded = done.filter((record) => record.reusedFromId === null);
+    expect(uploaded).toHaveLength(1);
+    expect(done.filter((record) => record.reusedFromId === uploaded[0]!.id)).toHaveLength(199);
+    expect(done.every((record) => record.status === 'completed' && record.safe === true)).toBe(true);
+    expect(service.scanCount()).toBe(1);
+    // Reused verdicts are finished like any other: a long-running app that keeps seeing known content holds no memory for it.
+    expect(pipeline.trackedCount()).toBe(0);
   });
 
   it('fails a file that disappeared after it was queued, saying what to do', async () => {

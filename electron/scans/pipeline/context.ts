@@ -1,0 +1,56 @@
+// What every stage of the pipeline is handed: its options, its memory, the limits,
+// and the few writes they all make (a record's patch, a live-only state, the idle
+// signal). Stages import each other downstream only; the three calls that close the
+// loop (a later step starting an earlier one) are `pump`, `work` and `failed`,
+// wired by the coordinator (pipeline.ts).
+import type { ScanRecord } from '../../../shared/scans/record.ts';
+import type { ScanRecordPatch } from '../../history/history.ts';
+import type { ScanEvents } from '../events.ts';
+import { isIdle, type Phase, type PipelineMemory } from './memory.ts';
+import type { PipelineLog, PipelineOptions } from './options.ts';
+
+export interface PipelineLimits {
+  concurrency: number;
+  maxProcessing: number;
+  retryBaseMs: number;
+  retryMaxMs: number;
+  maxUnclearAttempts: number;
+}
+
+export interface Pipeline {
+  readonly options: PipelineOptions;
+  readonly history: PipelineOptions['history'];
+  readonly events: ScanEvents;
+  readonly memory: PipelineMemory;
+  readonly limits: PipelineLimits;
+  readonly now: () => number;
+  readonly random: () => number;
+  readonly log: PipelineLog | undefined;
+  /** Starts what may start now (queue.ts): after anything adds work or frees a slot. */
+  pump(): void;
+  /** One record's work from its turn until it is handed off (upload.ts). */
+  work(id: string, signal: AbortSignal): Promise<void>;
+  /** What follows a failed upload or follow-up (errors.ts). */
+  failed(id: string, error: unknown, signal: AbortSignal, phase: Phase): void;
+}
+
+export const isoNow = (p: Pipeline): string => new Date(p.now()).toISOString();
+
+/** Writes a record's patch and tells subscribers. */
+export function save(p: Pipeline, id: string, patch: ScanRecordPatch): ScanRecord | null {
+  const record = p.history.update(id, patch);
+  if (record) p.events.record(record);
+  p.events.countsChanged();
+  return record;
+}
+
+/** A state shown to subscribers but not written (it is not needed to recover). */
+export function announce(p: Pipeline, record: ScanRecord, patch: Partial<ScanRecord>): void {
+  p.events.record({ ...record, ...patch });
+}
+
+/** Wakes whoever waits in idle() once nothing is held and no intake runs (or the pipeline closed). */
+export function notifyIdle(p: Pipeline): void {
+  if (!isIdle(p.memory) && !p.memory.closed) return;
+  for (const resolve of p.memory.idleWaiters.splice(0)) resolve();
+}

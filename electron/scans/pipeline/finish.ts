@@ -1,0 +1,49 @@
+// Finish: a record reaches its terminal state (the service's verdict or error, or
+// a failure of ours), the pipeline forgets it, and files waiting for the same
+// content are released.
+import type { RecordError, ScanRecord } from '../../../shared/scans/record.ts';
+import type { Scan } from '../../../shared/service-contract/scan.ts';
+import type { ScanRecordPatch } from '../../history/history.ts';
+import { scanFailure } from '../failure-text.ts';
+import { changedDuringUploadFailure } from '../failures.ts';
+import { isoNow, save, type Pipeline } from './context.ts';
+import { forget } from './memory.ts';
+import { releaseLeader } from './reuse.ts';
+import { saveVerdict } from './verdict.ts';
+
+export function finishWithScan(p: Pipeline, id: string, scan: Scan, backendLabel: string): void {
+  const record = p.history.get(id);
+  if (!record) return;
+  const common: ScanRecordPatch = {
+    serviceScanId: scan.id,
+    mode: scan.execution_mode,
+    backend: backendLabel,
+    submittedAt: scan.submitted_at,
+    completedAt: scan.completed_at ?? isoNow(p),
+    durationMs: scan.scan_duration_ms ?? null,
+    fileType: scan.file_type ?? null,
+    pendingReason: null,
+  };
+  let final: ScanRecord | null;
+  // The service's digest of what it received must be the content we fingerprinted (file_size's
+  // unit is not specified, so only the hash is compared).
+  const changed = scan.file_hash !== undefined && record.sha256 !== null && scan.file_hash.sha256 !== record.sha256;
+  if (scan.status === 'completed' && changed) {
+    final = save(p, id, { ...common, status: 'failed', safe: null, error: changedDuringUploadFailure().recordError });
+  } else if (scan.status === 'completed' && scan.result) {
+    const { safe, detailed, findings } = scan.result;
+    final = saveVerdict(p, id, { ...common, status: 'completed', safe, detailed, findings, error: null }, record);
+  } else {
+    // The service's own error is kept as it worded it (in the language Verdict asked for): no parameters.
+    const error = scan.error ? { code: scan.error.code, message: scan.error.message } : scanFailure({ cause: 'scan_failed' });
+    final = save(p, id, { ...common, status: 'failed', safe: null, error });
+  }
+  forget(p.memory, id);
+  releaseLeader(p, record.sha256, id, final);
+}
+
+export function failRecord(p: Pipeline, id: string, error: RecordError): void {
+  const record = save(p, id, { status: 'failed', pendingReason: null, safe: null, error, completedAt: isoNow(p) });
+  forget(p.memory, id);
+  releaseLeader(p, record?.sha256 ?? null, id, record);
+}

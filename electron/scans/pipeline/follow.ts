@@ -1,0 +1,42 @@
+// Follow: a scan the service is still processing is polled (by the service port,
+// under the global request budget) until it is terminal, then finished.
+import type { ScanRecord } from '../../../shared/scans/record.ts';
+import type { Scan } from '../../../shared/service-contract/scan.ts';
+import type { ServicePort } from '../ports.ts';
+import { save, type Pipeline } from './context.ts';
+import { finishWithScan } from './finish.ts';
+import { succeeded } from './lanes.ts';
+import { setOwner } from './memory.ts';
+import { runCancellable } from './queue.ts';
+
+/** Takes over a scan the service has (answer to our POST, a 409, or found by reference). */
+export function adopt(p: Pipeline, id: string, scan: Scan, service: ServicePort): void {
+  if (scan.status === 'processing') {
+    const record = save(p, id, {
+      status: 'processing',
+      pendingReason: null,
+      serviceScanId: scan.id,
+      mode: scan.execution_mode,
+      submittedAt: scan.submitted_at,
+      backend: service.label,
+      error: null,
+    });
+    if (record) startFollowing(p, record, service);
+    return;
+  }
+  finishWithScan(p, id, scan, service.label);
+}
+
+export function startFollowing(p: Pipeline, record: ScanRecord, service: ServicePort): void {
+  const id = record.id;
+  if (!record.serviceScanId) return;
+  setOwner(p.memory, id, 'following');
+  const tracked = p.memory.records.get(id);
+  if (tracked) tracked.workingAt = service.label;
+  const scanId = record.serviceScanId;
+  runCancellable(p, id, 'following', async (signal) => {
+    const scan = await service.follow(scanId, signal);
+    succeeded(p, service.label);
+    finishWithScan(p, id, scan, service.label);
+  });
+}

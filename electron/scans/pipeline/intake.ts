@@ -1,0 +1,126 @@
+// Intake: the paths handed in are walked (by the intake port), and each file or
+// refusal becomes a history row first, with its external reference; queued rows
+// are written in batches and go in line. A file already waiting for its turn adds
+// nothing; an excluded one is listed as skipped, never sent.
+import { randomUUID } from 'node:crypto';
+import { basename } from 'node:path';
+import { LINK_OUTSIDE } from '../../../shared/scans/exclusion.ts';
+import { queuedRecord, type ModeChoice, type RecordError, type ScanOrigin, type ScanRecord, type SubmitSummary } from '../../../shared/scans/record.ts';
+import { exclusionError } from '../../exclusions/exclusion-matcher.ts';
+import { findWatchedFolder } from '../../exclusions/watched-folder.ts';
+import { recordErrorOf } from '../failures.ts';
+import { decideMode } from '../mode.ts';
+import type { IntakeEntry } from '../ports.ts';
+import { makeReference } from '../reference.ts';
+import { isoNow, notifyIdle, type Pipeline } from './context.ts';
+import { laneFor } from './lanes.ts';
+import { enqueue, ownerOf, trackRecord } from './memory.ts';
+import type { SubmitOptions } from './options.ts';
+
+const INSERT_BATCH = 500;
+const INSERT_BATCH_MS = 250;
+
+export async function submit(p: Pipeline, paths: readonly string[], submission: SubmitOptions): Promise<SubmitSummary & { ids: string[] }> {
+  if (p.memory.closed) throw new Error('The scan pipeline is closed.');
+  const { origin } = submission;
+  const force = submission.force === true || origin === 'rescan';
+  const choice = submission.mode ?? p.options.settings().mode;
+  const summary: SubmitSummary = { queued: 0, skipped: 0, linksNotFollowed: 0, failed: 0 };
+  const ids: string[] = [];
+  const batch = insertBatch(p, { force, consentedTo: submission.uploadConsent ?? null });
+  p.memory.intakeRunning++;
+  try {
+    // An excluded folder is not walked: the intake yields it once, listed as skipped (a rescan walks it).
+    const excludedFolder = (folder: string) => exclusionOf(p, folder, null, origin, 'folder');
+    const within = submission.within === undefined ? {} : { within: submission.within };
+    for await (const entry of p.options.intake(paths, force ? within : { excludedFolder, ...within })) {
+      // Checked first: an excluded file is listed as skipped, never sent (a rescan is "scan anyway").
+      const excluded = entry.ok && !force ? exclusionOf(p, entry.path, entry.size, origin) : null;
+      const waiting = entry.ok && !force && !excluded ? p.memory.waitingByPath.get(entry.path) : undefined;
+      const where = waiting === undefined ? null : ownerOf(p.memory, waiting);
+      if (waiting !== undefined && (where === 'ready' || where === 'lane')) {
+        ids.push(waiting);
+        summary.queued++;
+        continue;
+      }
+      const id = randomUUID();
+      ids.push(id);
+      const { record, counts } = recordOf(p, entry, newRecord(p, id, entry.path, origin, isoNow(p)), excluded, choice);
+      summary[counts]++;
+      batch.add(record);
+      if (p.memory.closed) break;
+    }
+    batch.flush();
+  } finally {
+    p.memory.intakeRunning--;
+    notifyIdle(p);
+  }
+  return { ...summary, ids };
+}
+
+/** The row an intake entry becomes, and where it counts in the summary. */
+function recordOf(p: Pipeline, entry: IntakeEntry, base: ScanRecord, excluded: RecordError | null, choice: ModeChoice): { record: ScanRecord; counts: keyof SubmitSummary } {
+  const at = base.queuedAt;
+  if (entry.ok && excluded) return { counts: 'skipped', record: { ...base, size: entry.size, status: 'skipped', error: excluded, completedAt: at } };
+  if (!entry.ok && entry.excluded === true) {
+    // An excluded folder, or a link out of the folder being walked: never followed, so nothing is sent
+    // (a rescan of the link checks it against that folder again). Counted apart in the summary.
+    const { code, message, params } = entry;
+    const record: ScanRecord = { ...base, status: 'skipped', error: { code, message, ...(params ? { params } : {}) }, completedAt: at };
+    return { counts: code === LINK_OUTSIDE ? 'linksNotFollowed' : 'skipped', record };
+  }
+  if (entry.ok) {
+    const mode = decideMode({ origin: base.origin, size: entry.size, choice });
+    return { counts: 'queued', record: { ...base, size: entry.size, mode, pendingReason: laneFor(p, base).paused?.reason ?? null } };
+  }
+  return { counts: 'failed', record: { ...base, status: 'failed', error: recordErrorOf(entry), completedAt: at } };
+}
+
+/** Rows are written in batches (a folder of thousands is one transaction per batch); queued ones then go in line. */
+function insertBatch(p: Pipeline, taken: { force: boolean; consentedTo: string | null }) {
+  let batch: ScanRecord[] = [];
+  let startedAt = 0;
+  const flush = () => {
+    if (batch.length === 0) return;
+    const records = batch;
+    batch = [];
+    p.history.insertMany(records);
+    for (const record of records) {
+      p.events.record(record);
+      if (record.status !== 'queued') continue;
+      const route = { path: record.path, origin: record.origin };
+      trackRecord(p.memory, { id: record.id, route, forced: taken.force, lookupFirst: false, consentedTo: taken.consentedTo, waitsForItsPath: !taken.force });
+      enqueue(p.memory, record.id);
+    }
+    p.events.countsChanged();
+    p.pump();
+  };
+  const add = (record: ScanRecord) => {
+    batch.push(record);
+    if (batch.length === 1) startedAt = p.now();
+    if (batch.length >= INSERT_BATCH || p.now() - startedAt >= INSERT_BATCH_MS) flush();
+  };
+  return { add, flush };
+}
+
+/** Why an accepted file, or a folder met by the intake, is not scanned (an exclusion or the automatic size limit), or null. */
+function exclusionOf(p: Pipeline, path: string, size: number | null, origin: ScanOrigin, kind: 'file' | 'folder' = 'file'): RecordError | null {
+  const { exclusions, watchedFolders } = p.options;
+  if (!exclusions) return null;
+  const automatic = origin === 'watch';
+  const folder = automatic && watchedFolders ? findWatchedFolder(path, watchedFolders()) : null;
+  const hit = exclusions().check(path, { size, automatic, kind, ...(folder ? { folderId: folder.id } : {}) });
+  return hit ? exclusionError(hit, size, kind) : null;
+}
+
+function newRecord(p: Pipeline, id: string, path: string, origin: ScanOrigin, at: string): ScanRecord {
+  return queuedRecord({
+    id,
+    path,
+    fileName: basename(path) || path,
+    origin,
+    backend: p.options.backendLabel({ path, origin }),
+    externalReferenceId: makeReference(p.options.installId, id),
+    queuedAt: at,
+  });
+}

@@ -1,0 +1,54 @@
+// Prepare: stat, fingerprint, stat again, so the digests describe one stable
+// content (a file still being written is read again, a few times at most).
+import type { Stats } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { MAX_ASYNC_FILE_SIZE } from '../../../shared/service-contract/limits.ts';
+import type { ScanRecord } from '../../../shared/scans/record.ts';
+import { fileChangedFailure, notRegularFailure, tooLargeFailure } from '../failures.ts';
+import type { FileDigests } from '../ports.ts';
+import type { Pipeline } from './context.ts';
+
+/** How often a file that changed while it was read (fingerprinted, or sent) is read again. */
+export const SAME_CONTENT_RETRIES = 3;
+
+export interface Prepared {
+  size: number;
+  digests: FileDigests;
+}
+
+export async function prepare(p: Pipeline, record: ScanRecord, signal: AbortSignal): Promise<Prepared> {
+  for (let attempt = 1; attempt <= SAME_CONTENT_RETRIES; attempt++) {
+    const before = await statFile(record.path);
+    const digests = await p.options.fingerprint(record.path, signal);
+    const after = await statFile(record.path);
+    if (sameFile(before, after) && digests.bytesRead === after.size) return { size: after.size, digests };
+    p.log?.info('file changed while fingerprinting; reading it again', { id: record.id, attempt });
+    await delay(200 * attempt, signal);
+  }
+  throw fileChangedFailure();
+}
+
+/** A regular file within the size limit, or a LocalFailure saying why not. */
+export async function statFile(path: string): Promise<Stats> {
+  const info = await stat(path);
+  if (!info.isFile()) throw notRegularFailure();
+  if (info.size > MAX_ASYNC_FILE_SIZE) throw tooLargeFailure(info.size);
+  return info;
+}
+
+const sameFile = (a: Stats, b: Stats) => a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino && a.dev === b.dev;
+
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+}

@@ -1,0 +1,82 @@
+// Reuse: a file whose content already has a recent verdict (same service) is
+// finished with it and sends nothing; identical content already being uploaded
+// waits for that upload's verdict (the first upload leads, the rest follow).
+import type { ScanRecord } from '../../../shared/scans/record.ts';
+import type { ScanRecordPatch } from '../../history/history.ts';
+import { isoNow, save, type Pipeline } from './context.ts';
+import { enqueue, forget, ownerOf, setOwner } from './memory.ts';
+import { PENDING_REASONS } from './options.ts';
+import { saveVerdict } from './verdict.ts';
+
+/**
+ * Finished with an earlier verdict, or waiting for an identical file's upload: true.
+ * False: the record is sent (it leads its content, see leadContent).
+ */
+export function reuseOrWait(p: Pipeline, id: string, sha256: string, backendLabel: string, digests: ScanRecordPatch): boolean {
+  if (reuseEarlierVerdict(p, id, sha256, backendLabel, digests)) return true;
+  const leader = p.memory.leaders.get(sha256);
+  if (leader === undefined || leader === id) return false;
+  setOwner(p.memory, id, 'follower');
+  const waiting = p.memory.followers.get(sha256) ?? [];
+  waiting.push(id);
+  p.memory.followers.set(sha256, waiting);
+  save(p, id, { ...digests, status: 'queued', pendingReason: PENDING_REASONS.waitingForIdentical });
+  return true;
+}
+
+/** The record is about to send this content: identical files that come meanwhile wait for its verdict. */
+export function leadContent(p: Pipeline, sha256: string, id: string): void {
+  p.memory.leaders.set(sha256, id);
+}
+
+function reuseEarlierVerdict(p: Pipeline, id: string, sha256: string, backendLabel: string, digests: ScanRecordPatch): boolean {
+  const days = p.options.settings().reuseVerdictDays;
+  if (days <= 0) return false;
+  const since = new Date(p.now() - days * 86_400_000).toISOString();
+  const earlier = p.history.findReusable(sha256, since, { backend: backendLabel });
+  if (!earlier || earlier.id === id) return false;
+  finishWithReuse(p, id, earlier, digests);
+  return true;
+}
+
+function finishWithReuse(p: Pipeline, id: string, earlier: ScanRecord, extra: ScanRecordPatch = {}): void {
+  forget(p.memory, id);
+  saveVerdict(p, id, {
+    ...extra,
+    status: 'completed',
+    pendingReason: null,
+    safe: earlier.safe,
+    detailed: earlier.detailed,
+    findings: earlier.findings,
+    fileType: earlier.fileType,
+    completedAt: isoNow(p),
+    durationMs: 0,
+    error: null,
+    reusedFromId: earlier.reusedFromId ?? earlier.id,
+  });
+}
+
+/** The leader of some content is done: its followers reuse the verdict, or go back in line. */
+export function releaseLeader(p: Pipeline, sha256: string | null, id: string, outcome: ScanRecord | null): void {
+  const { leaders, followers } = p.memory;
+  if (!sha256 || leaders.get(sha256) !== id) return;
+  leaders.delete(sha256);
+  const waiting = followers.get(sha256) ?? [];
+  followers.delete(sha256);
+  const verdict = outcome && outcome.status === 'completed' && outcome.safe !== null ? outcome : null;
+  for (const follower of waiting) {
+    if (ownerOf(p.memory, follower) !== 'follower') continue;
+    if (verdict) finishWithReuse(p, follower, verdict);
+    else {
+      save(p, follower, { status: 'queued', pendingReason: null });
+      setOwner(p.memory, follower, null);
+      enqueue(p.memory, follower, true);
+    }
+  }
+  p.pump();
+}
+
+/** A leader going back in line sends its followers back too (there is no verdict to reuse yet). */
+export function releaseLeaderIfRequeued(p: Pipeline, record: ScanRecord): void {
+  if (record.sha256 && p.memory.leaders.get(record.sha256) === record.id) releaseLeader(p, record.sha256, record.id, null);
+}

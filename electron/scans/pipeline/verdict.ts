@@ -1,0 +1,20 @@
+// The threat response: a verdict is written together with what is done about it
+// (one write, so a crash never leaves a threat without its decision), then a
+// quarantine starts outside the pipeline's slots.
+import type { ScanRecord } from '../../../shared/scans/record.ts';
+import type { ScanRecordPatch } from '../../history/history.ts';
+import type { ThreatResponse } from '../../quarantine/threat-response.ts';
+import { save, type Pipeline } from './context.ts';
+
+export function saveVerdict(p: Pipeline, id: string, patch: ScanRecordPatch, current?: ScanRecord): ScanRecord | null {
+  let response: ThreatResponse = { kind: 'none' };
+  if (patch.safe === false && patch.status === 'completed' && p.options.threatResponse) {
+    const record = current ?? p.history.get(id);
+    if (record) response = p.options.threatResponse({ ...record, ...patch } as ScanRecord);
+  }
+  if (response.kind === 'allowed') patch = { ...patch, disposition: 'allowed' };
+  if (response.kind === 'quarantine') patch = { ...patch, disposition: 'quarantine_pending' };
+  const saved = save(p, id, patch);
+  if (saved && response.kind === 'quarantine') p.options.onThreat?.(saved, response.request);
+  return saved;
+}
