@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { EICAR_TEST_STRING } from '../../electron/local-service/engines/builtin-engine.ts';
 import { de } from '../../renderer/i18n/de.ts';
 import { en } from '../../renderer/i18n/en.ts';
-import type { AppHarness } from './support/app-harness.ts';
+import { SCREENSHOT_DIR, type AppHarness } from './support/app-harness.ts';
 import { axeViolations, describeViolations, type AxeViolation } from './support/axe.ts';
 import { expectNoProblems, rowFor, useE2eApp } from './support/e2e-app.ts';
 import type { RealCore } from './support/real-core.ts';
@@ -22,7 +22,7 @@ import type { RealCore } from './support/real-core.ts';
 const { start, writeFiles, work } = useE2eApp({ prefix: 'verdict-e2e-a11y-', engine: false });
 const RESULTS = path.join(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..'), 'test-results');
 
-type Texts = typeof en;
+type Texts = Record<keyof typeof en, string>;
 
 /** The rows every view is checked with, by the kind of verdict they show. */
 const ROWS = { clean: 'notes.txt', threat: 'eicar.com', quarantined: 'dropper.exe', allowed: 'allowed.bin', failed: 'vanished.txt', skipped: 'disk.iso' } as const;
@@ -32,8 +32,8 @@ const ROWS = { clean: 'notes.txt', threat: 'eicar.com', quarantined: 'dropper.ex
  * list, and Settings with something in every list: a watched folder that went missing,
  * an allowed file, a remembered upload host.
  */
-async function startWithEveryKindOfRow(): Promise<{ real: RealCore; app: AppHarness; page: Page; files: Record<string, string> }> {
-  const { real, app, page } = await start({ prepare: (dataDir) => writeFile(path.join(dataDir, 'settings.json'), '{"language": "en", "mode": ') });
+async function startWithEveryKindOfRow(view: Parameters<typeof start>[2] = {}): Promise<{ real: RealCore; app: AppHarness; page: Page; files: Record<string, string> }> {
+  const { real, app, page } = await start({ prepare: (dataDir) => writeFile(path.join(dataDir, 'settings.json'), '{"language": "en", "mode": ') }, 'light', view);
   expect((await real.core.settings.update({ exclusions: { paths: [], globs: [], extensions: ['iso'] }, remoteUploadConsentHosts: ['https://other.example.invalid'] })).ok).toBe(true);
   await page.reload();
   await app.bridge.subscribed(2);
@@ -195,6 +195,215 @@ describe('axe-core (WCAG 2.1 A and AA) in every view', () => {
     await writeFile(path.join(RESULTS, 'axe-counts.json'), `${JSON.stringify(counts, null, 2)}\n`);
     expect(failures).toEqual([]);
     expect((await real.core.settings.get()).ok).toBe(true);
+    expectNoProblems(app);
+  });
+});
+
+/** What has keyboard focus: enough to name it in an assertion. */
+interface Focused {
+  tag: string;
+  id: string;
+  testId: string | null;
+  text: string;
+  label: string | null;
+}
+
+const focused = (page: Page): Promise<Focused> =>
+  page.evaluate(`(() => {
+    const element = document.activeElement;
+    return { tag: element?.tagName.toLowerCase() ?? '', id: element?.id ?? '', testId: element?.getAttribute('data-testid') ?? null, text: element?.textContent?.trim() ?? '', label: element?.getAttribute('aria-label') ?? null };
+  })()`);
+
+/** Presses Tab until the focused element matches (at most `limit` times); fails otherwise. */
+async function tabTo(page: Page, what: string, matches: (element: Focused) => boolean, limit = 40): Promise<void> {
+  for (let i = 0; i < limit; i++) {
+    await page.keyboard.press('Tab');
+    if (matches(await focused(page))) return;
+  }
+  throw new Error(`Tab never reached ${what}; focus is on ${JSON.stringify(await focused(page))}`);
+}
+
+const isButton = (text: string) => (element: Focused) => element.tag === 'button' && element.text === text;
+
+/** Moves the list's cursor to the row of this file (the list has focus) and opens it with Enter. */
+async function openWithKeyboard(page: Page, fileName: string): Promise<void> {
+  await page.keyboard.press('Home');
+  for (let i = 0; i < 20; i++) {
+    const active = await page.evaluate<string | null>(`document.getElementById(document.activeElement?.getAttribute('aria-activedescendant') ?? '')?.querySelector('.row__filename')?.textContent ?? null`);
+    if (active === fileName) {
+      await page.keyboard.press('Enter');
+      await page.getByTestId('detail-panel').locator('#detail-title', { hasText: fileName }).waitFor();
+      return;
+    }
+    await page.keyboard.press('ArrowDown');
+  }
+  throw new Error(`no row for ${fileName}`);
+}
+
+describe('focus is never lost (keyboard only)', () => {
+  it('closing the details, a move to quarantine, a dialog, the bulk bar and a removed folder each leave focus on a sensible control', async () => {
+    const { real, app, page } = await start();
+    const files = await writeFiles({ 'notes.txt': 'notes', 'eicar.com': EICAR_TEST_STRING, 'other.txt': 'other' });
+    const folder = path.join(work(), 'Watched');
+    await mkdir(folder, { recursive: true });
+
+    // Add files: Tab to the button, Enter.
+    app.pickNext(Object.values(files));
+    await tabTo(page, 'Add files', isButton(en['drop.addFiles']));
+    await page.keyboard.press('Enter');
+    await rowFor(page, 'eicar.com').and(page.locator('[data-verdict=unsafe]')).waitFor({ timeout: 60_000 });
+    await expect.poll(() => page.locator('.row[data-verdict=safe]').count(), { timeout: 60_000 }).toBe(2);
+
+    // 1. "Close details" (Enter on the button): focus goes to the list.
+    await tabTo(page, 'the list', (element) => element.id === 'scan-list');
+    await openWithKeyboard(page, 'notes.txt');
+    await tabTo(page, 'Close details', (element) => element.label === en['detail.close']);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('detail-panel').waitFor({ state: 'detached' });
+    expect((await focused(page)).id).toBe('scan-list');
+
+    // 2. "Move to quarantine": its button goes; focus lands on the next action, "Restore".
+    await openWithKeyboard(page, 'eicar.com');
+    await tabTo(page, 'Move to quarantine', isButton(en['threat.moveToQuarantine']));
+    await page.keyboard.press('Enter');
+    await page.locator('[data-testid=threat-actions][data-disposition=quarantined] button:enabled').first().waitFor({ timeout: 30_000 });
+    await expect.poll(() => focused(page)).toMatchObject({ tag: 'button', text: en['threat.restore'] });
+
+    // 3. A dialog gives focus back to the button that opened it: Escape, then Cancel.
+    await tabTo(page, 'Delete permanently', isButton(en['threat.delete']));
+    await page.keyboard.press('Enter');
+    const confirm = page.getByTestId('confirm-dialog');
+    await confirm.waitFor();
+    expect(await focused(page)).toMatchObject({ tag: 'button', text: en['common.cancel'] });
+    await page.keyboard.press('Escape');
+    await confirm.waitFor({ state: 'detached' });
+    expect(await focused(page)).toMatchObject({ tag: 'button', text: en['threat.delete'] });
+    await page.keyboard.press('Enter');
+    await confirm.waitFor();
+    await page.keyboard.press('Enter');
+    await confirm.waitFor({ state: 'detached' });
+    expect(await focused(page)).toMatchObject({ tag: 'button', text: en['threat.delete'] });
+    // Confirmed: the file is deleted and no action is left; focus stays on what the actions became.
+    await tabTo(page, 'Delete permanently', isButton(en['threat.delete']));
+    await page.keyboard.press('Enter');
+    await confirm.waitFor();
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toMatchObject({ tag: 'button', text: en['quarantine.deleteConfirm'] });
+    await page.keyboard.press('Enter');
+    await page.locator('[data-testid=threat-actions][data-disposition=deleted]').waitFor({ timeout: 30_000 });
+    await expect.poll(() => focused(page)).toMatchObject({ testId: 'threat-actions' });
+    // On to "Close details" (Tab passes the page's end and starts again): focus is on the list once more.
+    await tabTo(page, 'Close details', (element) => element.label === en['detail.close'], 80);
+    await page.keyboard.press('Enter');
+    expect((await focused(page)).id).toBe('scan-list');
+
+    // 4. The bulk bar: Space ticks a row; "Clear selection" removes the bar and focus returns to the list.
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Space');
+    await page.getByTestId('bulk-bar').waitFor();
+    await page.keyboard.press('Shift+Tab');
+    expect(await focused(page)).toMatchObject({ tag: 'button', text: en['bulk.clear'] });
+    await page.keyboard.press('Enter');
+    await page.getByTestId('bulk-bar').waitFor({ state: 'detached' });
+    expect((await focused(page)).id).toBe('scan-list');
+
+    // 5. Settings: "Remove" on the only watched folder leaves focus on "Add folder".
+    await tabTo(page, 'Settings', isButton(en['nav.settings']), 80);
+    await page.keyboard.press('Enter');
+    app.pickNext([folder]);
+    await tabTo(page, 'Add folder', isButton(en['watch.add']));
+    await page.keyboard.press('Enter');
+    await page.locator('.watched__item[data-watch-state=watching]').waitFor({ timeout: 30_000 });
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await tabTo(page, 'Remove', (element) => element.label === `Remove ${folder} from the watched folders`);
+    await page.keyboard.press('Enter');
+    await page.getByText(en['watch.empty']).waitFor();
+    expect(await focused(page)).toMatchObject({ tag: 'button', text: en['watch.add'] });
+    expect((await real.core.watch.list()).ok).toBe(true);
+
+    // 6. The upload question: Escape gives focus back to "Add files".
+    await page.getByLabel(en['settings.backend.remote']).focus();
+    await page.keyboard.press('Space');
+    await page.getByLabel(en['settings.baseUrl']).focus();
+    await page.keyboard.type('https://scan.example.invalid');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('privacy-settings').getByText(en['privacy.remoteNow'].replace('{host}', 'scan.example.invalid')).waitFor();
+    await tabTo(page, 'Scans', isButton(en['nav.scans']), 80);
+    await page.keyboard.press('Enter');
+    app.pickNext([files['other.txt']!]);
+    await tabTo(page, 'Add files', isButton(en['drop.addFiles']));
+    await page.keyboard.press('Enter');
+    const upload = page.getByTestId('upload-dialog');
+    await upload.waitFor();
+    expect(await focused(page)).toMatchObject({ tag: 'button', text: en['upload.cancel'] });
+    await page.keyboard.press('Escape');
+    await upload.waitFor({ state: 'detached' });
+    expect(await focused(page)).toMatchObject({ tag: 'button', text: en['drop.addFiles'] });
+    expectNoProblems(app);
+  });
+});
+
+/** Horizontal overflow in the page: the document's, and every element that scrolls sideways or pushes content past the window. */
+const overflowsOf = (page: Page): Promise<string[]> =>
+  page.evaluate(`(() => {
+    const found = [];
+    const root = document.documentElement;
+    if (root.scrollWidth > root.clientWidth) found.push('document: ' + root.scrollWidth + ' > ' + root.clientWidth);
+    for (const element of document.querySelectorAll('body *')) {
+      const style = getComputedStyle(element);
+      if (['auto', 'scroll'].includes(style.overflowX) && element.scrollWidth > element.clientWidth + 1) found.push('scrolls sideways: ' + element.className + ' ' + element.scrollWidth + ' > ' + element.clientWidth);
+      const box = element.getBoundingClientRect();
+      const shown = box.width > 0 && box.height > 0 && style.visibility !== 'hidden' && !element.closest('[inert], dialog:not([open])');
+      if (shown && element.matches('button, input, select, textarea, .badge, .row__filename, h1, h2, h3') && (box.right > root.clientWidth + 1 || box.left < -1)) found.push('outside the window: ' + element.tagName + '.' + element.className + ' ' + (element.textContent ?? '').slice(0, 30));
+      // A verdict or status cut short (an ellipsis, or lines past its box) is content lost.
+      if (shown && element.matches('.badge__text, .row .status') && (element.scrollWidth > element.clientWidth + 1 || element.scrollHeight > element.clientHeight + 1)) found.push('cut short: ' + element.className + ' ' + element.textContent);
+    }
+    return found;
+  })()`);
+
+describe('200 % zoom and reduced motion', () => {
+  it('at 200 % of a 1280 px window nothing scrolls sideways and nothing is pushed out; with reduced motion nothing moves', async () => {
+    // 200 % zoom of a 1280 × 800 window: a 640 × 400 CSS-pixel viewport at twice the pixel density.
+    const { app, page } = await startWithEveryKindOfRow({ viewport: { width: 640, height: 400 }, deviceScaleFactor: 2 });
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    expect(await page.evaluate('window.devicePixelRatio')).toBe(2);
+    expect(await page.evaluate('window.innerWidth')).toBe(640);
+
+    const views = (t: Texts): Array<[string, () => Promise<void>]> => [
+      ['list', async () => {
+        await page.getByRole('button', { name: t['nav.scans'] }).click();
+        await rowFor(page, ROWS.clean).waitFor();
+      }],
+      ['detail', async () => {
+        await rowFor(page, ROWS.quarantined).click();
+        await page.locator('[data-testid=threat-actions][data-disposition=quarantined] button:enabled').first().waitFor();
+      }],
+      ['dialog', async () => {
+        await page.getByTestId('threat-actions').getByRole('button', { name: t['threat.delete'], exact: true }).click();
+        await page.getByTestId('confirm-dialog').waitFor();
+      }],
+      ['settings', async () => {
+        await page.getByTestId('confirm-dialog').getByRole('button', { name: t['common.cancel'] }).click();
+        await page.getByRole('button', { name: t['nav.settings'] }).click();
+        await page.getByTestId('settings-view').waitFor();
+      }],
+    ];
+    for (const [language, t] of [['en', en], ['de', de]] as const) {
+      if (language === 'de') {
+        await page.getByTestId('language-select').selectOption('de');
+        await page.getByRole('button', { name: de['nav.scans'] }).waitFor();
+      }
+      for (const [view, show] of views(t)) {
+        await show();
+        // The whole page, scrolled: what the window shows one screen at a time.
+        await page.screenshot({ path: path.join(SCREENSHOT_DIR, `zoom-200-${view}-${language}.png`), fullPage: true });
+        expect(await overflowsOf(page), `${view}, ${language}`).toEqual([]);
+        // Reduced motion: no animation or transition runs, and scrolling jumps.
+        expect(await page.evaluate('document.getAnimations().length'), view).toBe(0);
+        expect(await page.evaluate('getComputedStyle(document.documentElement).scrollBehavior'), view).toBe('auto');
+      }
+    }
     expectNoProblems(app);
   });
 });
