@@ -301,6 +301,7 @@ describe('focus is never lost (keyboard only)', () => {
     await page.keyboard.press('Home');
     await page.keyboard.press('Space');
     await page.getByTestId('bulk-bar').waitFor();
+    await app.screenshot('a11y-row-ticked');
     await page.keyboard.press('Shift+Tab');
     expect(await focused(page)).toMatchObject({ tag: 'button', text: en['bulk.clear'] });
     await page.keyboard.press('Enter');
@@ -399,6 +400,8 @@ describe('200 % zoom and reduced motion', () => {
         // The whole page, scrolled: what the window shows one screen at a time.
         await page.screenshot({ path: path.join(SCREENSHOT_DIR, `zoom-200-${view}-${language}.png`), fullPage: true });
         expect(await overflowsOf(page), `${view}, ${language}`).toEqual([]);
+        // Every row still shows its time (under the name when there is no column for it).
+        if (view !== 'settings') expect(await page.locator('.row[data-scan-id] .row__time:visible').count(), view).toBe(Object.keys(ROWS).length);
         // Reduced motion: no animation or transition runs, and scrolling jumps.
         expect(await page.evaluate('document.getAnimations().length'), view).toBe(0);
         expect(await page.evaluate('getComputedStyle(document.documentElement).scrollBehavior'), view).toBe('auto');
