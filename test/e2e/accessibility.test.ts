@@ -268,6 +268,12 @@ describe('focus is never lost (keyboard only)', () => {
     await page.keyboard.press('Space');
     await page.getByTestId('bulk-bar').waitFor();
     await app.screenshot('a11y-row-ticked');
+    // What a screen reader gets from the list: each row an option named by its cells (name, size, status, verdict, time) and its selection.
+    const tree = await page.locator('#scan-list').ariaSnapshot();
+    expect(tree).toMatch(/^- listbox "Scans, newest first":$/m);
+    expect(tree).toMatch(/^ {2}- option "other\.txt 5 B Completed Clean [^"]+" \[selected\]:$/m);
+    expect(tree).toMatch(/^ {2}- option "eicar\.com 68 B Deleted Threat [^"]+":$/m);
+    expect(tree).not.toMatch(/checkbox/);
     await page.keyboard.press('Shift+Tab');
     expect(await focused(page)).toMatchObject({ tag: 'button', text: en['bulk.clear'] });
     await page.keyboard.press('Enter');
