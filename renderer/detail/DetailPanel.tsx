@@ -11,6 +11,7 @@ import { formatCount, formatDateTime, formatDuration, formatSize } from '../i18n
 import { useTranslator } from '../i18n/use-translator.ts';
 import { CloseIcon, CopyIcon, FolderIcon, SkipIcon, ThreatIcon, UploadIcon, WarningIcon } from '../icons/icons.tsx';
 import { remoteServiceOrigin } from '../../shared/settings/folder-route.ts';
+import { focusScanList } from '../scans/ScanList.tsx';
 import { rescan } from '../scans/submit-paths.ts';
 import { sendWaiting } from '../quarantine/quarantine-actions.ts';
 import { VerdictBadge } from '../scans/VerdictBadge.tsx';
@@ -46,14 +47,19 @@ export function DetailPanel(): ReactElement | null {
   }, [selectedId, record]);
 
   if (!selectedId) return null;
+  // Focus goes to the list first: the button it is on is about to go.
+  const close = (): void => {
+    focusScanList();
+    select(null);
+  };
   return (
-    <aside className="detail" aria-labelledby="detail-title" data-testid="detail-panel">
+    <aside className="detail" aria-labelledby="detail-title" data-testid="detail-panel" data-focus-scope>
       <div className="detail__head">
         <h2 id="detail-title" className="detail__title">
           {/* Hidden and bidi control characters shown as ⟨U+XXXX⟩; <bdi> keeps a right-to-left name from reordering anything around it. */}
           {record ? <bdi>{displayName(record.fileName)}</bdi> : t('detail.label')}
         </h2>
-        <button type="button" className="button button--icon" onClick={() => select(null)} aria-label={t('detail.close')} title={t('detail.close')}>
+        <button type="button" className="button button--icon" onClick={close} aria-label={t('detail.close')} title={t('detail.close')}>
           <CloseIcon />
         </button>
       </div>
@@ -69,7 +75,7 @@ function RecordDetails({ record }: { record: ScanRecord }): ReactElement {
   const time = (iso: string | null): string => (iso ? formatDateTime(locale, iso) : unknown);
 
   return (
-    <div className="detail__body">
+    <div className="detail__body" data-focus-scope>
       <div className="detail__verdict">
         <VerdictBadge record={record} large />
         {record.detailed ? <span className="detail__detailed">{record.detailed}</span> : null}
@@ -275,7 +281,7 @@ function CopyButton({ value, name }: { value: string; name: string }): ReactElem
     if ((await call(api.files.copyText(value))) !== undefined) setCopied(true);
   };
   return (
-    <button type="button" className="button button--small" onClick={() => void copy()} aria-label={t('detail.copyLabel', { name })} onBlur={() => setCopied(false)}>
+    <button type="button" className="button button--small" onClick={() => void copy()} aria-label={t(copied ? 'detail.copiedLabel' : 'detail.copyLabel', { name })} onBlur={() => setCopied(false)}>
       <CopyIcon />
       {copied ? t('detail.copied') : t('detail.copy')}
     </button>

@@ -32,11 +32,30 @@ function useEntry(record: ScanRecord): QuarantineEntry | null {
   return entry?.key === key ? entry.value : null;
 }
 
-export function ThreatResponse({ record }: { record: ScanRecord }): ReactElement | null {
+export function ThreatResponse({ record }: { record: ScanRecord }): ReactElement {
+  const disposition = record.disposition ?? null;
+  // One element whatever the disposition: the focus scope that keeps focus when an action replaces its buttons.
+  return (
+    <div
+      className={`threat-actions${disposition === 'quarantined' ? ' threat-actions--quarantined' : ''}`}
+      data-testid="threat-actions"
+      data-disposition={disposition ?? 'none'}
+      data-file-lost={(disposition === 'deleted' && isLostFromQuarantine(record)) || undefined}
+      data-focus-scope
+      tabIndex={-1}
+    >
+      <Actions record={record} />
+    </div>
+  );
+}
+
+function Actions({ record }: { record: ScanRecord }): ReactElement {
   const { t, locale } = useTranslator();
   const entry = useEntry(record);
   const [busy, setBusy] = useState(false);
+  // While an action runs its buttons say so (aria-disabled) but stay focusable: a disabled button would drop focus.
   const run = (action: () => Promise<unknown>) => async (): Promise<void> => {
+    if (busy) return;
     setBusy(true);
     try {
       await action();
@@ -48,28 +67,24 @@ export function ThreatResponse({ record }: { record: ScanRecord }): ReactElement
   switch (record.disposition ?? null) {
     case null:
       return (
-        <div className="threat-actions" data-testid="threat-actions" data-disposition="none">
+        <>
           <p>{t('threat.notified')}</p>
           <div className="detail__actions">
-            <button type="button" className="button button--danger" disabled={busy} onClick={run(() => moveToQuarantine([record]))}>
+            <button type="button" className="button button--danger" aria-disabled={busy} onClick={run(() => moveToQuarantine([record]))}>
               <QuarantineIcon />
               {t('threat.moveToQuarantine')}
             </button>
-            <button type="button" className="button" disabled={busy} onClick={run(() => allowUnquarantined(record))}>
+            <button type="button" className="button" aria-disabled={busy} onClick={run(() => allowUnquarantined(record))}>
               {t('threat.allow')}
             </button>
           </div>
-        </div>
+        </>
       );
     case 'quarantine_pending':
-      return (
-        <p className="threat-actions" data-testid="threat-actions" data-disposition="quarantine_pending">
-          {t('threat.moving')}
-        </p>
-      );
+      return <p>{t('threat.moving')}</p>;
     case 'quarantine_failed':
       return (
-        <div className="threat-actions" data-testid="threat-actions" data-disposition="quarantine_failed">
+        <>
           <p className="threat-actions__problem">
             <WarningIcon />
             <span>{record.error?.code === 'hash_mismatch' ? t('threat.failedChanged') : t('threat.failed')}</span>
@@ -80,15 +95,15 @@ export function ThreatResponse({ record }: { record: ScanRecord }): ReactElement
             </p>
           ) : null}
           <div className="detail__actions">
-            <button type="button" className="button button--danger" disabled={busy} onClick={run(() => moveToQuarantine([record]))}>
+            <button type="button" className="button button--danger" aria-disabled={busy} onClick={run(() => moveToQuarantine([record]))}>
               {t('threat.tryAgain')}
             </button>
           </div>
-        </div>
+        </>
       );
     case 'quarantined':
       return (
-        <div className="threat-actions threat-actions--quarantined" data-testid="threat-actions" data-disposition="quarantined">
+        <>
           <p className="threat-actions__status">
             <QuarantineIcon />
             <strong>{t('threat.inQuarantine')}</strong>
@@ -101,46 +116,38 @@ export function ThreatResponse({ record }: { record: ScanRecord }): ReactElement
           ) : null}
           <p className="muted small">{t('threat.quarantineHint')}</p>
           <div className="detail__actions">
-            <button type="button" className="button" disabled={busy || !entry} onClick={run(async () => entry && restoreOne(entry, 'restore'))}>
+            <button type="button" className="button" disabled={!entry} aria-disabled={busy} onClick={run(async () => entry && restoreOne(entry, 'restore'))}>
               {t('threat.restore')}
             </button>
-            <button type="button" className="button" disabled={busy || !entry} onClick={run(async () => entry && restoreOne(entry, 'allow'))}>
+            <button type="button" className="button" disabled={!entry} aria-disabled={busy} onClick={run(async () => entry && restoreOne(entry, 'allow'))}>
               {t('threat.allowRestore')}
             </button>
-            <button type="button" className="button button--danger" disabled={busy || !entry} onClick={run(async () => entry && deletePermanently([entry.id]))}>
+            <button type="button" className="button button--danger" disabled={!entry} aria-disabled={busy} onClick={run(async () => entry && deletePermanently([entry.id]))}>
               {t('threat.delete')}
             </button>
           </div>
-        </div>
+        </>
       );
     case 'restored':
-      return (
-        <p className="threat-actions" data-testid="threat-actions" data-disposition="restored">
-          {entry?.restoredTo ? t('threat.restoredTo', { path: displayName(entry.restoredTo) }) : t('threat.restored')}
-        </p>
-      );
+      return <p>{entry?.restoredTo ? t('threat.restoredTo', { path: displayName(entry.restoredTo) }) : t('threat.restored')}</p>;
     case 'deleted':
       // Also a file removed from the quarantine folder outside Verdict (file_lost): said as such, not as the user's deletion.
-      return (
-        <p className="threat-actions" data-testid="threat-actions" data-disposition="deleted" data-file-lost={isLostFromQuarantine(record) || undefined}>
-          {deletedText({ t }, record)}
-        </p>
-      );
+      return <p>{deletedText({ t }, record)}</p>;
     case 'allowed':
       return (
-        <div className="threat-actions" data-testid="threat-actions" data-disposition="allowed">
+        <>
           <p className="threat-actions__status">
             <AllowedIcon />
             <span>{entry?.restoredTo ? t('threat.allowedRestoredTo', { path: displayName(entry.restoredTo) }) : t('threat.allowedHint')}</span>
           </p>
           {record.sha256 ? (
             <div className="detail__actions">
-              <button type="button" className="button" disabled={busy} onClick={run(() => stopAllowing(record.sha256 as string))}>
+              <button type="button" className="button" aria-disabled={busy} onClick={run(() => stopAllowing(record.sha256 as string))}>
                 {t('threat.stopAllowing')}
               </button>
             </div>
           ) : null}
-        </div>
+        </>
       );
   }
 }

@@ -1,10 +1,11 @@
 // The one modal dialog, when the store holds a request: a native <dialog>
 // opened with showModal(), so focus stays inside, the page behind is inert and
 // Escape cancels. Cancel is focused first: nothing is sent or removed by
-// pressing Enter without reading.
-import { useEffect, useId, useRef, useState, type ReactElement, type ReactNode } from 'react';
+// pressing Enter without reading. Closed, it gives focus back to its opener.
+import { useId, useLayoutEffect, useRef, useState, type ReactElement, type ReactNode } from 'react';
 import { displayName } from '../../shared/display-name.ts';
 import { shownParams } from '../i18n/shown-params.ts';
+import { placesOf, restoreFocus } from '../app/focus-guard.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
 import { UploadIcon, WarningIcon } from '../icons/icons.tsx';
 import { useVerdict } from '../store/use-verdict.ts';
@@ -27,12 +28,21 @@ export function DialogHost(): ReactElement | null {
 
 function Modal({ onCancel, labelledBy, describedBy, children, testId }: { onCancel(): void; labelledBy: string; describedBy: string; children: ReactNode; testId: string }): ReactElement {
   const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
+  // Layout effects: the cleanup runs before React removes the <dialog>, so it is closed while
+  // still in the page and focus goes back to the control that opened it (or what took its place).
+  useLayoutEffect(() => {
     const element = ref.current;
+    const active = document.activeElement;
+    const opener = active instanceof HTMLElement && active !== document.body ? active : null;
+    const places = opener ? placesOf(opener) : [];
     if (element && !element.open) element.showModal();
     // showModal() focuses the first control (the checkbox); the safe choice should have it.
     element?.querySelector<HTMLElement>('[data-autofocus]')?.focus();
-    return () => element?.close();
+    return () => {
+      element?.close();
+      if (opener?.isConnected && !opener.matches(':disabled')) opener.focus();
+      else restoreFocus(places);
+    };
   }, []);
   return (
     <dialog

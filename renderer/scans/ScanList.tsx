@@ -14,6 +14,13 @@ import { isFiltered } from './filters.ts';
 import type { ScanFeed } from './scan-feed.ts';
 import { ROW_HEIGHT, ScanRow, rowDomId } from './ScanRow.tsx';
 
+const LIST_ID = 'scan-list';
+
+/** Puts keyboard focus on the list (where it goes when the details close). */
+export function focusScanList(): void {
+  document.getElementById(LIST_ID)?.focus();
+}
+
 export function ScanList({ feed }: { feed: ScanFeed }): ReactElement {
   const { t, tn } = useTranslator();
   const ids = useVerdict((state) => state.ids);
@@ -108,7 +115,8 @@ export function ScanList({ feed }: { feed: ScanFeed }): ReactElement {
   const activeRendered = items.some((item) => item.index === activeIndex);
 
   return (
-    <section className="list" aria-labelledby="list-heading">
+    // A focus scope: when the bulk bar goes (its action done), focus moves on to the list.
+    <section className="list" aria-labelledby="list-heading" data-focus-scope>
       <div className="list__header">
         <h2 id="list-heading" className="visually-hidden">
           {t('list.label')}
@@ -127,6 +135,7 @@ export function ScanList({ feed }: { feed: ScanFeed }): ReactElement {
       </div>
       <div
         ref={scrollRef}
+        id={LIST_ID}
         className="list__scroller"
         role="listbox"
         aria-multiselectable="true"

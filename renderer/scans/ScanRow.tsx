@@ -55,6 +55,7 @@ export const ScanRow = memo(function ScanRow({ index, start, setSize, onPick, on
     <div
       {...common}
       // The listbox is multi-select: "selected" is ticked for a bulk action; the open scan is "current".
+      // Its name comes from its cells: the file's name, size, status, verdict (a word, not only a colour) and time.
       aria-selected={checked}
       aria-current={selected ? 'true' : undefined}
       className={`row row--${verdict}${selected ? ' row--selected' : ''}${active ? ' row--active' : ''}${checked ? ' row--checked' : ''}`}
@@ -66,18 +67,18 @@ export const ScanRow = memo(function ScanRow({ index, start, setSize, onPick, on
       onClick={(event) => (event.shiftKey ? onCheck(index, true) : onPick(index))}
     >
       <span className="row__name" title={displayName(record.path)}>
-        {/* Not a Tab stop: the list is one, and Space ticks the row under the keyboard cursor. */}
-        <input
-          type="checkbox"
+        {/*
+          A tick box drawn for the eye and the mouse only: an option may hold no control of its own, so
+          the row's aria-selected is what assistive technology reads, and Space ticks the row under the cursor.
+        */}
+        <span
           className="row__check"
-          tabIndex={-1}
-          checked={checked}
-          aria-label={t('list.check', { name })}
+          aria-hidden="true"
+          data-testid="row-check"
           onClick={(event) => {
             event.stopPropagation();
             onCheck(index, event.shiftKey);
           }}
-          onChange={() => undefined}
         />
         <FileIcon />
         {/* <bdi> isolates the name (direction from its own text), so a right-to-left name never reorders the row. */}

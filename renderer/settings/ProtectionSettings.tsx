@@ -109,7 +109,7 @@ export function PrivacySettings({ settings }: { settings: Settings }): ReactElem
   const origin = remoteOrigin(settings);
   const hosts = settings.remoteUploadConsentHosts;
   return (
-    <section className="card" aria-labelledby="privacy-title" data-testid="privacy-settings">
+    <section className="card" aria-labelledby="privacy-title" data-testid="privacy-settings" data-focus-scope>
       <h2 id="privacy-title">{t('privacy.title')}</h2>
       <p className="callout callout--neutral privacy__now">{origin ? t('privacy.remoteNow', { host: consentHostLabel(origin) }) : t('privacy.local')}</p>
       <h3 className="privacy__subtitle">{t('privacy.sentTitle')}</h3>
@@ -203,7 +203,7 @@ export function AllowedFiles(): ReactElement {
     };
   }, [refresh, recordsVersion]);
   return (
-    <section className="card" aria-labelledby="allowed-title" data-testid="allowed-files">
+    <section className="card" aria-labelledby="allowed-title" data-testid="allowed-files" data-focus-scope>
       <h2 id="allowed-title">{t('allowed.title')}</h2>
       <p className="muted">{t('allowed.hint')}</p>
       {allowed === null ? null : allowed.length === 0 ? (

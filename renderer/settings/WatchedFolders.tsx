@@ -17,7 +17,7 @@ export function WatchedFolders(): ReactElement {
   const watched = useVerdict((state) => state.watched);
   const allPaused = useVerdict((state) => state.settings?.watchingPaused ?? false);
   return (
-    <section className="card" aria-labelledby="watch-title" data-testid="watched-folders">
+    <section className="card" aria-labelledby="watch-title" data-testid="watched-folders" data-focus-scope>
       <div className="card__head">
         <h2 id="watch-title">{t('watch.title')}</h2>
         <div className="field-row">

@@ -94,7 +94,7 @@ describe('quarantine', () => {
     for (const file of Object.values(files)) expect(existsSync(file)).toBe(false);
 
     // Allow one from the list (checkbox): restored and shown as "Allowed by you", never as clean.
-    await rowFor(page, 'a-dropper.com').getByRole('checkbox').click();
+    await rowFor(page, 'a-dropper.com').getByTestId('row-check').click();
     await bar.getByRole('button', { name: 'Allow (1)' }).click();
     await page.getByTestId('confirm-dialog').getByRole('button', { name: en['quarantine.allowConfirm'] }).click();
     const allowed = rowFor(page, 'a-dropper.com');
@@ -105,7 +105,7 @@ describe('quarantine', () => {
     expect(await contrastOf(page, '.row .badge--allowed')).toBeGreaterThanOrEqual(4.5);
 
     // Delete the other permanently (a danger confirmation first).
-    await rowFor(page, 'b-dropper.com').getByRole('checkbox').click();
+    await rowFor(page, 'b-dropper.com').getByTestId('row-check').click();
     await bar.getByRole('button', { name: 'Delete permanently (1)' }).click();
     const confirm = page.getByTestId('confirm-dialog');
     await confirm.getByText(en['quarantine.deleteBody']).waitFor();
@@ -118,7 +118,7 @@ describe('quarantine', () => {
     await page.getByRole('button', { name: en['nav.settings'] }).click();
     const allowedList = page.getByTestId('allowed-files');
     await allowedList.getByText('a-dropper.com').waitFor();
-    await allowedList.getByRole('button', { name: 'Stop allowing a-dropper.com' }).click();
+    await allowedList.getByRole('button', { name: 'Remove a-dropper.com from the allowed files' }).click();
     await allowedList.getByText(en['allowed.empty']).waitFor();
     const record = await recordFor(real, files['a-dropper.com']!);
     expect(record && verdictOf(record)).toBe('unsafe');
@@ -261,7 +261,7 @@ describe('quarantine actions from the detail panel and the list', () => {
     for (const file of Object.values(files)) await writeFile(file, `the user's new ${path.basename(file)}`);
     const chosen = await mkdtemp(path.join(work(), 'restore-into-'));
 
-    for (const name of ['first.scr', 'second.scr']) await rowFor(page, name).getByRole('checkbox').click();
+    for (const name of ['first.scr', 'second.scr']) await rowFor(page, name).getByTestId('row-check').click();
     const bar = page.getByTestId('bulk-bar');
     await bar.getByText('2 selected').waitFor();
     app.pickNext([chosen]);

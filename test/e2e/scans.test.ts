@@ -420,7 +420,7 @@ describe('settings', () => {
       const statuses = await real.core.watch.list();
       return statuses.ok && statuses.value[0]?.folder.recursive;
     }).toBe(false);
-    await item.getByRole('button', { name: `Stop watching ${folder}` }).click();
+    await item.getByRole('button', { name: `Remove ${folder} from the watched folders` }).click();
     await section.getByText(en['watch.empty']).waitFor();
     expectNoProblems(app);
   });

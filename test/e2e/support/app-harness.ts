@@ -52,6 +52,8 @@ export interface OpenAppOptions {
   /** files.pathFor: dropped file name → path. */
   paths?: Record<string, string>;
   viewport?: { width: number; height: number };
+  /** Device pixels per CSS pixel: 2 with a half-size viewport is the window at 200 % zoom. */
+  deviceScaleFactor?: number;
 }
 
 export interface AppHarness {
@@ -113,6 +115,7 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
     colorScheme: options.colorScheme ?? 'light',
     locale: 'en-US',
     viewport: options.viewport ?? { width: 1280, height: 800 },
+    ...(options.deviceScaleFactor === undefined ? {} : { deviceScaleFactor: options.deviceScaleFactor }),
   });
   const page = await context.newPage();
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));

@@ -10,14 +10,14 @@ import type { ScanRecord } from '../../../shared/scans/record.ts';
 import type { RunningClamd } from '../../support/clamd.ts';
 import { useCleanups } from '../../support/cleanups.ts';
 import { startKeyring, type Keyring } from '../../support/keyring.ts';
-import { buildRenderer, launchChromium, openApp, type AppHarness } from './app-harness.ts';
+import { buildRenderer, launchChromium, openApp, type AppHarness, type OpenAppOptions } from './app-harness.ts';
 import { startEngine, startRealCore, type RealCore } from './real-core.ts';
 
 type CoreSetup = Omit<Parameters<typeof startRealCore>[0], 'clamd'>;
 
 export interface E2eApp {
   /** A real core (with the file's engine) and the app opened over it; both close after the test. */
-  start(core?: CoreSetup, colorScheme?: 'light' | 'dark'): Promise<{ real: RealCore; app: AppHarness; page: Page }>;
+  start(core?: CoreSetup, colorScheme?: 'light' | 'dark', view?: Pick<OpenAppOptions, 'viewport' | 'deviceScaleFactor'>): Promise<{ real: RealCore; app: AppHarness; page: Page }>;
   /** Files with these names and contents (latin1) in a new folder of their own; returns their paths by name. */
   writeFiles(files: Record<string, string>): Promise<Record<string, string>>;
   /** This file's scratch folder (removed after the file). */
@@ -50,10 +50,10 @@ export function useE2eApp(options: { prefix: string; engine: boolean; keyring?: 
   });
 
   return {
-    async start(core = {}, colorScheme = 'light') {
+    async start(core = {}, colorScheme = 'light', view = {}) {
       const real = await startRealCore({ clamd, ...core });
       closeAfterTest(real);
-      const app = await openApp(browser, { core: real.core, staticDir: built.dir, colorScheme });
+      const app = await openApp(browser, { core: real.core, staticDir: built.dir, colorScheme, ...view });
       closeAfterTest(app);
       return { real, app, page: app.page };
     },
