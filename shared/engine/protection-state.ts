@@ -112,7 +112,8 @@ function clamavStatus(facts: Extract<EngineFacts, { kind: 'clamav' }>, now: Date
     return { state: 'outdated', reason: { code: 'signatures_undated', params: {} }, action: updateAction, engine, streamLimit };
   }
   const params = { signatureVersion: signatures.version, ageDays: signatures.ageDays };
-  if (signatures.ageDays > MAX_SIGNATURE_AGE_DAYS) {
+  // Compared exactly: 3 days and 1 second is older than 3 days, though it shows as 3.
+  if (now.getTime() - Date.parse(signatures.date) > MAX_SIGNATURE_AGE_DAYS * 86_400_000) {
     return { state: 'outdated', reason: { code: 'signatures_old', params: { ...params, maxAgeDays: MAX_SIGNATURE_AGE_DAYS } }, action: updateAction, engine, streamLimit };
   }
   return { state: 'protected', reason: { code: 'signatures_fresh', params }, action: 'none', engine, streamLimit };
