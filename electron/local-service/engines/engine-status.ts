@@ -50,11 +50,12 @@ export async function engineStatus(input: EngineStatusInput): Promise<EngineStat
 
   const configured = input.clamdSocket !== undefined || input.clamdHost !== undefined || input.clamdPort !== undefined;
   if (configured) {
-    for (const endpoint of clamdCandidates({ ...input, kind: 'clamd' })) {
+    const endpoints = clamdCandidates({ kind: 'clamd', clamdSocket: input.clamdSocket, clamdHost: input.clamdHost, clamdPort: input.clamdPort });
+    for (const endpoint of endpoints) {
       const facts = await clamavFacts(endpoint, 'configured', null);
       if (facts) return done(facts);
     }
-    const where = clamdCandidates({ ...input, kind: 'clamd' }).map(endpointLabel).join(', ');
+    const where = endpoints.map(endpointLabel).join(', ');
     return done({ kind: 'not_running', source: 'configured', where, why: 'clamd_not_answering' });
   }
 
