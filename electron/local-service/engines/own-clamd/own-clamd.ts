@@ -65,6 +65,11 @@ export class OwnClamd {
       this.#set({ status: 'not_running', problem: prepared.problem, detail: prepared.detail });
       return this.#state;
     }
+    if (this.#closing) {
+      // close() came while the files were being prepared: nothing was started.
+      prepared.value.releaseLock();
+      return this.#state;
+    }
     this.#prepared = prepared.value;
     this.#launch();
     return this.whenSettled();
@@ -113,8 +118,11 @@ export class OwnClamd {
         if (this.#run !== run || this.#closing) return;
         this.#set({ status: 'running', pid: run.pid, socketPath: prepared.socketPath, versionLine, databaseDir: prepared.databaseDir, databaseOrigin: prepared.databaseOrigin });
       } else if (outcome === 'timeout') {
-        this.#giveUp('start_timeout', `no answer on ${prepared.socketPath} after ${this.#options.startTimeoutMs ?? DEFAULTS.startTimeoutMs} ms; ${run.lastWords()}`);
+        // Detached first, so its exit is not taken for a crash to restart from.
+        this.#run = null;
+        const words = run.lastWords();
         await run.stop();
+        this.#giveUp('start_timeout', `no answer on ${prepared.socketPath} after ${this.#options.startTimeoutMs ?? DEFAULTS.startTimeoutMs} ms${words ? `; ${words}` : ''}`);
       }
       // 'exited': #onExit decides.
     });

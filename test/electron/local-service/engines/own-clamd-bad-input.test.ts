@@ -100,6 +100,18 @@ describe.skipIf(clamdPath === null)('bad clamd paths', () => {
   });
 });
 
+describe.skipIf(clamdPath === null)('a clamd that takes too long to load', () => {
+  test('is stopped and reported once, not restarted', async () => {
+    const db = await writeEicarDatabase(join(root, 'db'));
+    const { state, launches, clamd } = await startWith({ databaseDir: db, startTimeoutMs: 1 });
+    expect(state).toMatchObject({ status: 'not_running', problem: 'start_timeout' });
+    expect(launches).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(clamd.state.status).toBe('not_running');
+    expect(existsSync(join(dataDir, 'clamd.lock'))).toBe(false);
+  });
+});
+
 describe.skipIf(clamdPath === null)('where the socket goes', () => {
   test('a data directory whose socket path would be too long gets a short private one under the temp dir, and works', async () => {
     dataDir = join(root, 'd'.repeat(60), 'e'.repeat(60));

@@ -99,6 +99,19 @@ describe.skipIf(clamdPath === null)('Verdict starts, supervises and stops its ow
     expect(clamd.state).toEqual({ status: 'stopped' });
   });
 
+  test('close() while it is starting leaves nothing behind', async () => {
+    const clamd = ownClamd();
+    const starting = clamd.start();
+    await until(() => clamd.pid !== null || clamd.state.status !== 'starting', 'the spawn');
+    const pid = clamd.pid;
+    await clamd.close();
+    expect((await starting).status).toBe('stopped');
+    if (pid !== null) expect(isAlive(pid)).toBe(false);
+    expect(existsSync(join(dataDir, 'clamd.lock'))).toBe(false);
+    // And the folder is free for the next one.
+    expect((await ownClamd().start()).status).toBe('running');
+  });
+
   test('one clamd per data directory: a second one is refused with the owner named', async () => {
     running_(await ownClamd().start());
     const second = await ownClamd().start();
