@@ -5,10 +5,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MB } from '../../../../shared/service-contract/limits.ts';
 import { engineStatus } from '../../../../electron/local-service/engines/engine-status.ts';
-import { parseSize, readClamdConf } from '../../../../electron/local-service/engines/system-clamd-conf.ts';
+import { parseClamdConf, parseSize, readClamdConf } from '../../../../electron/local-service/engines/system-clamd-conf.ts';
 import { findClamd, checkDatabaseDir } from '../../../../electron/local-service/engines/own-clamd/find-clamav.ts';
 import { startClamd, type RunningClamd } from '../../../support/clamd.ts';
 import { writeEicarDatabase } from '../../../support/clamav-db.ts';
@@ -93,4 +94,15 @@ describe.skipIf(findClamd() === null)('the order: configured, system, own, built
     expect(result.status).toMatchObject({ state: 'limited', reason: { code: 'database_not_found', params: { tried: expect.stringContaining(join(root, 'd5', 'clamav-db')) } }, action: 'get_database' });
     expect(result.started).toBeNull();
   });
+});
+
+test('clamd.conf parsing, fuzzed: never throws; sizes are whole and not negative', () => {
+  fc.assert(
+    fc.property(fc.string(), (text) => {
+      parseClamdConf(text);
+      const size = parseSize(text);
+      if (size !== null) expect(Number.isSafeInteger(size) && size >= 0).toBe(true);
+    }),
+    { numRuns: 2_000 },
+  );
 });

@@ -174,6 +174,17 @@ describe.skipIf(clamdPath === null)('no clamd outlives the Verdict that started 
     expect(state.pid).not.toBe(child.pid);
   });
 
+  test('another live Verdict process holds the data directory: refused, its clamd left alone', async () => {
+    const child = await startChild(true);
+    try {
+      const second = await ownClamd().start();
+      expect(second).toMatchObject({ status: 'not_running', problem: 'in_use', detail: expect.stringContaining(String(child.childPid)) });
+      expect(isRunning(child.pid)).toBe(true);
+    } finally {
+      await child.kill();
+    }
+  });
+
   test('a pid file naming some other process is not acted on', async () => {
     const stranger = spawn('sleep', ['30']);
     const clamd = ownClamd();

@@ -1,6 +1,7 @@
 // freshclam's outcome in words, from its output as ClamAV 1.x prints it: the
 // success lines and the CDN's refusals cannot be produced offline, so they are
 // recorded from freshclam's source (libfreshclam) and its documented output.
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { freshclamOutcome } from '../../../../../electron/local-service/engines/freshclam/freshclam-outcome.ts';
 
@@ -105,4 +106,15 @@ describe('freshclamOutcome', () => {
     expect(freshclamOutcome('ERROR: something new\n', 62)).toEqual({ kind: 'failed', detail: 'ERROR: something new' });
     expect(freshclamOutcome('', null)).toEqual({ kind: 'failed', detail: 'freshclam ended with exit code null' });
   });
+});
+
+test('fuzzed: never throws; a success only with exit code 0', () => {
+  const pieces = fc.constantFrom(UPDATED, CURRENT, RATE_LIMITED, FORBIDDEN, OFFLINE, DISK_FULL, NOT_WRITABLE, 'daily.cld updated (version: x', '\r', '\n');
+  fc.assert(
+    fc.property(fc.array(fc.oneof(fc.string(), pieces), { maxLength: 6 }), fc.option(fc.integer({ min: 0, max: 255 })), (parts, exitCode) => {
+      const outcome = freshclamOutcome(parts.join(''), exitCode);
+      if (outcome.kind === 'updated' || outcome.kind === 'current') expect(exitCode).toBe(0);
+    }),
+    { numRuns: 1_000 },
+  );
 });
