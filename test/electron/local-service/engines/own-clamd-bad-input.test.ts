@@ -103,7 +103,11 @@ describe.skipIf(clamdPath === null)('bad clamd paths', () => {
 describe.skipIf(clamdPath === null)('a clamd that takes too long to load', () => {
   test('is stopped and reported once, not restarted', async () => {
     const db = await writeEicarDatabase(join(root, 'db'));
-    const { state, launches, clamd } = await startWith({ databaseDir: db, startTimeoutMs: 1 });
+    // A clamd that never opens its socket (as one loading a huge database would, for a while).
+    const silent = join(root, 'clamd');
+    await writeFile(silent, '#!/bin/sh\nexec sleep 60\n');
+    await chmod(silent, 0o755);
+    const { state, launches, clamd } = await startWith({ databaseDir: db, clamdPath: silent, startTimeoutMs: 300 });
     expect(state).toMatchObject({ status: 'not_running', problem: 'start_timeout' });
     expect(launches).toBe(1);
     await new Promise((resolve) => setTimeout(resolve, 200));
