@@ -1,5 +1,6 @@
 // The protection state in English, for the CLIs and logs (the UI words the same
 // codes and params from its own en/de catalogues).
+import type { EngineIdentity } from '../../../shared/engine/engine-identity.ts';
 import type { ProtectionStatus } from '../../../shared/engine/protection-state.ts';
 
 const MB = 1024 * 1024;
@@ -59,4 +60,28 @@ export function streamLimitText(status: ProtectionStatus): string | null {
 
 function days(value: string | number | undefined): string {
   return value === 1 ? '1 day' : `${value} days`;
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * Who made a verdict, as the detail panel and the CLIs' engine line say it:
+ * `ClamAV 1.4.6 · signatures 27467 of 24 Nov 2026`, `ClamAV 1.4.6 · custom signatures only`,
+ * or `Basic checks only (EICAR test file): ClamAV was not available`.
+ */
+export function engineIdentityText(identity: EngineIdentity): string {
+  if (identity.name === 'builtin') return 'Basic checks only (EICAR test file): ClamAV was not available';
+  const name = identity.version ? `ClamAV ${identity.version}` : 'ClamAV';
+  const s = identity.signatures;
+  if (!s) return `${name} · custom signatures only`;
+  const date = new Date(s.date);
+  return `${name} · signatures ${s.version} of ${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
+}
+
+/** The line `scan` and `watch` print on stderr at start: the engine and the state. */
+export function engineLine(status: ProtectionStatus): string {
+  const { engine } = status;
+  const identity = engine.name === 'builtin' ? 'Basic checks only (EICAR test file)' : engineIdentityText({ name: 'clamav', version: engine.version, signatures: engine.signatures });
+  const where = engine.name === 'builtin' ? '' : ` at ${engine.where}`;
+  return `Engine: ${identity}${where} (${status.state.replace('_', ' ')})`;
 }
