@@ -24,6 +24,8 @@ export interface EngineStatusInput {
   socketCandidates?: readonly string[];
   /** The system clamd's config, for its stream limit (default /etc/clamav/clamd.conf). */
   systemConfigPath?: string;
+  /** Start Verdict's own clamd when nothing else answers (default true; false only looks). */
+  startOwn?: boolean;
   /** Passed to OwnClamd (timeouts, backoff). */
   ownClamd?: Partial<OwnClamdOptions>;
   now?: Date;
@@ -72,6 +74,9 @@ export async function engineStatus(input: EngineStatusInput): Promise<EngineStat
     if (facts) return done(facts);
   }
 
+  if (input.startOwn === false) {
+    return done({ kind: 'not_running', source: 'own', where: running ? endpointLabel({ socketPath: running }) : ownClamdFiles(input.dataDir).configPath, why: 'clamd_not_answering' });
+  }
   const own = new OwnClamd({ ...input.ownClamd, dataDir: input.dataDir, databaseDir: input.clamavDb });
   const state = await own.start();
   if (state.status === 'running') {
