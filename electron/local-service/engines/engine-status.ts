@@ -84,6 +84,10 @@ export async function engineStatus(input: EngineStatusInput): Promise<EngineStat
     if (identity) return done({ kind: 'clamav', source: 'own', where: endpointLabel({ socketPath: state.socketPath }), identity }, own, state.databaseDir);
   }
   await own.close();
+  // Another Verdict process holds the folder and its clamd does not answer yet: it is loading.
+  if (state.status === 'not_running' && state.problem === 'in_use') {
+    return done({ kind: 'starting', where: running ? endpointLabel({ socketPath: running }) : ownClamdFiles(input.dataDir).configPath });
+  }
   if (state.status !== 'not_running') {
     return done({ kind: 'not_running', source: 'own', where: 'own clamd', why: 'clamd_failed', params: { problem: 'clamd_failed', detail: 'clamd answered VERSION with something else' } });
   }

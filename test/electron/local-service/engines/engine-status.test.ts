@@ -1,7 +1,7 @@
 // The engine order and the facts behind the protection state, with real clamds:
 // a "system" clamd (test/support/clamd.ts) at a socket given as a usual place,
 // whose config file limits streams to 25 MB, and a configured clamd that is gone.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { MB } from '../../../../shared/service-contract/limits.ts';
 import { engineStatus } from '../../../../electron/local-service/engines/engine-status.ts';
 import { parseClamdConf, parseSize, readClamdConf } from '../../../../electron/local-service/engines/system-clamd-conf.ts';
 import { findClamd, checkDatabaseDir } from '../../../../electron/local-service/engines/own-clamd/find-clamav.ts';
+import { OwnClamd } from '../../../../electron/local-service/engines/own-clamd/own-clamd.ts';
 import { startClamd, type RunningClamd } from '../../../support/clamd.ts';
 import { writeEicarDatabase } from '../../../support/clamav-db.ts';
 
@@ -24,6 +25,14 @@ afterAll(async () => {
   await systemClamd?.stop();
   await rm(root, { recursive: true, force: true });
 });
+
+async function until(check: () => boolean): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 describe('clamd.conf facts', () => {
   test('sizes as clamd reads them', () => {
@@ -80,6 +89,22 @@ describe.skipIf(findClamd() === null)('the order: configured, system, own, built
       expect(result.started?.state.status).toBe('running');
     } finally {
       await result.started?.close();
+    }
+  });
+
+  test('another holder of the data directory whose clamd is still loading: not running yet, "starting"', async () => {
+    const db = await writeEicarDatabase(join(root, 'db6'));
+    const silent = join(root, 'silent-clamd');
+    await writeFile(silent, '#!/bin/sh\nexec sleep 60\n');
+    await chmod(silent, 0o755);
+    const loading = new OwnClamd({ dataDir: join(root, 'd6'), databaseDir: db, clamdPath: silent });
+    void loading.start();
+    try {
+      await until(() => loading.pid !== null);
+      const result = await engineStatus({ kind: 'auto', dataDir: join(root, 'd6'), clamavDb: db, socketCandidates: [] });
+      expect(result.status).toMatchObject({ state: 'not_running', reason: { code: 'clamd_starting' }, action: 'wait', engine: { where: `unix:${join(root, 'd6', 'clamd.sock')}` } });
+    } finally {
+      await loading.close();
     }
   });
 
