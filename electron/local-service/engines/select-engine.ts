@@ -1,10 +1,13 @@
 // Picks the service's engine at start: clamd where one answers PING (the
-// configured socket or TCP address, else the usual socket paths), otherwise
+// configured socket or TCP address, else the usual socket paths), else Verdict's
+// own clamd when `ownClamd` is given and clamd and a database are there, otherwise
 // the built-in engine when the caller allows it (`auto`).
 import { BuiltinEngine } from './builtin-engine.ts';
 import { ClamdEngine, type ClamdEngineOptions } from './clamd-engine.ts';
 import { CLAMD_DEFAULT_PORT, type ClamdEndpoint } from './clamd-protocol.ts';
 import { EngineError, type ScanEngine } from './engine.ts';
+import { OwnClamdEngine } from './own-clamd-engine.ts';
+import { OwnClamd, type OwnClamdOptions } from './own-clamd/own-clamd.ts';
 
 export type EngineKind = 'auto' | 'clamd' | 'builtin';
 
@@ -19,6 +22,11 @@ export interface SelectEngineOptions {
   probeTimeoutMs?: number;
   /** Passed on to the ClamdEngine (timeouts, chunk size). */
   clamd?: Omit<ClamdEngineOptions, 'endpoint'>;
+  /**
+   * Start Verdict's own clamd when no clamd answers (not when one is configured).
+   * Waits until it has loaded its database; absent, nothing is started.
+   */
+  ownClamd?: OwnClamdOptions;
 }
 
 /** Where clamd's LocalSocket usually is, by platform and package. */
@@ -56,9 +64,20 @@ export async function selectEngine(options: SelectEngineOptions): Promise<ScanEn
       return `${engine.where} (${why})`;
     })
     .join(', ');
-  const reason = `no clamd answered PING at ${tried}`;
+  let reason = `no clamd answered PING at ${tried}`;
+  if (options.ownClamd && !hasConfiguredClamd(options)) {
+    const own = new OwnClamd(options.ownClamd);
+    const state = await own.start();
+    if (state.status === 'running') return new OwnClamdEngine(own, state.socketPath, options.clamd);
+    await own.close();
+    if (state.status === 'not_running') reason += `; Verdict's own clamd did not start (${state.problem}: ${state.detail})`;
+  }
   if (options.kind === 'clamd') throw new EngineError('engine_unavailable', reason);
   return new BuiltinEngine({ reason });
+}
+
+function hasConfiguredClamd(options: SelectEngineOptions): boolean {
+  return options.clamdSocket !== undefined || options.clamdHost !== undefined || options.clamdPort !== undefined;
 }
 
 /** The configured endpoints if any, else the usual socket paths. */

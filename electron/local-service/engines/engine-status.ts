@@ -1,0 +1,139 @@
+// Finds the engine in the issue's order (configured clamd, a clamd at the usual
+// sockets, Verdict's own clamd, the built-in engine), asks it who it is, and turns
+// that into the protection state. Used by the `status` CLI; the core will use the
+// same steps when it re-selects the engine.
+import { readFileSync, realpathSync } from 'node:fs';
+import { parseClamdVersion } from '../../../shared/engine/engine-identity.ts';
+import { protectionStatus, type EngineFacts, type ProtectionStatus, type StreamLimit } from '../../../shared/engine/protection-state.ts';
+import { MAX_ASYNC_FILE_SIZE } from '../../../shared/service-contract/limits.ts';
+import { endpointLabel, type ClamdEndpoint } from './clamd-protocol.ts';
+import { clamdAnswers, clamdVersion } from './own-clamd/clamd-commands.ts';
+import { ownClamdFiles } from './own-clamd/clamd-config.ts';
+import { OwnClamd, type OwnClamdOptions } from './own-clamd/own-clamd.ts';
+import { clamdCandidates, DEFAULT_CLAMD_SOCKETS, type EngineKind } from './select-engine.ts';
+import { parseClamdConf, readClamdConf, SYSTEM_CLAMD_CONF } from './system-clamd-conf.ts';
+
+export interface EngineStatusInput {
+  kind: EngineKind;
+  dataDir: string;
+  /** The signature folder for Verdict's own clamd (setting or --clamav-db). */
+  clamavDb?: string;
+  clamdSocket?: string;
+  clamdHost?: string;
+  clamdPort?: number;
+  socketCandidates?: readonly string[];
+  /** The system clamd's config, for its stream limit (default /etc/clamav/clamd.conf). */
+  systemConfigPath?: string;
+  /** Start Verdict's own clamd when nothing else answers (default true; false only looks). */
+  startOwn?: boolean;
+  /** Passed to OwnClamd (timeouts, backoff). */
+  ownClamd?: Partial<OwnClamdOptions>;
+  now?: Date;
+}
+
+export interface EngineStatus {
+  status: ProtectionStatus;
+  /** Verdict's own clamd when this call started it; the caller closes it (or keeps it for scanning). */
+  started: OwnClamd | null;
+  /** The folder the own clamd loads, when it is the engine. */
+  databaseDir: string | null;
+}
+
+const PROBE_MS = 2_000;
+
+export async function engineStatus(input: EngineStatusInput): Promise<EngineStatus> {
+  const now = input.now ?? new Date();
+  const done = (facts: EngineFacts, started: OwnClamd | null = null, databaseDir: string | null = null): EngineStatus => ({
+    status: protectionStatus(facts, now, MAX_ASYNC_FILE_SIZE),
+    started,
+    databaseDir,
+  });
+  if (input.kind === 'builtin') return done({ kind: 'builtin', why: 'builtin_requested' });
+
+  const configured = input.clamdSocket !== undefined || input.clamdHost !== undefined || input.clamdPort !== undefined;
+  if (configured) {
+    const endpoints = clamdCandidates({ kind: 'clamd', clamdSocket: input.clamdSocket, clamdHost: input.clamdHost, clamdPort: input.clamdPort });
+    for (const endpoint of endpoints) {
+      const facts = await clamavFacts(endpoint, 'configured', null);
+      if (facts) return done(facts);
+    }
+    const where = endpoints.map(endpointLabel).join(', ');
+    return done({ kind: 'not_running', source: 'configured', where, why: 'clamd_not_answering' });
+  }
+
+  const system = await firstAnswering(input.socketCandidates ?? DEFAULT_CLAMD_SOCKETS);
+  if (system) {
+    const facts = await clamavFacts({ socketPath: system }, 'system', systemStreamLimit(system, input.systemConfigPath ?? SYSTEM_CLAMD_CONF));
+    if (facts) return done(facts);
+  }
+
+  // Verdict's own clamd, already run by another Verdict process on this data directory.
+  const running = ownSocketInUse(input.dataDir);
+  if (running && (await clamdAnswers({ socketPath: running }, PROBE_MS))) {
+    const facts = await clamavFacts({ socketPath: running }, 'own', null);
+    if (facts) return done(facts);
+  }
+
+  if (input.startOwn === false) {
+    return done({ kind: 'not_running', source: 'own', where: running ? endpointLabel({ socketPath: running }) : ownClamdFiles(input.dataDir).configPath, why: 'clamd_not_answering' });
+  }
+  const own = new OwnClamd({ ...input.ownClamd, dataDir: input.dataDir, databaseDir: input.clamavDb });
+  const state = await own.start();
+  if (state.status === 'running') {
+    const identity = parseClamdVersion(state.versionLine);
+    if (identity) return done({ kind: 'clamav', source: 'own', where: endpointLabel({ socketPath: state.socketPath }), identity }, own, state.databaseDir);
+  }
+  await own.close();
+  // Another Verdict process holds the folder and its clamd does not answer yet: it is loading.
+  if (state.status === 'not_running' && state.problem === 'in_use') {
+    return done({ kind: 'starting', where: running ? endpointLabel({ socketPath: running }) : ownClamdFiles(input.dataDir).configPath });
+  }
+  if (state.status !== 'not_running') {
+    return done({ kind: 'not_running', source: 'own', where: 'own clamd', why: 'clamd_failed', params: { problem: 'clamd_failed', detail: 'clamd answered VERSION with something else' } });
+  }
+  // Nothing to run at all: the built-in engine, unless the user asked for ClamAV (or for this database).
+  if (input.kind === 'auto' && input.clamavDb === undefined && (state.problem === 'clamd_missing' || state.problem === 'database_not_found')) {
+    return done({ kind: 'builtin', why: state.problem === 'clamd_missing' ? 'clamav_not_found' : 'database_not_found', params: { tried: state.detail } });
+  }
+  return done({ kind: 'not_running', source: 'own', where: ownClamdFiles(input.dataDir).configPath, why: 'clamd_failed', params: { problem: state.problem, detail: state.detail } });
+}
+
+async function clamavFacts(endpoint: ClamdEndpoint, source: 'configured' | 'system' | 'own', streamLimit: StreamLimit | null): Promise<EngineFacts | null> {
+  try {
+    const identity = parseClamdVersion(await clamdVersion(endpoint, PROBE_MS));
+    return identity ? { kind: 'clamav', source, where: endpointLabel(endpoint), identity, streamLimit } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The first of the usual socket paths where a clamd answers PING (probed together). */
+async function firstAnswering(candidates: readonly string[]): Promise<string | null> {
+  const answers = await Promise.all(candidates.map((socketPath) => clamdAnswers({ socketPath }, PROBE_MS)));
+  return candidates[answers.indexOf(true)] ?? null;
+}
+
+/** The system config's stream limit, when that config is the one of the clamd that answered. */
+function systemStreamLimit(socketPath: string, configPath: string): StreamLimit | null {
+  const conf = readClamdConf(configPath);
+  if (!conf?.localSocket) return null;
+  return samePath(conf.localSocket, socketPath) ? conf.streamLimit : null;
+}
+
+function samePath(a: string, b: string): boolean {
+  if (a === b) return true;
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
+}
+
+/** The LocalSocket of the clamd.conf Verdict wrote into this data directory, if any. */
+function ownSocketInUse(dataDir: string): string | null {
+  try {
+    return parseClamdConf(readFileSync(ownClamdFiles(dataDir).configPath, 'utf8')).get('localsocket') ?? null;
+  } catch {
+    return null;
+  }
+}

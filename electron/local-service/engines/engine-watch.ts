@@ -1,0 +1,89 @@
+// Keeps the engine choice current while Verdict runs: while on the built-in engine,
+// or when the clamd in use stops answering, it looks again (every 60 s, and when
+// asked), in the order; while a clamd answers it re-reads its VERSION, so a
+// reload after an update shows the new signatures. Reports each change of state.
+import { protectionStatus, type ProtectionStatus } from '../../../shared/engine/protection-state.ts';
+import { MAX_ASYNC_FILE_SIZE } from '../../../shared/service-contract/limits.ts';
+import type { OwnClamd } from './own-clamd/own-clamd.ts';
+import { engineStatus, type EngineStatusInput } from './engine-status.ts';
+
+export const RECHECK_INTERVAL_MS = 60_000;
+
+export interface EngineWatch {
+  readonly status: ProtectionStatus | null;
+  /** Verdict's own clamd, when it is the engine (the watch owns it and stops it on close). */
+  readonly own: OwnClamd | null;
+  /** Looks again now ("Check again" in the UI); resolves with the state found. */
+  check(): Promise<ProtectionStatus>;
+  close(): Promise<void>;
+}
+
+export function watchEngine(input: EngineStatusInput & { intervalMs?: number; onChange?: (status: ProtectionStatus) => void }): EngineWatch {
+  let status: ProtectionStatus | null = null;
+  let own: OwnClamd | null = null;
+  let checking: Promise<ProtectionStatus> | null = null;
+  let closed = false;
+  // Every tick looks again: a clamd that appeared is taken, one that stopped answering is replaced.
+  const timer = setInterval(() => void check(false).catch(() => undefined), input.intervalMs ?? RECHECK_INTERVAL_MS);
+  timer.unref?.();
+
+  async function look(asked: boolean): Promise<ProtectionStatus> {
+    const now = input.now ?? new Date();
+    if (own?.state.status === 'starting') return protectionStatus({ kind: 'starting', where: status?.engine.where ?? 'own clamd' }, now, MAX_ASYNC_FILE_SIZE);
+    if (own?.state.status === 'not_running') {
+      const { problem, detail } = own.state;
+      await own.close();
+      own = null;
+      status = protectionStatus({ kind: 'not_running', source: 'own', where: 'own clamd', why: 'clamd_failed', params: { problem, detail } }, now, MAX_ASYNC_FILE_SIZE);
+    }
+    // After our own clamd failed, only the user's "check again" starts it again (a broken database must not
+    // become a restart loop once a minute); the timer still takes a clamd that appears elsewhere.
+    const retryOwn = asked || status?.reason.code !== 'clamd_failed';
+    const found = await engineStatus({ ...input, startOwn: retryOwn });
+    if (!retryOwn && found.status.engine.version === null && status) return status;
+    if (found.started) {
+      await own?.close();
+      own = found.started;
+    } else if (own && found.status.engine.source !== 'own') {
+      await own.close();
+      own = null;
+    }
+    return found.status;
+  }
+
+  function check(asked = true): Promise<ProtectionStatus> {
+    if (closed) return Promise.reject(new Error('the engine watch is closed'));
+    checking ??= look(asked).then(
+      (next) => {
+        checking = null;
+        if (closed) return next;
+        const changed = JSON.stringify(next) !== JSON.stringify(status);
+        status = next;
+        if (changed) input.onChange?.(next);
+        return next;
+      },
+      (error: unknown) => {
+        checking = null;
+        throw error;
+      },
+    );
+    return checking;
+  }
+
+  return {
+    get status() {
+      return status;
+    },
+    get own() {
+      return own;
+    },
+    check: () => check(true),
+    async close() {
+      closed = true;
+      clearInterval(timer);
+      await checking?.catch(() => undefined);
+      await own?.close();
+      own = null;
+    },
+  };
+}

@@ -1,0 +1,53 @@
+// The files of Verdict's own clamd in the data directory, and the clamd.conf
+// Verdict writes for it: a private Unix socket and no TCP, limits above the
+// service's 100 MB, and the chosen signature folder.
+import { join } from 'node:path';
+
+export interface OwnClamdFiles {
+  configPath: string;
+  /** clamd's pid, written by Verdict at spawn (and by clamd): how the next start finds a leftover. */
+  pidPath: string;
+  /** One clamd per data directory: held by the Verdict process that runs it. */
+  lockPath: string;
+  logPath: string;
+  tempDir: string;
+}
+
+export function ownClamdFiles(dataDir: string): OwnClamdFiles {
+  return {
+    configPath: join(dataDir, 'clamd.conf'),
+    pidPath: join(dataDir, 'clamd.pid'),
+    lockPath: join(dataDir, 'clamd.lock'),
+    logPath: join(dataDir, 'clamd.log'),
+    tempDir: join(dataDir, 'clamd-tmp'),
+  };
+}
+
+/** Above the service's 100 MB upload limit, so clamd never refuses what the service accepted. */
+export const OWN_CLAMD_LIMITS = { streamMaxLength: '120M', maxFileSize: '120M', maxScanSize: '400M' } as const;
+
+export function clamdConfigText(input: { files: OwnClamdFiles; socketPath: string; databaseDir: string }): string {
+  const { files } = input;
+  const lines = [
+    '# Written by Verdict for its own clamd; rewritten at every start.',
+    'Foreground yes',
+    `LocalSocket ${input.socketPath}`,
+    'LocalSocketMode 600',
+    'FixStaleSocket yes',
+    // No TCPSocket/TCPAddr: nothing but this user reaches this clamd.
+    `DatabaseDirectory ${input.databaseDir}`,
+    `PidFile ${files.pidPath}`,
+    `TemporaryDirectory ${files.tempDir}`,
+    `LogFile ${files.logPath}`,
+    'LogFileMaxSize 1M',
+    'LogRotate yes',
+    'LogTime yes',
+    `StreamMaxLength ${OWN_CLAMD_LIMITS.streamMaxLength}`,
+    `MaxFileSize ${OWN_CLAMD_LIMITS.maxFileSize}`,
+    `MaxScanSize ${OWN_CLAMD_LIMITS.maxScanSize}`,
+    // Verdict reloads after its own updates (RELOAD); clamd need not poll the folder.
+    'SelfCheck 0',
+    'ConcurrentDatabaseReload yes',
+  ];
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,37 @@
+// The reuse rules, one case each.
+import { describe, expect, test } from 'vitest';
+import { BUILTIN_IDENTITY, type EngineIdentity } from '../../../shared/engine/engine-identity.ts';
+import { mayReuseVerdict } from '../../../shared/engine/verdict-reuse.ts';
+
+const clamav = (signatureVersion: number | null): EngineIdentity => ({
+  name: 'clamav',
+  version: '1.4.6',
+  signatures: signatureVersion === null ? null : { version: signatureVersion, date: '2026-11-24T09:21:02.000Z' },
+});
+
+describe('mayReuseVerdict', () => {
+  test('an unsafe verdict is reused whatever scans now', () => {
+    expect(mayReuseVerdict({ safe: false, engine: BUILTIN_IDENTITY }, clamav(27467))).toEqual({ reuse: true, why: 'unsafe_verdict' });
+    expect(mayReuseVerdict({ safe: false, engine: null }, BUILTIN_IDENTITY)).toEqual({ reuse: true, why: 'unsafe_verdict' });
+  });
+
+  test('a safe built-in verdict is never reused once ClamAV is available, and is while it is not', () => {
+    expect(mayReuseVerdict({ safe: true, engine: BUILTIN_IDENTITY }, clamav(27467))).toEqual({ reuse: false, why: 'other_engine' });
+    expect(mayReuseVerdict({ safe: true, engine: BUILTIN_IDENTITY }, BUILTIN_IDENTITY)).toEqual({ reuse: true, why: 'same_engine' });
+  });
+
+  test('a safe ClamAV verdict is not reused by the built-in engine', () => {
+    expect(mayReuseVerdict({ safe: true, engine: clamav(27467) }, BUILTIN_IDENTITY)).toEqual({ reuse: false, why: 'other_engine' });
+  });
+
+  test('a safe ClamAV verdict only while the signature version is the one it was made with', () => {
+    expect(mayReuseVerdict({ safe: true, engine: clamav(27467) }, clamav(27467))).toEqual({ reuse: true, why: 'same_signatures' });
+    expect(mayReuseVerdict({ safe: true, engine: clamav(27467) }, clamav(27468))).toEqual({ reuse: false, why: 'signatures_changed' });
+    expect(mayReuseVerdict({ safe: true, engine: clamav(null) }, clamav(null))).toEqual({ reuse: false, why: 'signatures_unknown' });
+    expect(mayReuseVerdict({ safe: true, engine: clamav(27467) }, clamav(null))).toEqual({ reuse: false, why: 'signatures_unknown' });
+  });
+
+  test('a safe verdict that does not say which engine made it (recorded before engines were) is not reused', () => {
+    expect(mayReuseVerdict({ safe: true, engine: null }, clamav(27467))).toEqual({ reuse: false, why: 'engine_unknown' });
+  });
+});
