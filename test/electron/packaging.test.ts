@@ -24,7 +24,9 @@ interface BuilderConfig {
   buildDependenciesFromSource: boolean;
   electronFuses: Record<string, boolean>;
   fileAssociations?: unknown;
-  linux: { target: string[]; category: string; executableName: string; executableArgs: string[]; icon: string };
+  linux: { target: string[]; category: string; executableName: string; mimeTypes: string[]; icon: string };
+  deb: { executableArgs: string[] };
+  appImage: { executableArgs: string[] };
   mac: { target: string[]; icon: string; extendInfo: { CFBundleDocumentTypes: Array<{ LSHandlerRank: string }> } };
   win: { target: string[]; icon: string };
   nsis: { include: string };
@@ -79,7 +81,7 @@ describe('electron-builder.yml', () => {
   });
 
   it('packages the built app and package.json only: no sources, tests, maps or TypeScript', () => {
-    for (const file of ['package.json', 'dist/renderer/index.html', 'dist/renderer/assets/index-abc123.js', 'dist-electron/main.js', 'dist-electron/preload.cjs']) {
+    for (const file of ['package.json', 'node_modules/keytar/build/Release/keytar.node', 'dist/renderer/index.html', 'dist/renderer/assets/index-abc123.js', 'dist-electron/main.js', 'dist-electron/preload.cjs']) {
       expect(packaged(file), file).toBe(true);
     }
     for (const file of [
@@ -100,6 +102,8 @@ describe('electron-builder.yml', () => {
       'build/icon.svg',
       'release/Verdict.AppImage',
       '.ci/run',
+      'node_modules/zod/index.js',
+      'node_modules/keytar/src/keytar.cc',
     ]) {
       expect(packaged(file), file).toBe(false);
     }
@@ -127,8 +131,11 @@ describe('electron-builder.yml', () => {
   });
 
   it('lets the desktop open files and folders with Verdict without claiming file types', () => {
-    expect(config.linux.executableArgs).toEqual(['%F']);
-    expect(config.linux.category).toContain('Utility');
+    // The generated entries themselves are validated in packaging/electron-builder.test.ts.
+    expect(config.deb.executableArgs).toEqual(['%F']);
+    expect(config.appImage.executableArgs).toEqual([]);
+    expect(config.linux.category).toBe('System;Security');
+    expect(config.linux.mimeTypes).toEqual(['application/octet-stream', 'inode/directory']);
     expect(config.extraMetadata.desktopName).toBe('verdict.desktop');
     expect(config.linux.executableName).toBe('verdict');
     // A top-level fileAssociations entry would make Verdict the Windows handler for those extensions.

@@ -1,6 +1,7 @@
 // Builds the app as `npm run build` does (renderer, main + service thread, preload), with
 // the project's own vite configuration, into a temporary project folder that electron-builder
-// can package: package.json, package-lock.json, build/ and a link to node_modules beside it.
+// can package: package.json, package-lock.json, build/ and a link to node_modules beside it
+// (not electron-builder.yml: a test passes its configuration, which would be merged with the file's).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,7 +24,7 @@ export async function buildApp(): Promise<BuiltApp> {
   const out = path.join(dir, 'dist-electron');
   await electronBuild({ entry: mainEntries, vite: mergeConfig(mainBuild, { ...quiet, build: { outDir: out } }) });
   await electronBuild({ vite: mergeConfig(preloadBuild, { ...quiet, build: { outDir: out } }) });
-  for (const file of ['package.json', 'package-lock.json', 'electron-builder.yml']) fs.copyFileSync(path.join(projectRoot, file), path.join(dir, file));
+  for (const file of ['package.json', 'package-lock.json']) fs.copyFileSync(path.join(projectRoot, file), path.join(dir, file));
   fs.cpSync(path.join(projectRoot, 'build'), path.join(dir, 'build'), { recursive: true });
   fs.symlinkSync(fs.realpathSync(path.join(projectRoot, 'node_modules')), path.join(dir, 'node_modules'), 'dir');
   return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
