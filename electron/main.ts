@@ -19,6 +19,7 @@ import { closeBeforeQuit } from './shell/lifecycle.ts';
 import { logFile, setupLogging } from './shell/logging.ts';
 import { setupNotifications } from './shell/notifications.ts';
 import { hardenAllWebContents, hardenSession } from './shell/session-hardening.ts';
+import { cliCommandOfLaunch, runCliInApp } from './shell/cli-mode.ts';
 import { claimSingleInstance, type SingleInstance } from './shell/single-instance.ts';
 import { createTray, type TrayController } from './shell/tray.ts';
 import { createMainWindow, createWindowController } from './shell/window.ts';
@@ -94,13 +95,20 @@ async function start(instance: SingleInstance, log: Logger, secrets: SecretList)
   );
 }
 
-registerAppScheme();
-app.enableSandbox();
-app.setAppUserModelId(APP_ID);
-const instance = claimSingleInstance();
-if (!instance) {
-  app.quit();
-} else {
+// `verdict scan|watch|service …` runs the command and exits: no window, and no single-instance lock.
+const command = cliCommandOfLaunch();
+if (command) runCliInApp(command);
+else startApp();
+
+function startApp(): void {
+  registerAppScheme();
+  app.enableSandbox();
+  app.setAppUserModelId(APP_ID);
+  const instance = claimSingleInstance();
+  if (!instance) {
+    app.quit();
+    return;
+  }
   void app.whenReady().then(async () => {
     const secrets = createSecretList();
     const log = setupLogging(secrets);

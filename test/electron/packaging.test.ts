@@ -32,7 +32,7 @@ interface BuilderConfig {
   nsis: { include: string };
 }
 const config = YAML.parse(fs.readFileSync(path.join(root, 'electron-builder.yml'), 'utf8')) as BuilderConfig;
-const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { main: string; dependencies: Record<string, string> };
+const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { main: string; dependencies: Record<string, string>; engines: { node: string } };
 
 /** electron-builder's `files` semantics: patterns in order, a later match wins, `!` excludes. */
 function packaged(file: string): boolean {
@@ -145,5 +145,12 @@ describe('electron-builder.yml', () => {
     expect(nsis).toContain('Software\\Classes\\*\\shell\\VerdictScan');
     expect(nsis).toContain('Software\\Classes\\Directory\\shell\\VerdictScan');
     expect(nsis).toMatch(/customUnInstall[\s\S]*DeleteRegKey SHCTX "Software\\Classes\\\*\\shell\\VerdictScan"/);
+  });
+});
+
+describe('Node version', () => {
+  it('npm ci stops on a Node older than 24 (engine-strict in the committed .npmrc)', () => {
+    expect(pkg.engines.node).toBe('>=24.0.0');
+    expect(fs.readFileSync(path.join(root, '.npmrc'), 'utf8').split('\n')).toContain('engine-strict=true');
   });
 });

@@ -29,6 +29,7 @@ const OFFLINE_ENV = { ELECTRON_MIRROR: CLOSED, ELECTRON_BUILDER_BINARIES_MIRROR:
 let app: BuiltApp;
 let work: string;
 const desktopEntries = new Map<string, string>();
+let debAfterInstall = '';
 
 beforeAll(async () => {
   app = await buildApp();
@@ -46,8 +47,11 @@ beforeAll(async () => {
       config: { ...config, electronDist: path.join(work, 'electron-dist'), npmRebuild: false, directories: { output: path.join(work, 'release'), buildResources: 'build' } },
       effectiveOptionComputed: async (options: unknown) => {
         // AppImage: { desktop, desktopFileName }; deb: [fpm arguments, path of the .desktop file].
-        if (Array.isArray(options)) desktopEntries.set('deb', fs.readFileSync(String(options[1]), 'utf8'));
-        else desktopEntries.set('AppImage', (options as { desktop: string }).desktop);
+        if (Array.isArray(options)) {
+          const [fpmArgs, desktopFile] = options as [string[], string];
+          desktopEntries.set('deb', fs.readFileSync(desktopFile, 'utf8'));
+          debAfterInstall = fs.readFileSync(fpmArgs[fpmArgs.indexOf('--after-install') + 1]!, 'utf8');
+        } else desktopEntries.set('AppImage', (options as { desktop: string }).desktop);
         return true;
       },
     });
@@ -124,6 +128,13 @@ describe('the generated .desktop entries', () => {
     expect(entry.Categories).toBe('System;Security;');
     expect(entry.MimeType).toBe('application/octet-stream;inode/directory;');
     expect(entry.StartupWMClass).toBe('verdict');
+  });
+});
+
+describe('the .deb', () => {
+  it('puts verdict on PATH: its after-install script links /usr/bin/verdict to the executable', () => {
+    expect(debAfterInstall).toContain("update-alternatives --install '/usr/bin/verdict' 'verdict' '/opt/Verdict/verdict'");
+    expect(debAfterInstall).toContain("ln -sf '/opt/Verdict/verdict' '/usr/bin/verdict'");
   });
 });
 
