@@ -13,6 +13,7 @@ import { buildApp, type BuiltApp } from '../packaging/build-app.ts';
 import { writeEicar } from '../scans/harness.ts';
 
 const HERE = import.meta.dirname;
+const HOOK = `--import=${pathToFileURL(path.join(HERE, 'electron-hook.ts')).href}`;
 // Chromium's notice that a <meta> CSP cannot carry frame-ancestors (the app's header does).
 const META_CSP_NOTICE = "console: The Content Security Policy directive 'frame-ancestors' is ignored when delivered via a <meta> element.";
 
@@ -41,9 +42,9 @@ beforeAll(async () => {
   home = path.join(app.dir, 'home');
   fs.mkdirSync(home);
   const eicar = await writeEicar(path.join(app.dir, 'eicar.com'));
-  const child = spawn(process.execPath, ['--import', pathToFileURL(path.join(HERE, 'electron-hook.ts')).href, path.join(HERE, 'smoke-driver.ts'), eicar], {
+  const child = spawn(process.execPath, [HOOK, path.join(HERE, 'smoke-driver.ts')], {
     cwd: app.dir,
-    env: { ...process.env, STAND_IN_APP: app.dir, STAND_IN_HOME: home, VITE_DEV_SERVER_URL: '' },
+    env: { ...process.env, STAND_IN_APP: app.dir, STAND_IN_HOME: home, SMOKE_DROP: eicar, VITE_DEV_SERVER_URL: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -97,5 +98,27 @@ describe('the built app in Node with a stand-in Electron', () => {
 
   it('left nothing in the local service\'s temporary folders', () => {
     for (const dir of ['incoming', 'uploads']) expect(fs.readdirSync(path.join(home, 'userData/local-service', dir)), dir).toEqual([]);
+  });
+});
+
+describe('the built app with a command', () => {
+  it('verdict scan --json: the scan CLI\'s JSON line and exit code (1: a threat), and no window', async () => {
+    const eicar = path.join(app.dir, 'eicar.com');
+    const child = spawn(process.execPath, [HOOK, path.join(app.dir, 'dist-electron/main.js'), 'scan', '--json', '--engine', 'builtin', '--data-dir', path.join(app.dir, 'cli-data'), eicar], {
+      cwd: app.dir,
+      env: { ...process.env, STAND_IN_APP: app.dir, STAND_IN_HOME: path.join(app.dir, 'cli-home'), VITE_DEV_SERVER_URL: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.resume();
+    const code = await new Promise<number | null>((resolve) => child.once('exit', (exit) => resolve(exit)));
+    const lines = stdout.split('\n').filter(Boolean);
+    expect(code).toBe(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ path: eicar, status: 'completed', safe: false });
+    // The stand-in's report (printed on app.exit): no page was ever opened.
+    const smoke = JSON.parse(lines.find((line) => line.startsWith('SMOKE_REPORT '))!.slice('SMOKE_REPORT '.length)) as SmokeReport;
+    expect(smoke).toMatchObject({ exitCode: 1, problems: [] });
+    expect(fs.existsSync(path.join(app.dir, 'cli-home'))).toBe(false);
   });
 });

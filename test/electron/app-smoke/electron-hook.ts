@@ -6,7 +6,7 @@ const STAND_IN = new URL('./electron-stand-in.ts', import.meta.url).href;
 
 registerHooks({
   resolve(specifier, context, nextResolve) {
-    if (specifier === 'electron') return { url: STAND_IN, format: 'module', shortCircuit: true };
+    if (specifier === 'electron') return { url: STAND_IN, shortCircuit: true };
     return nextResolve(specifier, context);
   },
 });

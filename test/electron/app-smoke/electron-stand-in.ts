@@ -19,6 +19,8 @@ type Handler = (...args: unknown[]) => unknown;
 
 // A packaged app finds its tray and window icons under process.resourcesPath (electron/shell/icons.ts).
 (process as { resourcesPath?: string }).resourcesPath = path.join(process.env.STAND_IN_APP ?? '.', 'build');
+// `node script args…` has the layout of `electron app args…`: the arguments start at argv[2].
+(process as { defaultApp?: boolean }).defaultApp = true;
 interface MenuItem {
   label?: string;
   click?: () => void;

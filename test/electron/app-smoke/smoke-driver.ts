@@ -1,5 +1,6 @@
 // The app smoke test's scenario, run in its own Node 24 process with the electron stand-in
-// (`node --import ./electron-hook.ts smoke-driver.ts`): starts the BUILT main process,
+// (`node --import ./electron-hook.ts smoke-driver.ts`, no arguments: it is launched like the app
+// with no files): starts the BUILT main process,
 // drops a file on the window, waits for its verdict, looks at the tray and the
 // notifications, opens Settings, and quits from the tray menu. The stand-in prints what
 // was found (SMOKE_REPORT …) when the app exits.
@@ -8,7 +9,7 @@ import path from 'node:path';
 import { control } from './electron-stand-in.ts';
 
 const appDir = process.env.STAND_IN_APP!;
-const dropped = process.argv[2]!;
+const dropped = process.env.SMOKE_DROP!;
 const report = control.report;
 const workers: number[] = [];
 process.on('worker', (worker) => workers.push(worker.threadId));
