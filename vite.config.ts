@@ -1,7 +1,6 @@
 // Build configuration. The renderer part is exported on its own so the Electron
 // main/preload build (vite-plugin-electron) can be added to the plugins without
 // touching it: `plugins: [...rendererConfig.plugins, electron(...)]`.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type UserConfig } from 'vite';
@@ -25,16 +24,22 @@ export const rendererConfig: UserConfig = {
 
 // ---- Electron main and preload (vite-plugin-electron), built after the renderer. ----
 
-/** package.json "dependencies" stay in node_modules (keytar is native; electron-builder ships them). */
-const dependencies = Object.keys(
-  (JSON.parse(readFileSync(here('./package.json'), 'utf8')) as { dependencies?: Record<string, string> }).dependencies ?? {},
-);
-const isDependency = (id: string): boolean => dependencies.some((name) => id === name || id.startsWith(`${name}/`));
+/**
+ * Run-time imports the main bundles keep: keytar only (native; loaded with `createRequire`,
+ * electron/keychain/keychain.ts). Every pure-JS dependency is bundled, so nothing resolves a
+ * bare package name through Electron's ESM loader inside app.asar. `electron` and Node's
+ * built-ins are left external by vite-plugin-electron.
+ */
+export const RUNTIME_PACKAGES = ['keytar'] as const;
+const isRuntimePackage = (id: string): boolean => RUNTIME_PACKAGES.some((name) => id === name || id.startsWith(`${name}/`));
 
-/** dist-electron/main.js: ESM, with the dependencies left to node_modules. */
+/** The main process and the embedded service's worker thread (start-in-thread.ts loads `service-thread.js` next to main.js). */
+export const mainEntries = { main: here('./electron/main.ts'), 'service-thread': here('./electron/local-service/thread/service-thread.ts') };
+
+/** dist-electron/main.js and service-thread.js: ESM, self-contained but for keytar. */
 export const mainBuild: UserConfig = {
   root: here('.'),
-  build: { outDir: here('./dist-electron'), emptyOutDir: false, rolldownOptions: { external: isDependency } },
+  build: { outDir: here('./dist-electron'), emptyOutDir: false, minify: false, rolldownOptions: { external: isRuntimePackage, platform: 'node' } },
 };
 
 /**
@@ -55,9 +60,7 @@ export const preloadBuild: UserConfig = {
 
 export const electronPlugins = electron({
   main: {
-    // The embedded service's worker thread is an entry of its own: start-in-thread.ts
-    // loads `service-thread.js` from next to the main bundle.
-    entry: { main: here('./electron/main.ts'), 'service-thread': here('./electron/local-service/thread/service-thread.ts') },
+    entry: mainEntries,
     vite: mainBuild,
     // Development (`npm run dev`): start Electron from the project root, with its sandbox
     // on (the plugin's default adds --no-sandbox).

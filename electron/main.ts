@@ -11,6 +11,7 @@ import { APP_START_URL, appOrigins } from './shell/app-origin.ts';
 import { registerAppScheme, serveAppProtocol } from './shell/app-protocol.ts';
 import { contentSecurityPolicy } from './shell/csp.ts';
 import { showStartupError } from './shell/dialogs.ts';
+import { createBackgroundNotice } from './shell/background-notice.ts';
 import { createFileHandlers } from './shell/files.ts';
 import { iconLocations } from './shell/icons.ts';
 import { APP_ID } from './shell/identity.ts';
@@ -19,7 +20,11 @@ import { closeBeforeQuit } from './shell/lifecycle.ts';
 import { logFile, setupLogging } from './shell/logging.ts';
 import { setupNotifications } from './shell/notifications.ts';
 import { hardenAllWebContents, hardenSession } from './shell/session-hardening.ts';
+import { cliCommandOfLaunch, runCliInApp } from './shell/cli-mode.ts';
 import { claimSingleInstance, type SingleInstance } from './shell/single-instance.ts';
+import { launchedHidden, setupStartAtLogin } from './shell/start-at-login.ts';
+import { shellLanguage, textsFor } from './shell/texts.ts';
+import { trayIconVisible } from './shell/tray-host.ts';
 import { createTray, type TrayController } from './shell/tray.ts';
 import { createMainWindow, createWindowController } from './shell/window.ts';
 import type { ScanOrigin } from '../shared/scans/record.ts';
@@ -40,12 +45,15 @@ async function start(instance: SingleInstance, log: Logger, secrets: SecretList)
   const icons = iconLocations({ packaged: app.isPackaged, resourcesPath: process.resourcesPath, appPath: app.getAppPath() });
 
   let tray: TrayController | null = null;
+  const background = createBackgroundNotice({ trayIconVisible: () => trayIconVisible(), texts: async () => textsFor(await shellLanguage(core.settings)), onOpen: () => open(), iconPath: icons.appIcon, log });
   const windows = createWindowController(
     () => createMainWindow({ preloadPath: path.join(here, 'preload.cjs'), startUrl: devServerUrl ?? APP_START_URL, iconPath: icons.appIcon, devTools: !app.isPackaged }),
     () => tray?.keepsRunning() ?? false,
+    () => background.windowHidden(),
   );
+  const login = await setupStartAtLogin({ core, parent: () => windows.current(), log });
 
-  const unregisterIpc = registerIpcHandlers({ core, files: createFileHandlers(() => windows.current()), trustedWebContents: () => windows.webContents(), origins, log });
+  const unregisterIpc = registerIpcHandlers({ core: login.core(core), files: createFileHandlers(() => windows.current()), trustedWebContents: () => windows.webContents(), origins, log });
   const events = forwardEvents({ core, target: () => windows.webContents() });
 
   const open = () => {
@@ -71,7 +79,8 @@ async function start(instance: SingleInstance, log: Logger, secrets: SecretList)
   tray = createTray({ core, iconPath: icons.trayIcon, onOpen: open, onShowScan: showScan, onQuit: () => app.quit(), log });
   const stopNotifications = setupNotifications({ core, onShowScan: showScan, onOpen: open, log, iconPath: icons.appIcon });
 
-  open();
+  // A login start (--hidden) shows only the tray; a later launch brings the window.
+  if (!launchedHidden(process.argv) || instance.initialPaths.length > 0) open();
   submit(instance.initialPaths, 'second-instance');
   instance.onHandover((paths) => {
     open();
@@ -84,6 +93,7 @@ async function start(instance: SingleInstance, log: Logger, secrets: SecretList)
   closeBeforeQuit(
     async () => {
       unregisterIpc();
+      login.dispose();
       events.dispose();
       stopNotifications();
       tray?.dispose();
@@ -94,13 +104,20 @@ async function start(instance: SingleInstance, log: Logger, secrets: SecretList)
   );
 }
 
-registerAppScheme();
-app.enableSandbox();
-app.setAppUserModelId(APP_ID);
-const instance = claimSingleInstance();
-if (!instance) {
-  app.quit();
-} else {
+// `verdict scan|watch|service …` runs the command and exits: no window, and no single-instance lock.
+const command = cliCommandOfLaunch();
+if (command) runCliInApp(command);
+else startApp();
+
+function startApp(): void {
+  registerAppScheme();
+  app.enableSandbox();
+  app.setAppUserModelId(APP_ID);
+  const instance = claimSingleInstance();
+  if (!instance) {
+    app.quit();
+    return;
+  }
   void app.whenReady().then(async () => {
     const secrets = createSecretList();
     const log = setupLogging(secrets);

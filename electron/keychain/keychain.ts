@@ -2,6 +2,7 @@
 // macOS, Credential Manager on Windows), under one service name. keytar is
 // loaded on first use, so a missing native module or keychain never breaks
 // startup; without a keychain the key is refused, never written in plain text.
+import { createRequire } from 'node:module';
 import type { KeyStatus } from '../../shared/bridge/api.ts';
 import { err, ok, type Result } from '../../shared/result.ts';
 import { maskApiKey, validateApiKey } from './api-key.ts';
@@ -23,7 +24,7 @@ export interface KeychainOptions {
   account?: string;
   /** How long one keychain call may take, e.g. while the OS asks the user to unlock it (default 60 s). */
   timeoutMs?: number;
-  /** Loads keytar (default: a dynamic import of the `keytar` package). */
+  /** Loads keytar (default: `require` of the `keytar` package). */
   loadKeytar?: () => Promise<KeytarLike>;
 }
 
@@ -96,9 +97,11 @@ export function createKeychain(options: KeychainOptions = {}): Keychain {
   };
 }
 
+// CommonJS `require`, not `import()`: keytar is the one package the bundles leave to
+// node_modules (it is native), and CommonJS resolution from inside app.asar is the path
+// Electron keeps working; its ESM resolution of bare names there broke twice (#41241, #45896).
 async function loadKeytarModule(): Promise<KeytarLike> {
-  const module = (await import('keytar')) as unknown as KeytarLike & { default?: KeytarLike };
-  return module.default ?? module;
+  return createRequire(import.meta.url)('keytar') as KeytarLike;
 }
 
 function unavailableMessage(): string {

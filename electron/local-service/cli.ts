@@ -11,18 +11,30 @@ import { engineSummary } from './engines/select-engine.ts';
 import { parseCliOptions, USAGE, type CliOptions } from './cli-options.ts';
 import { startLocalService, type LocalService } from './server.ts';
 
-async function main(): Promise<void> {
+/**
+ * Starts the service for these arguments (`npm run service`, `verdict service`). True while it
+ * serves (it ends the process itself on SIGINT/SIGTERM); false when it printed help or an
+ * argument error (`process.exitCode` set). A failed start ends the process with code 1.
+ */
+export function runServiceCli(argv: string[]): Promise<boolean> {
+  return serve(argv).catch((error: unknown) => {
+    console.error(`The service could not start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });
+}
+
+async function serve(argv: string[]): Promise<boolean> {
   let parsed: CliOptions | 'help';
   try {
-    parsed = parseCliOptions(process.argv.slice(2));
+    parsed = parseCliOptions(argv);
   } catch (error) {
     console.error(`${(error as Error).message}\n\n${USAGE}`);
     process.exitCode = 2;
-    return;
+    return false;
   }
   if (parsed === 'help') {
     console.log(USAGE);
-    return;
+    return false;
   }
   // Logs go to stderr as JSON lines; they never contain API keys or the webhook secret.
   const logger = pino({ level: parsed.quiet ? 'silent' : 'info', base: null }, pino.destination(2));
@@ -59,15 +71,13 @@ async function main(): Promise<void> {
   started = service;
   if (stopping) {
     await close(service);
-    return;
+    return true;
   }
   console.log(`Verdict local File Scanning Service listening on ${service.url}`);
   console.log(`Engine: ${engineSummary(service.engine)}`);
   console.log(`Data directory: ${parsed.options.dataDir}`);
   if (parsed.generatedKey) console.log(`API key (generated for this run; pass --api-key to choose one): ${parsed.generatedKey}`);
+  return true;
 }
 
-main().catch((error: unknown) => {
-  console.error(`The service could not start: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-});
+if (import.meta.main) void runServiceCli(process.argv.slice(2));

@@ -27,6 +27,13 @@ export interface ShellTexts {
   threats(count: number): string;
   clean(count: number): string;
   failed(count: number): string;
+  /** The offer to start at login, made when the first folder is watched. */
+  loginOffer: { message: string; detail: string; accept: string; decline: string };
+  /** The login entry's description (Linux autostart). */
+  loginEntryComment: string;
+  /** Said once when the window closes while folders are watched and no tray icon can be shown. */
+  backgroundTitle: string;
+  backgroundBody: string;
 }
 
 const en: ShellTexts = {
@@ -53,6 +60,15 @@ const en: ShellTexts = {
   threats: (count) => (count === 1 ? '1 threat found' : `${count} threats found`),
   clean: (count) => (count === 1 ? '1 file clean' : `${count} files clean`),
   failed: (count) => (count === 1 ? '1 file could not be scanned' : `${count} files could not be scanned`),
+  loginOffer: {
+    message: 'Start Verdict when you log in?',
+    detail: 'Watched folders are protected only while Verdict runs. It starts in the background, without its window. You can change this in Settings.',
+    accept: 'Start when I log in',
+    decline: 'Not now',
+  },
+  loginEntryComment: 'Keeps watching your folders for malware',
+  backgroundTitle: 'Verdict keeps watching',
+  backgroundBody: 'Your watched folders stay protected in the background. To open Verdict again, start it from your applications.',
 };
 
 const de: ShellTexts = {
@@ -79,6 +95,15 @@ const de: ShellTexts = {
   threats: (count) => (count === 1 ? '1 Bedrohung gefunden' : `${count} Bedrohungen gefunden`),
   clean: (count) => (count === 1 ? '1 Datei sauber' : `${count} Dateien sauber`),
   failed: (count) => (count === 1 ? '1 Datei konnte nicht geprüft werden' : `${count} Dateien konnten nicht geprüft werden`),
+  loginOffer: {
+    message: 'Verdict beim Anmelden starten?',
+    detail: 'Überwachte Ordner sind nur geschützt, solange Verdict läuft. Es startet im Hintergrund, ohne Fenster. Sie können das in den Einstellungen ändern.',
+    accept: 'Beim Anmelden starten',
+    decline: 'Jetzt nicht',
+  },
+  loginEntryComment: 'Überwacht Ihre Ordner auf Schadsoftware',
+  backgroundTitle: 'Verdict überwacht weiter',
+  backgroundBody: 'Ihre überwachten Ordner bleiben im Hintergrund geschützt. Um Verdict wieder zu öffnen, starten Sie es aus Ihren Anwendungen.',
 };
 
 export function textsFor(language: ShellLanguage): ShellTexts {

@@ -81,7 +81,8 @@ export interface WindowController {
   setQuitting(): void;
 }
 
-export function createWindowController(create: () => BrowserWindow, keepInTray: () => boolean): WindowController {
+/** `onHidden`: the window was hidden instead of closed (Verdict keeps running). */
+export function createWindowController(create: () => BrowserWindow, keepInTray: () => boolean, onHidden: () => void = () => {}): WindowController {
   let window: BrowserWindow | null = null;
   let quitting = false;
   const open = (): BrowserWindow => {
@@ -90,6 +91,7 @@ export function createWindowController(create: () => BrowserWindow, keepInTray: 
       if (closeAction({ quitting, keepInTray: keepInTray() }) === 'hide') {
         event.preventDefault();
         created.hide();
+        onHidden();
       }
     });
     created.once('closed', () => {

@@ -299,6 +299,9 @@ export const de: Messages = {
   'settings.reuseDays': 'Urteil für identischen Inhalt wiederverwenden (Tage, 0 = nie)',
   'settings.notifications': 'Benachrichtigungen',
   'settings.notifyClean': 'Auch bei sauberen Dateien benachrichtigen (Bedrohungen immer)',
+  'settings.startup': 'Mit der Sitzung starten',
+  'settings.startAtLogin': 'Verdict beim Anmelden starten (im Hintergrund)',
+  'settings.startAtLoginHint': 'Überwachte Ordner sind nur geschützt, solange Verdict läuft. Beim Anmelden startet es ohne Fenster; öffnen Sie es aus Ihren Anwendungen.',
 
   'watch.title': 'Überwachte Ordner',
   'watch.hint': 'Neue und geänderte Dateien in diesen Ordnern werden automatisch geprüft.',

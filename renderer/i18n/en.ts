@@ -299,6 +299,9 @@ export const en = {
   'settings.reuseDays': 'Reuse a verdict for identical content (days, 0 = never)',
   'settings.notifications': 'Notifications',
   'settings.notifyClean': 'Also notify when a file is clean (threats always notify)',
+  'settings.startup': 'Start with your session',
+  'settings.startAtLogin': 'Start Verdict when I log in (in the background)',
+  'settings.startAtLoginHint': 'Watched folders are protected only while Verdict runs. At login it starts without its window; open it from your applications.',
 
   'watch.title': 'Watched folders',
   'watch.hint': 'New and changed files in these folders are scanned automatically.',

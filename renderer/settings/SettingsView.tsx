@@ -8,6 +8,7 @@ import { useVerdict } from '../store/use-verdict.ts';
 import { AllowedFiles, ExclusionSettings, HistorySettings, PrivacySettings, ThreatSettings } from './ProtectionSettings.tsx';
 import { ServiceSettings } from './ServiceSettings.tsx';
 import { updateSettings } from './settings-actions.ts';
+import { StartupSettings } from './StartupSettings.tsx';
 import { WatchedFolders } from './WatchedFolders.tsx';
 
 const MODES: readonly ModeChoice[] = ['auto', 'sync', 'async'];
@@ -25,6 +26,7 @@ export function SettingsView(): ReactElement {
       <PrivacySettings settings={settings} />
       <ThreatSettings settings={settings} />
       <WatchedFolders />
+      <StartupSettings settings={settings} />
       <ExclusionSettings settings={settings} />
       <HistorySettings settings={settings} />
       <AllowedFiles />

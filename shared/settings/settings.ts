@@ -86,6 +86,10 @@ const userPreferences = {
   remoteUploadConsentHosts: z.array(consentOriginSchema).max(100),
   /** Replaced whole: `{}` keeps history until it is cleared. */
   historyRetention: historyRetentionSchema,
+  /** Start Verdict hidden, with only the tray, when the user logs in (watched folders are protected only while it runs). */
+  startAtLogin: z.boolean(),
+  /** The offer to start at login, made once when the first folder is watched, was answered. */
+  startAtLoginOffered: z.boolean(),
 };
 
 export const settingsSchema = z.object({
@@ -98,6 +102,8 @@ export const settingsSchema = z.object({
   notifyClean: userPreferences.notifyClean.default(false),
   watchingPaused: z.boolean().default(false),
   watchedFolders: z.array(watchedFolderSchema).max(100).default([]),
+  startAtLogin: userPreferences.startAtLogin.default(false),
+  startAtLoginOffered: userPreferences.startAtLoginOffered.default(false),
   // Every protection field has a default, so settings files written before issue 8 parse unchanged.
   ...protectionSettingsShape,
 });

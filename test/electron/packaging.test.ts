@@ -24,13 +24,15 @@ interface BuilderConfig {
   buildDependenciesFromSource: boolean;
   electronFuses: Record<string, boolean>;
   fileAssociations?: unknown;
-  linux: { target: string[]; category: string; executableName: string; executableArgs: string[]; icon: string };
+  linux: { target: string[]; category: string; executableName: string; mimeTypes: string[]; icon: string };
+  deb: { executableArgs: string[] };
+  appImage: { executableArgs: string[] };
   mac: { target: string[]; icon: string; extendInfo: { CFBundleDocumentTypes: Array<{ LSHandlerRank: string }> } };
   win: { target: string[]; icon: string };
   nsis: { include: string };
 }
 const config = YAML.parse(fs.readFileSync(path.join(root, 'electron-builder.yml'), 'utf8')) as BuilderConfig;
-const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { main: string; dependencies: Record<string, string> };
+const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { main: string; dependencies: Record<string, string>; engines: { node: string } };
 
 /** electron-builder's `files` semantics: patterns in order, a later match wins, `!` excludes. */
 function packaged(file: string): boolean {
@@ -79,7 +81,7 @@ describe('electron-builder.yml', () => {
   });
 
   it('packages the built app and package.json only: no sources, tests, maps or TypeScript', () => {
-    for (const file of ['package.json', 'dist/renderer/index.html', 'dist/renderer/assets/index-abc123.js', 'dist-electron/main.js', 'dist-electron/preload.cjs']) {
+    for (const file of ['package.json', 'node_modules/keytar/build/Release/keytar.node', 'dist/renderer/index.html', 'dist/renderer/assets/index-abc123.js', 'dist-electron/main.js', 'dist-electron/preload.cjs']) {
       expect(packaged(file), file).toBe(true);
     }
     for (const file of [
@@ -100,6 +102,8 @@ describe('electron-builder.yml', () => {
       'build/icon.svg',
       'release/Verdict.AppImage',
       '.ci/run',
+      'node_modules/zod/index.js',
+      'node_modules/keytar/src/keytar.cc',
     ]) {
       expect(packaged(file), file).toBe(false);
     }
@@ -127,8 +131,11 @@ describe('electron-builder.yml', () => {
   });
 
   it('lets the desktop open files and folders with Verdict without claiming file types', () => {
-    expect(config.linux.executableArgs).toEqual(['%F']);
-    expect(config.linux.category).toContain('Utility');
+    // The generated entries themselves are validated in packaging/electron-builder.test.ts.
+    expect(config.deb.executableArgs).toEqual(['%F']);
+    expect(config.appImage.executableArgs).toEqual([]);
+    expect(config.linux.category).toBe('System;Security');
+    expect(config.linux.mimeTypes).toEqual(['application/octet-stream', 'inode/directory']);
     expect(config.extraMetadata.desktopName).toBe('verdict.desktop');
     expect(config.linux.executableName).toBe('verdict');
     // A top-level fileAssociations entry would make Verdict the Windows handler for those extensions.
@@ -138,5 +145,12 @@ describe('electron-builder.yml', () => {
     expect(nsis).toContain('Software\\Classes\\*\\shell\\VerdictScan');
     expect(nsis).toContain('Software\\Classes\\Directory\\shell\\VerdictScan');
     expect(nsis).toMatch(/customUnInstall[\s\S]*DeleteRegKey SHCTX "Software\\Classes\\\*\\shell\\VerdictScan"/);
+  });
+});
+
+describe('Node version', () => {
+  it('npm ci stops on a Node older than 24 (engine-strict in the committed .npmrc)', () => {
+    expect(pkg.engines.node).toBe('>=24.0.0');
+    expect(fs.readFileSync(path.join(root, '.npmrc'), 'utf8').split('\n')).toContain('engine-strict=true');
   });
 });

@@ -32,6 +32,8 @@ const fullSettings: Settings = {
   reuseVerdictDays: 7,
   notifyClean: true,
   watchingPaused: true,
+  startAtLogin: true,
+  startAtLoginOffered: true,
   watchedFolders: [
     {
       id: 'w1',

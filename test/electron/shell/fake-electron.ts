@@ -136,6 +136,8 @@ export const dialog = {
   showOpenDialog: vi.fn(async (..._args: unknown[]) => ({ canceled: false, filePaths: [] as string[] })),
   showSaveDialog: vi.fn(async (..._args: unknown[]) => ({ canceled: false, filePath: '' as string | undefined })),
   showErrorBox: vi.fn((_title: string, _content: string) => {}),
+  /** Answers with the first button unless a test says otherwise. */
+  showMessageBox: vi.fn(async (..._args: unknown[]) => ({ response: 0, checkboxChecked: false })),
 };
 
 class FakeNativeTheme extends EventEmitter {
@@ -155,7 +157,10 @@ class FakeApp extends EventEmitter {
   getPath = vi.fn((name: string) => `/fake/${name}`);
   getAppPath = vi.fn(() => '/fake/app');
   getVersion = vi.fn(() => '0.1.0');
+  getName = vi.fn(() => 'Verdict');
   whenReady = vi.fn(async () => {});
+  setLoginItemSettings = vi.fn((_settings: { openAtLogin?: boolean; args?: string[] }) => {});
+  getLoginItemSettings = vi.fn(() => ({ openAtLogin: false, wasOpenedAtLogin: false }));
 }
 export const app = new FakeApp();
 
@@ -262,5 +267,5 @@ export function resetFakeElectron(): void {
   nativeTheme.shouldUseDarkColors = false;
   nativeTheme.themeSource = 'light';
   session.defaultSession = new FakeSession();
-  for (const fn of [shell.openExternal, shell.showItemInFolder, clipboard.writeText, dialog.showOpenDialog, dialog.showSaveDialog, dialog.showErrorBox, webUtils.getPathForFile, protocol.registerSchemesAsPrivileged, app.requestSingleInstanceLock, app.quit, app.exit]) fn.mockClear();
+  for (const fn of [shell.openExternal, shell.showItemInFolder, clipboard.writeText, dialog.showOpenDialog, dialog.showSaveDialog, dialog.showErrorBox, dialog.showMessageBox, app.setLoginItemSettings, webUtils.getPathForFile, protocol.registerSchemesAsPrivileged, app.requestSingleInstanceLock, app.quit, app.exit]) fn.mockClear();
 }

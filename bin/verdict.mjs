@@ -1,0 +1,23 @@
+#!/usr/bin/env node
+/* global process */
+// `verdict` in a checkout (`npx verdict scan …`, and the npm scripts scan, watch and service):
+// the same commands as the packaged app's `verdict scan|watch|service …`. Plain JavaScript
+// that any Node can parse, so an older Node hears what it needs before anything loads the
+// TypeScript sources (Node 20 cannot load .ts files at all).
+const REQUIRED_MAJOR = 24;
+const major = Number(process.versions.node.split('.')[0]);
+if (!(major >= REQUIRED_MAJOR)) {
+  process.stderr.write(`Verdict needs Node.js ${REQUIRED_MAJOR} or newer, but this is Node.js ${process.versions.node}: install Node.js ${REQUIRED_MAJOR} (https://nodejs.org, or nvm install ${REQUIRED_MAJOR}) and run the command again.\n`);
+  process.exit(2);
+}
+
+const { cliCommandFrom, runCliCommand, USAGE } = await import('../electron/cli/commands.ts');
+const command = cliCommandFrom(process.argv, 2);
+if (command === null) {
+  const asked = process.argv.slice(2).some((arg) => arg === '-h' || arg === '--help');
+  process.stderr.write(`${asked || process.argv.length <= 2 ? '' : `Unknown command: ${process.argv[2]}\n\n`}${USAGE}\n`);
+  process.exitCode = asked ? 0 : 2;
+} else {
+  const outcome = await runCliCommand(command);
+  if (outcome !== 'running') process.exitCode = outcome;
+}

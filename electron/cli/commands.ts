@@ -1,0 +1,81 @@
+// The commands `verdict` answers without opening a window: `verdict scan|watch|service …`,
+// from the packaged app (electron/shell/cli-mode.ts, routed before the single-instance
+// lock) and from a checkout (bin/verdict.mjs, `npx verdict …`). Plain Node: each command
+// is today's CLI module, loaded on demand, with its own output, JSON and exit codes.
+import { createSecretList } from '../logging/logger.ts';
+import { installCrashHandlers } from './cli-options.ts';
+
+/** A command and the arguments after its name. */
+export interface CliCommand {
+  name: CommandName;
+  args: string[];
+}
+
+/**
+ * A run's outcome: an exit code, or `running` for a command that keeps serving until a
+ * signal and ends the process itself (`service`).
+ */
+export type CommandOutcome = number | 'running';
+
+const COMMANDS = {
+  scan: async (args: string[]) => (await import('./scan.ts')).runScan(args, processIo()),
+  watch: async (args: string[]) => (await import('./watch.ts')).runWatch(args, { ...processIo(), stopped: stopSignal() }),
+  service: async (args: string[]): Promise<CommandOutcome> => ((await (await import('../local-service/cli.ts')).runServiceCli(args)) ? 'running' : Number(process.exitCode ?? 0)),
+  // Hook for `verdict status` (not in this version): add `status: async (args) => (await import('./status.ts')).runStatus(args, processIo())`.
+  status: null,
+} satisfies Record<string, ((args: string[]) => Promise<CommandOutcome>) | null>;
+
+type CommandName = keyof typeof COMMANDS;
+
+const isCommandName = (word: string): word is CommandName => Object.hasOwn(COMMANDS, word);
+
+/**
+ * The command a launch names, or null for a normal (windowed) launch. `skip` leading entries
+ * are not arguments (1 for a packaged app, 2 for `electron .`); switches before the command
+ * (Chromium's `--enable-logging`, `--hidden`) are passed over. Only the first word counts, so
+ * "Open with Verdict", which passes absolute paths or file:// URLs, never names a command.
+ */
+export function cliCommandFrom(argv: readonly string[], skip: number): CliCommand | null {
+  const rest = argv.slice(Math.max(0, skip));
+  const index = rest.findIndex((arg) => !arg.startsWith('-'));
+  if (index === -1) return null;
+  const word = rest[index]!;
+  return isCommandName(word) ? { name: word, args: rest.slice(index + 1) } : null;
+}
+
+export const USAGE = `Usage: verdict <command> [options]
+
+Commands:
+  scan <files or folders...>   scan through the same pipeline as the app (verdict scan --help)
+  watch <folders...>           scan what appears in folders until Ctrl+C (verdict watch --help)
+  service                      run the local File Scanning Service (verdict service --help)
+
+Without a command, Verdict opens its window; files and folders named are scanned there.`;
+
+/** Runs a command with this process's stdout, stderr, environment and signals. */
+export async function runCliCommand(command: CliCommand): Promise<CommandOutcome> {
+  const run = COMMANDS[command.name];
+  if (run === null) {
+    process.stderr.write(`verdict ${command.name} is not available in this version of Verdict.\n\n${USAGE}\n`);
+    return 2;
+  }
+  return run(command.args);
+}
+
+function processIo() {
+  const io = {
+    stdout: (line: string) => void process.stdout.write(`${line}\n`),
+    stderr: (line: string) => void process.stderr.write(`${line}\n`),
+    env: process.env,
+    secrets: createSecretList(),
+  };
+  installCrashHandlers(io);
+  return io;
+}
+
+function stopSignal(): Promise<void> {
+  return new Promise<void>((resolveStop) => {
+    process.once('SIGINT', () => resolveStop());
+    process.once('SIGTERM', () => resolveStop());
+  });
+}
