@@ -5,8 +5,9 @@
 // that any Node can parse, so an older Node hears what it needs before anything loads the
 // TypeScript sources (Node 20 cannot load .ts files at all).
 const REQUIRED_MAJOR = 24;
-const major = Number(process.versions.node.split('.')[0]);
-if (!(major >= REQUIRED_MAJOR)) {
+// 24.2 brought import.meta.main, which the CLI modules use (package.json engines: >=24.2.0).
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (!(major > REQUIRED_MAJOR || (major === REQUIRED_MAJOR && minor >= 2))) {
   process.stderr.write(`Verdict needs Node.js ${REQUIRED_MAJOR} or newer, but this is Node.js ${process.versions.node}: install Node.js ${REQUIRED_MAJOR} (https://nodejs.org, or nvm install ${REQUIRED_MAJOR}) and run the command again.\n`);
   process.exit(2);
 }

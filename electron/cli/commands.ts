@@ -1,4 +1,4 @@
-// The commands `verdict` answers without opening a window: `verdict scan|watch|service …`,
+// The commands `verdict` answers without opening a window: `verdict scan|watch|service|status …`,
 // from the packaged app (electron/shell/cli-mode.ts, routed before the single-instance
 // lock) and from a checkout (bin/verdict.mjs, `npx verdict …`). Plain Node: each command
 // is today's CLI module, loaded on demand, with its own output, JSON and exit codes.
@@ -21,9 +21,8 @@ const COMMANDS = {
   scan: async (args: string[]) => (await import('./scan.ts')).runScan(args, processIo()),
   watch: async (args: string[]) => (await import('./watch.ts')).runWatch(args, { ...processIo(), stopped: stopSignal() }),
   service: async (args: string[]): Promise<CommandOutcome> => ((await (await import('../local-service/cli.ts')).runServiceCli(args)) ? 'running' : Number(process.exitCode ?? 0)),
-  // Hook for `verdict status` (not in this version): add `status: async (args) => (await import('./status.ts')).runStatus(args, processIo())`.
-  status: null,
-} satisfies Record<string, ((args: string[]) => Promise<CommandOutcome>) | null>;
+  status: async (args: string[]) => (await import('./status.ts')).runStatus(args, processIo()),
+} satisfies Record<string, (args: string[]) => Promise<CommandOutcome>>;
 
 type CommandName = keyof typeof COMMANDS;
 
@@ -49,17 +48,13 @@ Commands:
   scan <files or folders...>   scan through the same pipeline as the app (verdict scan --help)
   watch <folders...>           scan what appears in folders until Ctrl+C (verdict watch --help)
   service                      run the local File Scanning Service (verdict service --help)
+  status                       the protection state: engine, signatures and their age (verdict status --json)
 
 Without a command, Verdict opens its window; files and folders named are scanned there.`;
 
 /** Runs a command with this process's stdout, stderr, environment and signals. */
 export async function runCliCommand(command: CliCommand): Promise<CommandOutcome> {
-  const run = COMMANDS[command.name];
-  if (run === null) {
-    process.stderr.write(`verdict ${command.name} is not available in this version of Verdict.\n\n${USAGE}\n`);
-    return 2;
-  }
-  return run(command.args);
+  return COMMANDS[command.name](command.args);
 }
 
 function processIo() {

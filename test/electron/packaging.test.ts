@@ -150,7 +150,8 @@ describe('electron-builder.yml', () => {
 
 describe('Node version', () => {
   it('npm ci stops on a Node older than 24 (engine-strict in the committed .npmrc)', () => {
-    expect(pkg.engines.node).toBe('>=24.0.0');
+    // 24.2 brought import.meta.main, which the CLI modules use to run as scripts.
+    expect(pkg.engines.node).toBe('>=24.2.0');
     expect(fs.readFileSync(path.join(root, '.npmrc'), 'utf8').split('\n')).toContain('engine-strict=true');
   });
 });

@@ -22,7 +22,7 @@ describe('cliCommandFrom', () => {
     expect(cliCommandFrom(['verdict', '--enable-logging', '--hidden', 'scan', 'x'], 1)).toEqual({ name: 'scan', args: ['x'] });
   });
 
-  it('knows status (not in this version) so that it is not taken for a file', () => {
+  it('knows status, so that it is not taken for a file', () => {
     expect(cliCommandFrom(['verdict', 'status'], 1)).toEqual({ name: 'status', args: [] });
   });
 
@@ -75,10 +75,15 @@ describe('bin/verdict.mjs', () => {
     expect(none.stderr).toContain('Usage: verdict <command>');
   });
 
-  it('says that status is not in this version, with exit code 2', async () => {
-    const status = await run(process.execPath, ['status']);
-    expect(status.code).toBe(2);
-    expect(status.stderr.split('\n')[0]).toBe('verdict status is not available in this version of Verdict.');
+  it('answers status as npm run status does: the built-in engine is limited protection (exit 1), JSON on stdout', async () => {
+    const dataDir = await tempDir();
+    try {
+      const status = await run(process.execPath, ['status', '--json', '--engine', 'builtin', '--data-dir', dataDir.path]);
+      expect(status.code).toBe(1);
+      expect(JSON.parse(status.stdout)).toMatchObject({ state: 'limited', engine: { name: 'builtin', source: 'builtin' } });
+    } finally {
+      await dataDir.remove();
+    }
   });
 
   // The machines' own Node is 20 (/usr/bin/node); CI installs 24 beside it.
