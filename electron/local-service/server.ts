@@ -74,7 +74,10 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
   const layout = prepareDataDir(options.dataDir);
 
   const ownsEngine = !isEngine(options.engine);
-  const engine = isEngine(options.engine) ? options.engine : await selectEngine(options.engine);
+  // A clamd session per scan that may run at once: no connection per file.
+  const engine = isEngine(options.engine)
+    ? options.engine
+    : await selectEngine({ ...options.engine, clamd: { sessions: concurrency, ...options.engine.clamd } });
   const cleanups: Array<() => Promise<void> | void> = [];
   if (ownsEngine) cleanups.push(() => engine.close?.());
 
