@@ -24,6 +24,8 @@ interface Relay {
   holdNextSend(): void;
   /** A connection is being held. */
   readonly holding: boolean;
+  /** Connections from the engine still open. */
+  readonly live: number;
   /** The next data any client connection sends is dropped and that connection reset. */
   breakNextSend(): void;
   close(): Promise<void>;
@@ -55,8 +57,11 @@ async function relayTo(target: string): Promise<Relay> {
   let breakNext = false;
   let hold: 'no' | 'next' | 'holding' = 'no';
   const sockets = new Set<Socket>();
+  const clients = new Set<Socket>();
   const server: Server = createServer((client) => {
     opened++;
+    clients.add(client);
+    client.on('close', () => clients.delete(client));
     const upstream = createConnection({ path: target });
     for (const socket of [client, upstream]) {
       sockets.add(socket);
@@ -76,11 +81,22 @@ async function relayTo(target: string): Promise<Relay> {
         client.pause();
       }
     });
-    upstream.on('data', (data: Buffer) => client.write(data));
+    // clamd ending a connection: it says so ("COMMAND READ TIMED OUT") or closes its side first.
+    let endedByClamd = false;
+    const clamdEnds = () => {
+      if (!endedByClamd && !client.destroyed) closedByClamd++;
+      endedByClamd = true;
+    };
+    upstream.on('data', (data: Buffer) => {
+      if (data.includes('TIMED OUT')) clamdEnds();
+      client.write(data);
+    });
     upstream.on('end', () => {
-      if (!client.destroyed) closedByClamd++;
+      clamdEnds();
       client.end();
     });
+    // However clamd's side ends (a reset too), the engine's side ends after what clamd sent.
+    upstream.on('close', () => client.end());
     client.on('end', () => upstream.end());
     client.on('close', () => upstream.destroy());
   });
@@ -97,6 +113,9 @@ async function relayTo(target: string): Promise<Relay> {
     holdNextSend: () => (hold = 'next'),
     get holding() {
       return hold === 'holding';
+    },
+    get live() {
+      return clients.size;
     },
     breakNextSend: () => (breakNext = true),
     close: async () => {
@@ -183,9 +202,12 @@ describe('clamd sessions with a real clamd', () => {
     await expect(engine.scanBytes(Buffer.from('first'))).resolves.toEqual(CLEAN);
     // clamd says "COMMAND READ TIMED OUT" and closes the idle session.
     await vi.waitFor(() => expect(relay.closedByClamd).toBe(1), { timeout: 15_000, interval: 50 });
+    await vi.waitFor(() => expect(relay.live).toBe(0), { timeout: 15_000, interval: 20 });
     await expect(engine.scanBytes(Buffer.from('second'))).resolves.toEqual(CLEAN);
     await expect(engine.scanBytes(Buffer.from(EICAR))).resolves.toEqual(INFECTED);
-    expect(relay.opened).toBe(2);
+    // A new session (and, should clamd time that one out too just as it is reused, a repeat on a connection of its own).
+    expect(relay.opened).toBeGreaterThanOrEqual(2);
+    expect(relay.opened).toBeLessThanOrEqual(3);
   });
 
   test('a kept session that breaks when used, unseen before: the scan is repeated on a new connection', async (context) => {
@@ -200,13 +222,17 @@ describe('clamd sessions with a real clamd', () => {
   });
 
   test('a file over StreamMaxLength in a session: engine_size_limit, and the next scan works', async (context) => {
-    const relay = await relayTo((await clamdFor(context, { streamMaxLength: '1M' })).socketPath);
-    const engine = sessionEngine(relay, 1);
-    await expect(engine.scanBytes(Buffer.from('before'))).resolves.toEqual(CLEAN);
+    // Straight to clamd: the refusal shows as a broken pipe, which a relay would turn into a plain close.
+    const clamd = await clamdFor(context, { streamMaxLength: '1M' });
+    const engine = new ClamdEngine({ endpoint: { socketPath: clamd.socketPath }, sessions: 1 });
+    started.push({ stop: () => engine.close() });
     const big = await files.write('over-limit.bin', noise(4 * 1024 * 1024, 3));
-    const error = await scanError(engine.scan(big));
-    expect(error.code).toBe('engine_size_limit');
-    expect(error.message).toMatch(/StreamMaxLength/);
+    for (const round of [1, 2]) {
+      await expect(engine.scanBytes(Buffer.from(`before ${round}`))).resolves.toEqual(CLEAN);
+      const error = await scanError(round === 1 ? engine.scan(big) : engine.scanBytes(noise(4 * 1024 * 1024, 4)));
+      expect(error.code).toBe('engine_size_limit');
+      expect(error.message).toMatch(/StreamMaxLength/);
+    }
     await expect(engine.scanBytes(Buffer.from('after'))).resolves.toEqual(CLEAN);
   });
 
