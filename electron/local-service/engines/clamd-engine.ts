@@ -47,7 +47,15 @@ export class ClamdEngine implements ScanEngine {
     this.#idleTimeoutMs = options.idleTimeoutMs ?? CLAMD_DEFAULTS.idleTimeoutMs;
     this.#chunkSize = options.chunkSize ?? CLAMD_DEFAULTS.chunkSize;
     const sessions = options.sessions ?? 0;
-    this.#sessions = sessions > 0 ? new ClamdSessionPool(this.endpoint, sessions) : null;
+    this.#sessions = sessions > 0 ? new ClamdSessionPool(this.endpoint, sessions, Math.min(this.#connectTimeoutMs, 2_000)) : null;
+  }
+
+  /**
+   * With `sessions`: resolves once it is known whether clamd keeps sessions (true) or
+   * scans go on using a connection each (false). Scans never wait for it.
+   */
+  sessionsReady(): Promise<boolean> {
+    return this.#sessions?.whenReady() ?? Promise.resolve(false);
   }
 
   /** Ends the kept sessions (a scan still running ends its own when done). */
@@ -72,7 +80,7 @@ export class ClamdEngine implements ScanEngine {
 
   async #instream(openBody: () => Promise<ChunkSource>, signal?: AbortSignal): Promise<EngineVerdict> {
     if (signal?.aborted) throw new EngineError('engine_aborted', 'the scan was cancelled', { cause: signal.reason });
-    if (this.#sessions) return this.#instreamInSession(this.#sessions, openBody, signal);
+    if (this.#sessions?.ready) return this.#instreamInSession(this.#sessions, openBody, signal);
     return this.#instreamAlone(openBody, signal);
   }
 

@@ -6,6 +6,8 @@ export const SESSION_COMMANDS = {
   /** Starts the session and its first scan in one write. */
   startAndInstream: Buffer.concat([Buffer.from('zIDSESSION\0'), COMMANDS.instream]),
   instream: COMMANDS.instream,
+  /** Starts the session with a PING: a clamd that has sessions answers `1: PONG`. */
+  startAndPing: Buffer.concat([Buffer.from('zIDSESSION\0'), COMMANDS.ping]),
   end: Buffer.from('zEND\0'),
 } as const;
 

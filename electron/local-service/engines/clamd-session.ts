@@ -5,7 +5,7 @@
 import { createConnection, type Socket } from 'node:net';
 import { EngineError } from './engine.ts';
 import { ClamdStreamDropped, socketError, upload } from './clamd-connection.ts';
-import { endpointLabel, type ClamdEndpoint } from './clamd-protocol.ts';
+import { COMMANDS, endpointLabel, type ClamdEndpoint } from './clamd-protocol.ts';
 import type { ChunkSource } from './file-chunks.ts';
 import { sessionMessage, SESSION_COMMANDS } from './clamd-session-protocol.ts';
 
@@ -90,6 +90,16 @@ export class ClamdSession {
    * messages without their request number, as parseInstreamReply reads it.
    */
   instream(opening: Promise<ChunkSource>, idleTimeoutMs: number, signal?: AbortSignal): Promise<string> {
+    return this.#request(opening, idleTimeoutMs, signal);
+  }
+
+  /** Starts the session with a PING; resolves when clamd answers it as a session (`1: PONG`). */
+  async start(timeoutMs: number): Promise<void> {
+    const reply = await this.#request(null, timeoutMs);
+    if (reply !== 'PONG\0') throw new EngineError('engine_error', `clamd at ${this.#where} did not answer PING in a session`);
+  }
+
+  #request(opening: Promise<ChunkSource> | null, idleTimeoutMs: number, signal?: AbortSignal): Promise<string> {
     if (!this.usable) return Promise.reject(new EngineError('engine_unavailable', `the session with clamd at ${this.#where} is over`));
     if (signal?.aborted) return Promise.reject(new EngineError('engine_aborted', 'the scan was cancelled', { cause: signal.reason }));
     const socket = this.#socket;
@@ -122,6 +132,10 @@ export class ClamdSession {
       socket.ref();
       this.#idleTimeoutMs = idleTimeoutMs;
       socket.setTimeout(idleTimeoutMs);
+      if (opening === null) {
+        socket.write(first ? SESSION_COMMANDS.startAndPing : COMMANDS.ping);
+        return;
+      }
       const firstChunk = opening.then((body) => body.next());
       firstChunk.catch(() => undefined); // awaited (and reported) by upload()
       const command = first ? SESSION_COMMANDS.startAndInstream : SESSION_COMMANDS.instream;
@@ -169,7 +183,7 @@ export class ClamdSession {
     }
     exchange.messages.push(message);
     if (exchange.ending) return;
-    if (message === 'stream: OK') {
+    if (message === 'stream: OK' || message === 'PONG') {
       this.#exchange = null;
       exchange.resolve(`${message}\0`);
     } else if (message.endsWith(' FOUND')) {
