@@ -5,6 +5,11 @@ export interface ServiceLogger {
   info(fields: object, message: string): void;
   warn(fields: object, message: string): void;
   error(fields: object, message: string): void;
+  /**
+   * Whether messages of this level go anywhere (pino has it), so a per-request line
+   * is not even built when they do not. Absent: every level counts as enabled.
+   */
+  isLevelEnabled?(level: 'info' | 'warn' | 'error'): boolean;
 }
 
-export const silentLogger: ServiceLogger = { info() {}, warn() {}, error() {} };
+export const silentLogger: ServiceLogger = { info() {}, warn() {}, error() {}, isLevelEnabled: () => false };

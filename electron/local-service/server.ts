@@ -18,7 +18,7 @@ import { createScanRunner } from './scanning/scan-runner.ts';
 import { toScan } from './scanning/scan-view.ts';
 import { prepareDataDir } from './store/data-dir.ts';
 import { openDatabase } from './store/database.ts';
-import { createScanStore } from './store/scan-store.ts';
+import { createScanStore, type StoredScan } from './store/scan-store.ts';
 import { UPLOAD_MEMORY_BUDGET_BYTES } from './upload/receive-submission.ts';
 import { MemoryBudget } from './upload/upload-sink.ts';
 import { createWebhookOutbox } from './webhooks/webhook-outbox.ts';
@@ -74,7 +74,10 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
   const layout = prepareDataDir(options.dataDir);
 
   const ownsEngine = !isEngine(options.engine);
-  const engine = isEngine(options.engine) ? options.engine : await selectEngine(options.engine);
+  // A clamd session per scan that may run at once: no connection per file.
+  const engine = isEngine(options.engine)
+    ? options.engine
+    : await selectEngine({ ...options.engine, clamd: { sessions: concurrency, ...options.engine.clamd } });
   const cleanups: Array<() => Promise<void> | void> = [];
   if (ownsEngine) cleanups.push(() => engine.close?.());
 
@@ -101,10 +104,8 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       concurrency,
       scanDelayMs,
       logger,
-      onTerminal: (scan) => {
-        const view = toScan(scan, 'en');
-        webhooks?.send(eventTypeOf(view), view);
-      },
+      // The wire shape is built only when a webhook will carry it.
+      onTerminal: webhooks ? announce(webhooks) : null,
     });
     cleanups.unshift(() => runner.close());
 
@@ -114,7 +115,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       runner,
       syncWindowMs,
       uploadMemory: new MemoryBudget(UPLOAD_MEMORY_BUDGET_BYTES),
-      onSubmitted: (scan) => webhooks?.send(eventTypeOf(scan), scan),
+      onSubmitted: webhooks ? announce(webhooks) : null,
     };
     const handler = createRequestHandler({ keyring, rateLimiter, parts, logger });
     const server = createServer(
@@ -174,6 +175,14 @@ async function runCleanups(cleanups: Array<() => Promise<void> | void>, logger: 
       logger.warn({ err: error }, 'cleanup step failed');
     }
   }
+}
+
+/** Sends a scan's status change as its webhook event. */
+function announce(webhooks: WebhookSender): (scan: StoredScan) => void {
+  return (scan) => {
+    const view = toScan(scan, 'en');
+    webhooks.send(eventTypeOf(view), view);
+  };
 }
 
 function isEngine(engine: LocalServiceOptions['engine']): engine is ScanEngine {

@@ -33,7 +33,11 @@ export interface SettingsStore {
   readonly problem: SettingsProblem | null;
   /** True when changes are kept from the file (it belongs to a newer version, or could not be read). */
   readonly readOnly: boolean;
-  /** The current settings (a fresh copy; changing it changes nothing). */
+  /**
+   * The current settings: a deeply frozen snapshot, the same object until the next
+   * update (the pipeline reads settings several times per file; a copy each time cost
+   * ~0.15 ms per file). Copy it to change it.
+   */
   get(): Settings;
   /**
    * Applies a change (shallow: `backend` or `watchedFolders` are replaced whole),
@@ -52,7 +56,7 @@ export async function openSettings(dataDir: string): Promise<SettingsStore> {
   const file = path.resolve(dataDir, SETTINGS_FILE_NAME);
   await removeStaleTempFiles(file);
   const loaded = loadSettings(file);
-  let current = loaded.settings;
+  let current: Settings = deepFreeze(loaded.settings);
   const listeners = new Set<SettingsListener>();
   // Updates run one after another, each on the result of the one before.
   let queue: Promise<unknown> = Promise.resolve();
@@ -70,16 +74,17 @@ export async function openSettings(dataDir: string): Promise<SettingsStore> {
       return err('settings_write_failed', `Settings could not be saved to ${file}: ${(error as Error).message}`);
     }
     const previous = current;
-    current = parsed.data;
+    // A copy: nothing the caller passed in may end up frozen.
+    current = deepFreeze(structuredClone(parsed.data));
     for (const listener of listeners) {
       try {
-        listener(structuredClone(current), structuredClone(previous));
+        listener(current, previous);
       } catch (error) {
         // One faulty subscriber must not undo a saved change or starve the others.
         process.emitWarning(`A settings listener failed: ${(error as Error).message}`);
       }
     }
-    return ok(structuredClone(current));
+    return ok(current);
   };
 
   return {
@@ -87,7 +92,7 @@ export async function openSettings(dataDir: string): Promise<SettingsStore> {
     warning: loaded.warning,
     problem: loaded.problem,
     readOnly: loaded.readOnly,
-    get: () => structuredClone(current),
+    get: () => current,
     update(change) {
       const result = queue.then(() => apply(change));
       queue = result.catch(() => {});
@@ -98,6 +103,15 @@ export async function openSettings(dataDir: string): Promise<SettingsStore> {
       return () => listeners.delete(listener);
     },
   };
+}
+
+/** Freezes a parsed (plain, acyclic) settings object and everything in it, so a caller's change throws. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const member of Object.values(value)) deepFreeze(member);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 interface Loaded {

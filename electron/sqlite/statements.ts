@@ -24,18 +24,23 @@ export interface Transactions {
 }
 
 export function createTransactions(db: DatabaseSync): Transactions {
+  // Prepared once: db.exec() parses its SQL text again on every call, twice per write.
+  const begin = db.prepare('BEGIN');
+  const beginImmediate = db.prepare('BEGIN IMMEDIATE');
+  const commit = db.prepare('COMMIT');
+  const rollback = db.prepare('ROLLBACK');
   let inTransaction = false;
   return {
     write(fn) {
       if (inTransaction) return fn();
-      db.exec('BEGIN IMMEDIATE');
+      beginImmediate.run();
       inTransaction = true;
       try {
         const result = fn();
-        db.exec('COMMIT');
+        commit.run();
         return result;
       } catch (error) {
-        db.exec('ROLLBACK');
+        rollback.run();
         throw error;
       } finally {
         inTransaction = false;
@@ -43,13 +48,13 @@ export function createTransactions(db: DatabaseSync): Transactions {
     },
     read(fn) {
       if (inTransaction) return fn();
-      db.exec('BEGIN');
+      begin.run();
       inTransaction = true;
       try {
         return fn();
       } finally {
         inTransaction = false;
-        db.exec('COMMIT');
+        commit.run();
       }
     },
   };

@@ -25,6 +25,8 @@ export interface StartClamdOptions {
   tcpPort?: number;
   /** Bounded wait for the first PONG (default 30 s). */
   startTimeoutMs?: number;
+  /** More clamd.conf lines, e.g. `ReadTimeout 1` (how long clamd keeps an idle session). */
+  extraConfig?: readonly string[];
 }
 
 export interface RunningClamd {
@@ -35,6 +37,8 @@ export interface RunningClamd {
   tcpPort?: number;
   /** What clamd printed and logged so far (for diagnosing a failing test). */
   output(): string;
+  /** Stops clamd (SIGTERM) and starts it again on the same socket and database; resolves at the first PONG. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -72,13 +76,18 @@ export async function startClamd(options: StartClamdOptions = {}): Promise<Runni
   await writeSignatureDatabase(dbDir);
   await writeFile(configPath, clamdConfig({ root, dbDir, socketPath, ...options }));
 
-  const child = spawn(binary, [`--config-file=${configPath}`], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (data: Buffer) => {
     output = (output + data.toString('utf8')).slice(-20_000);
   };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
+  const launch = () => {
+    const child = spawn(binary, [`--config-file=${configPath}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    return { child, exited, watchdog: startWatchdog(child) };
+  };
+  let running = launch();
   const logPath = join(root, 'clamd.log');
   const fullOutput = () => {
     let log = '';
@@ -89,19 +98,14 @@ export async function startClamd(options: StartClamdOptions = {}): Promise<Runni
     }
     return `${output}${log.slice(-20_000)}`;
   };
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const watchdog = startWatchdog(child);
   const killOnExit = () => {
-    child.kill('SIGKILL');
+    running.child.kill('SIGKILL');
     rmSync(root, { recursive: true, force: true });
   };
   process.once('exit', killOnExit);
 
-  let stopped = false;
-  const stop = async () => {
-    if (stopped) return;
-    stopped = true;
-    process.off('exit', killOnExit);
+  const terminate = async () => {
+    const { child, exited, watchdog } = running;
     watchdog.kill('SIGKILL');
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
@@ -109,17 +113,30 @@ export async function startClamd(options: StartClamdOptions = {}): Promise<Runni
       await exited;
       clearTimeout(forced);
     }
+  };
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    process.off('exit', killOnExit);
+    await terminate();
     await rm(root, { recursive: true, force: true });
+  };
+  const restart = async () => {
+    await terminate();
+    await rm(socketPath, { force: true });
+    running = launch();
+    await waitForPong(socketPath, running.child, options.startTimeoutMs ?? 30_000);
   };
 
   try {
-    await waitForPong(socketPath, child, options.startTimeoutMs ?? 30_000);
+    await waitForPong(socketPath, running.child, options.startTimeoutMs ?? 30_000);
   } catch (error) {
     const diagnosis = fullOutput();
     await stop();
     throw new Error(`clamd did not start: ${(error as Error).message}\n--- clamd output ---\n${diagnosis}`, { cause: error });
   }
-  return { socketPath, dbDir, configPath, tcpPort: options.tcpPort, output: fullOutput, stop };
+  return { socketPath, dbDir, configPath, tcpPort: options.tcpPort, output: fullOutput, restart, stop };
 }
 
 function clamdConfig(o: { root: string; dbDir: string; socketPath: string } & StartClamdOptions): string {
@@ -141,6 +158,7 @@ function clamdConfig(o: { root: string; dbDir: string; socketPath: string } & St
   ];
   // No User line: clamd keeps our identity. No TCPSocket unless asked for.
   if (o.tcpPort !== undefined) lines.push('TCPAddr 127.0.0.1', `TCPSocket ${o.tcpPort}`);
+  lines.push(...(o.extraConfig ?? []));
   return `${lines.join('\n')}\n`;
 }
 

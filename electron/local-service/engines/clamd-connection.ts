@@ -147,7 +147,7 @@ export function clamdRequest(request: ClamdRequest): Promise<string> {
  * while the current one is written; waits for drain whenever the socket's
  * buffer is full, so memory stays at a chunk or two whatever the file size.
  */
-async function upload(
+export async function upload(
   socket: Socket,
   command: Buffer,
   opening: Promise<ChunkSource>,
@@ -194,7 +194,7 @@ function drained(socket: Socket, stop: AbortSignal): Promise<void> {
   });
 }
 
-function socketError(error: NodeJS.ErrnoException, where: string, connected: boolean): EngineError {
+export function socketError(error: NodeJS.ErrnoException, where: string, connected: boolean): EngineError {
   const code = error.code ?? error.message;
   if (!connected || UNREACHABLE.has(code)) {
     const what = connected ? 'dropped the connection' : 'is not reachable';

@@ -1,9 +1,11 @@
 // The ClamAV engine: asks a running clamd to scan each file over its INSTREAM
-// protocol, one connection per scan, so clamd need not see the service's files.
+// protocol, so clamd need not see the service's files: one connection per scan,
+// or (with `sessions`) scans one after another on kept clamd sessions.
 import { EngineError, type EngineVerdict, type ScanEngine } from './engine.ts';
 import { ClamdStreamDropped, clamdRequest } from './clamd-connection.ts';
 import { BufferChunks, FileChunks, type ChunkSource } from './file-chunks.ts';
 import { COMMANDS, endpointLabel, parseInstreamReply, quoteReply, replyMessages, type ClamdEndpoint } from './clamd-protocol.ts';
+import { ClamdSessionPool } from './clamd-session-pool.ts';
 
 export interface ClamdEngineOptions {
   endpoint: ClamdEndpoint;
@@ -17,6 +19,12 @@ export interface ClamdEngineOptions {
   idleTimeoutMs?: number;
   /** Bytes per INSTREAM chunk (default 256 KiB; clamd accepts any size up to StreamMaxLength). */
   chunkSize?: number;
+  /**
+   * clamd sessions kept open between scans, at most (match it to the scans run at
+   * once). Default 0: a new connection for every scan. PING and VERSION always
+   * use a connection of their own.
+   */
+  sessions?: number;
 }
 
 export const CLAMD_DEFAULTS = {
@@ -31,12 +39,28 @@ export class ClamdEngine implements ScanEngine {
   readonly #connectTimeoutMs: number;
   readonly #idleTimeoutMs: number;
   readonly #chunkSize: number;
+  readonly #sessions: ClamdSessionPool | null;
 
   constructor(options: ClamdEngineOptions) {
     this.endpoint = options.endpoint;
     this.#connectTimeoutMs = options.connectTimeoutMs ?? CLAMD_DEFAULTS.connectTimeoutMs;
     this.#idleTimeoutMs = options.idleTimeoutMs ?? CLAMD_DEFAULTS.idleTimeoutMs;
     this.#chunkSize = options.chunkSize ?? CLAMD_DEFAULTS.chunkSize;
+    const sessions = options.sessions ?? 0;
+    this.#sessions = sessions > 0 ? new ClamdSessionPool(this.endpoint, sessions, Math.min(this.#connectTimeoutMs, 2_000)) : null;
+  }
+
+  /**
+   * With `sessions`: resolves once it is known whether clamd keeps sessions (true) or
+   * scans go on using a connection each (false). Scans never wait for it.
+   */
+  sessionsReady(): Promise<boolean> {
+    return this.#sessions?.whenReady() ?? Promise.resolve(false);
+  }
+
+  /** Ends the kept sessions (a scan still running ends its own when done). */
+  async close(): Promise<void> {
+    this.#sessions?.close();
   }
 
   /** `unix:/path` or `tcp:host:port`. */
@@ -56,6 +80,12 @@ export class ClamdEngine implements ScanEngine {
 
   async #instream(openBody: () => Promise<ChunkSource>, signal?: AbortSignal): Promise<EngineVerdict> {
     if (signal?.aborted) throw new EngineError('engine_aborted', 'the scan was cancelled', { cause: signal.reason });
+    if (this.#sessions?.ready) return this.#instreamInSession(this.#sessions, openBody, signal);
+    return this.#instreamAlone(openBody, signal);
+  }
+
+  /** INSTREAM on a connection of its own. */
+  async #instreamAlone(openBody: () => Promise<ChunkSource>, signal?: AbortSignal): Promise<EngineVerdict> {
     const opening = openBody();
     opening.catch(() => undefined); // reported through the request
     let reply: string;
@@ -66,6 +96,39 @@ export class ClamdEngine implements ScanEngine {
       throw error;
     } finally {
       // Not awaited: the verdict does not wait for the descriptor to close.
+      void opening.then((body) => body.close(), () => undefined);
+    }
+    return parseInstreamReply(reply);
+  }
+
+  /**
+   * INSTREAM on a kept session. A reused session that breaks before clamd says a
+   * word was most likely closed by clamd while idle (ReadTimeout, a restart): the
+   * scan is repeated on a connection of its own, which also tells a size-limit
+   * refusal or a clamd that is gone from a stale session.
+   */
+  async #instreamInSession(pool: ClamdSessionPool, openBody: () => Promise<ChunkSource>, signal?: AbortSignal): Promise<EngineVerdict> {
+    const opening = openBody();
+    opening.catch(() => undefined); // reported through the session
+    let reply: string;
+    try {
+      // Opening the file overlaps with connecting, as in #request.
+      const { session, reused } = await pool.acquire(this.#connectTimeoutMs, signal);
+      try {
+        reply = await session.instream(opening, this.#idleTimeoutMs, signal);
+      } catch (error) {
+        if (reused && isLostSession(error, signal)) {
+          void opening.then((body) => body.close(), () => undefined);
+          return await this.#instreamAlone(openBody, signal);
+        }
+        throw error;
+      } finally {
+        pool.release(session);
+      }
+    } catch (error) {
+      if (error instanceof ClamdStreamDropped) throw await this.#explainDroppedStream(error, signal);
+      throw error;
+    } finally {
       void opening.then((body) => body.close(), () => undefined);
     }
     return parseInstreamReply(reply);
@@ -127,4 +190,13 @@ export class ClamdEngine implements ScanEngine {
       signal,
     });
   }
+}
+
+/**
+ * The session broke without an answer to this scan (clamd's own answers, ERROR
+ * included, resolve), and not because of the caller, the file or a timeout.
+ */
+function isLostSession(error: unknown, signal?: AbortSignal): boolean {
+  if (signal?.aborted || !(error instanceof EngineError)) return false;
+  return error.code === 'engine_unavailable' || error.code === 'engine_error';
 }

@@ -61,12 +61,15 @@ export async function submitScan(ctx: RequestContext, parts: ServiceParts, mode:
       submittedAt: isoNow(),
     };
     scan = processingScan(stored);
-    // The row and its `processing` webhook event commit together.
-    const inserted = parts.store.transaction(() => {
-      const outcome = parts.store.insert(stored);
-      if (outcome === 'inserted') parts.onSubmitted(toScan(scan, 'en'));
-      return outcome;
-    });
+    // The row and its `processing` webhook event commit together; without webhooks the insert is its own transaction.
+    const { onSubmitted } = parts;
+    const inserted = onSubmitted
+      ? parts.store.transaction(() => {
+          const outcome = parts.store.insert(stored);
+          if (outcome === 'inserted') onSubmitted(scan);
+          return outcome;
+        })
+      : parts.store.insert(stored);
     if (inserted === 'duplicate') throw new HttpError('duplicate_external_reference_id', { key: 'duplicateReference' });
   } catch (error) {
     if (file.kind === 'file') await rm(file.tempFile, { force: true });
@@ -75,7 +78,7 @@ export async function submitScan(ctx: RequestContext, parts: ServiceParts, mode:
   }
 
   // Listen before scanning starts, so a very fast scan cannot slip past.
-  const terminal = mode === 'sync' ? parts.runner.waitForTerminal(id, parts.syncWindowMs) : null;
+  const terminal = mode === 'sync' ? parts.runner.waitForTerminal(id, parts.syncWindowMs, scan) : null;
   // A small upload's bytes go along, so the engine need not read them back from disk.
   const held = parts.runner.enqueue(id, file.kind === 'memory' ? file.content : undefined);
   if (memoryOnly && !held) writeUpload(upload, file.content); // cannot happen (nothing ran since canHold); never scan a missing file

@@ -28,6 +28,8 @@ const REALM = 'Bearer realm="verdict-local-service"';
 
 export function createRequestHandler(options: RequestHandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { keyring, rateLimiter, parts, logger } = options;
+  // Decided once: with info off, no request pays for a listener and a log line nobody reads.
+  const logRequests = logger.isLevelEnabled?.('info') ?? true;
 
   async function handle(req: IncomingMessage, res: ServerResponse, language: Language): Promise<void> {
     const auth = keyring.authenticate(req);
@@ -77,11 +79,13 @@ export function createRequestHandler(options: RequestHandlerOptions): (req: Inco
   return (req, res) => {
     let language: Language = 'en';
     try {
-      const started = performance.now();
-      // Path only: the query is unused, and the Authorization header is never logged.
-      res.once('finish', () =>
-        logger.info({ method: req.method, path: (req.url ?? '').split('?')[0], status: res.statusCode, ms: Math.round(performance.now() - started) }, 'request'),
-      );
+      if (logRequests) {
+        const started = performance.now();
+        // Path only: the query is unused, and the Authorization header is never logged.
+        res.once('finish', () =>
+          logger.info({ method: req.method, path: (req.url ?? '').split('?')[0], status: res.statusCode, ms: Math.round(performance.now() - started) }, 'request'),
+        );
+      }
       language = languageOf(req.headers['content-language']);
       handle(req, res, language).catch((error: unknown) => answerFailure(req, res, error, language));
     } catch (error) {

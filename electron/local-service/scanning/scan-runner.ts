@@ -19,8 +19,11 @@ export interface ScanRunnerOptions {
   concurrency: number;
   /** Each scan takes at least this long (lets clients exercise 408 and polling). */
   scanDelayMs: number;
-  /** Called inside the transaction that records the outcome (the webhook event commits with it). */
-  onTerminal(scan: StoredScan): void;
+  /**
+   * Called inside the transaction that records the outcome (the webhook event commits with it);
+   * null when nobody listens, and the outcome is one statement, its own transaction.
+   */
+  onTerminal: ((scan: StoredScan) => void) | null;
   logger: ServiceLogger;
   /** Bytes of queued uploads kept in memory at most (default MAX_HELD_BYTES); beyond it the engine reads the file. */
   maxHeldBytes?: number;
@@ -38,8 +41,11 @@ export interface ScanRunner {
    * upload's file, which must then exist.
    */
   enqueue(scanId: string, content?: Buffer): boolean;
-  /** The terminal scan, or null when `timeoutMs` passes first. */
-  waitForTerminal(scanId: string, timeoutMs: number): Promise<StoredScan | null>;
+  /**
+   * The terminal scan, or null when `timeoutMs` passes first. `current`: the scan as the
+   * caller has just stored it, so it need not be read back.
+   */
+  waitForTerminal(scanId: string, timeoutMs: number, current?: StoredScan): Promise<StoredScan | null>;
   /** Stops scanning: running scans are abandoned and stay `processing`, to be resumed on the next start. */
   close(): Promise<void>;
   /** close() was called (waiters woken by it get null, like a timeout). */
@@ -72,12 +78,15 @@ export function createScanRunner(options: ScanRunnerOptions): ScanRunner {
   };
 
   /** Records the outcome and tells the listener in one transaction. */
+  const { onTerminal } = options;
   const record = (write: () => StoredScan | null): StoredScan | null =>
-    store.transaction(() => {
-      const stored = write();
-      if (stored) options.onTerminal(stored);
-      return stored;
-    });
+    onTerminal
+      ? store.transaction(() => {
+          const stored = write();
+          if (stored) onTerminal(stored);
+          return stored;
+        })
+      : write();
 
   async function scanOne(scanId: string): Promise<void> {
     const signal = shutdown.signal;
@@ -146,8 +155,8 @@ export function createScanRunner(options: ScanRunnerOptions): ScanRunner {
       pump();
       return holding;
     },
-    waitForTerminal(scanId, timeoutMs) {
-      const now = store.get(scanId);
+    waitForTerminal(scanId, timeoutMs, current) {
+      const now = current ?? store.get(scanId);
       if (now && now.status !== 'processing') return Promise.resolve(now);
       return new Promise((resolve) => {
         const set = waiters.get(scanId) ?? new Set();

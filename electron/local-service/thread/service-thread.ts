@@ -29,6 +29,7 @@ const logger: ServiceLogger = {
   info: levels.includes('info') ? forward('info') : noop,
   warn: levels.includes('warn') ? forward('warn') : noop,
   error: levels.includes('error') ? forward('error') : noop,
+  isLevelEnabled: (level) => levels.includes(level),
 };
 
 const starting: Promise<LocalService> = startLocalService({ ...options, logger });

@@ -85,6 +85,31 @@ describe('openSettings', () => {
     expect(again.warning).toBeNull();
   });
 
+  it('hands out one deeply frozen snapshot until a change replaces it', async () => {
+    writeFileSync(file, JSON.stringify(fullSettings));
+    const store = await openSettings(dataDir);
+    const first = store.get();
+    expect(store.get()).toBe(first); // no copy per call
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(Object.isFrozen(first.watchedFolders[0]?.exclusions.paths)).toBe(true);
+    expect(() => first.watchedFolders.push(first.watchedFolders[0] as Settings['watchedFolders'][number])).toThrow(TypeError);
+    expect(() => ((first.exclusions as { paths: string[] }).paths[0] = 'x')).toThrow(TypeError);
+
+    const folders = [{ ...fullSettings.watchedFolders[0], id: 'w2' }] as Settings['watchedFolders'];
+    const seen: Settings[] = [];
+    store.onChange((next) => seen.push(next));
+    const result = await store.update({ watchedFolders: folders });
+    const second = store.get();
+    expect(second).not.toBe(first);
+    expect(result.ok && result.value).toBe(second);
+    expect(seen).toEqual([second]);
+    expect(Object.isFrozen(second.watchedFolders[0])).toBe(true);
+    expect(first.watchedFolders[0]?.id).toBe('w1'); // the old snapshot stays as it was
+    expect(Object.isFrozen(folders[0])).toBe(false); // the caller's objects are not frozen
+    folders[0]!.id = 'changed';
+    expect(store.get().watchedFolders[0]?.id).toBe('w2');
+  });
+
   it('rejects an invalid change and keeps the file as it was', async () => {
     const store = await openSettings(dataDir);
     await store.update({ notifyClean: true });
