@@ -11,7 +11,9 @@ export class OwnClamdEngine extends ClamdEngine {
     this.clamd = clamd;
   }
 
-  async close(): Promise<void> {
+  override async close(): Promise<void> {
+    // The sessions first, then the clamd they talk to.
+    await super.close();
     await this.clamd.close();
   }
 }
