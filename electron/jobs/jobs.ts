@@ -78,7 +78,8 @@ export function createJobs(input: JobsInput): Jobs {
     lastSent.set(run.state.id, at);
     send({ type: 'progress', progress: progress(run.state) });
   };
-  const deps: JobDeps = { history, pipeline: input.pipeline, intake: input.intake, now, emit };
+  const fileDone = (run: JobRun, record: ScanRecord) => send({ type: 'file', jobId: run.state.id, record });
+  const deps: JobDeps = { history, pipeline: input.pipeline, intake: input.intake, now, emit, fileDone };
 
   const unsubscribe = input.events.subscribe((event) => {
     if (event.type !== 'record') return;
@@ -86,7 +87,7 @@ export function createJobs(input: JobsInput): Jobs {
       if (!run.pending.has(event.record.id) || !isSettled(run, event.record)) continue;
       run.pending.delete(event.record.id);
       countFinished(run, event.record);
-      send({ type: 'file', jobId: run.state.id, record: event.record });
+      fileDone(run, event.record);
       emit(run, false);
       if (run.pending.size <= DRAIN_MARK) wake(run);
     }

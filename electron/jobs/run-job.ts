@@ -21,6 +21,8 @@ export interface JobDeps {
   now: () => number;
   /** Tells subscribers (forced: a change of state, always sent). */
   emit: (run: JobRun, forced: boolean) => void;
+  /** One of the job's files reached its end (or one the caller stopped waiting for). */
+  fileDone: (run: JobRun, record: ScanRecord) => void;
 }
 
 export interface RunOptions {
@@ -58,8 +60,12 @@ export async function runJob(deps: JobDeps, run: JobRun, options: RunOptions): P
 /** A batch was written: its rows finished at intake are counted, the others awaited; then the walk waits for room. */
 async function afterBatch(deps: JobDeps, run: JobRun, records: readonly ScanRecord[]): Promise<void> {
   for (const record of records) {
-    if (TERMINAL_STATUSES.includes(record.status)) countFinished(run, record);
-    else run.pending.add(record.id);
+    if (!TERMINAL_STATUSES.includes(record.status)) {
+      run.pending.add(record.id);
+      continue;
+    }
+    countFinished(run, record);
+    deps.fileDone(run, record);
   }
   deps.history.jobs.save(run.state);
   deps.emit(run, false);
