@@ -1,19 +1,23 @@
-// `npm run -s scan -- [--json] [--mode auto|sync|async] [--service URL] [--data-dir DIR] <paths...>`
+// `npm run -s scan -- [--json] [--mode auto|sync|async] [--service URL] [--data-dir DIR] <paths...> | --job quick|full`
 // Scans files and folders through the same pipeline as the app (origin `cli`):
 // progress on stderr, one result line per file on stdout, and the exit code
+// (a folder, or --job, runs a scan job: scan-job.ts; it ends with a summary line on stderr)
 // 0 (all completed safe), 1 (any unsafe), 2 (any could not be scanned).
 import { displayName } from '../../shared/display-name.ts';
 import type { ModeChoice, ScanRecord } from '../../shared/scans/record.ts';
 import { TERMINAL_STATUSES } from '../../shared/scans/record.ts';
 import { createSecretList } from '../logging/logger.ts';
-import { CliExit, COMMON_USAGE, installCrashHandlers, openCliCore, parseCliArgs, runCli, serviceLabel, serviceOverrideFrom, type CliIo } from './cli-options.ts';
+import { CliExit, COMMON_USAGE, installCrashHandlers, openCliCore, runCli, serviceLabel, serviceOverrideFrom, type CliIo } from './cli-options.ts';
 import { exitCodeFor, formatRecord } from './format.ts';
+import { JOB_USAGE, jobKindFor, parseScanArgs, runJobScan } from './scan-job.ts';
 
 const USAGE = `Usage: npm run -s scan -- [options] <files or folders...>
+       npm run -s scan -- [options] --job quick|full
 
 Options:
   --json               one JSON object per line (path, status, safe, detailed, findings, sha256, scanId, ...)
   --mode MODE          auto (default: the settings' mode), sync or async
+${JOB_USAGE}
 ${COMMON_USAGE}
   --force              scan again even when identical content has a recent verdict
   -h, --help           this text
@@ -33,7 +37,7 @@ export function runScan(argv: string[], io: CliIo): Promise<number> {
 }
 
 async function scan(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals, engine } = parseCliArgs(
+  const { values, positionals, engine, job } = parseScanArgs(
     argv,
     { mode: { type: 'string' }, force: { type: 'boolean', default: false } },
     USAGE,
@@ -95,6 +99,8 @@ async function scan(argv: string[], io: CliIo): Promise<number> {
 
   try {
     io.stderr(`Scanning with ${serviceLabel(serviceOverride)}…`);
+    const kind = await jobKindFor(job, positionals);
+    if (kind) return await runJobScan(core, io, { kind, roots: positionals, mode, force: values.force, json: values.json, giveUp: finished });
     const submitted = await core.submit(positionals, { origin: 'cli', mode, force: values.force });
     if (!submitted.ok) {
       io.stderr(submitted.error.message);

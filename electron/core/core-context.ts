@@ -1,6 +1,7 @@
 // What every setup step of the core shares: where its data lives, the caller's
 // options and knobs, the logger, the settings store, and the teardown list that
 // close() (or a failed start) runs in reverse order of registration.
+import type { JobPlaces } from '../jobs/job-roots.ts';
 import { join } from 'node:path';
 import { err, type Result } from '../../shared/result.ts';
 import type { QuarantineOptions } from '../quarantine/quarantine.ts';
@@ -29,6 +30,8 @@ export interface CoreTuning {
   /** Log to stderr instead of a file when no logFile is given (default: a file in the data dir). */
   logToStderr?: boolean;
   logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
+  /** Where scan jobs look (home, temp folder; default: this process's). Tests give fake ones. */
+  jobPlaces?: JobPlaces;
   /** Called at each named step of a quarantine operation (crash tests kill the process there). */
   onQuarantineStep?: QuarantineOptions['onStep'];
 }

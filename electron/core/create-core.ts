@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import type { ScanEvent } from '../../shared/scans/record.ts';
 import type { BackendManager } from '../backend/backend.ts';
 import { DEFAULT_KEYCHAIN_SERVICE } from '../keychain/keychain.ts';
+import type { Jobs } from '../jobs/jobs.ts';
 import type { ScanPipeline } from '../scans/pipeline.ts';
 import type { Core, CoreOptions } from './core.ts';
 import { createGuard, createTeardown, openCoreContext, type CoreTuning } from './core-context.ts';
@@ -18,6 +19,7 @@ import { settingsApi } from './settings-api.ts';
 import { setupBackend, setupKeys } from './setup-backend.ts';
 import { historyApi, setupHistory, setupRetention, setupScanEvents } from './setup-history.ts';
 import { quarantineApi, setupQuarantine, setupThreats } from './setup-quarantine.ts';
+import { setupJobs } from './setup-jobs.ts';
 import { setupScanning } from './setup-scanning.ts';
 import { setupWatching } from './setup-watching.ts';
 import { collectStartupWarnings } from './startup-warnings.ts';
@@ -35,6 +37,8 @@ export interface CoreInternals extends Core {
   pipelineState(): ReturnType<ScanPipeline['state']>;
   /** Resolves when no quarantine move started by a verdict is still running (tests). */
   threatsSettled(): Promise<void>;
+  /** Quick, full and custom scan jobs: start, pause, resume, cancel, progress (the CLI; the shell's IPC comes with the UI). */
+  readonly jobs: Jobs;
 }
 
 export async function createCore(options: CoreOptions, tuning: CoreTuning = {}): Promise<CoreInternals> {
@@ -59,7 +63,9 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
     // After recovery, before retention: a record whose file a crash left restored, allowed, deleted or lost says so.
     threats.reconcile();
     threats.finishPending();
+    const jobs = setupJobs(ctx, { history, scans, events });
     scans.start();
+    jobs.resumeUnfinished();
 
     const retention = setupRetention(ctx, history, events);
     const submit = createSubmit(scans, ctx.log);
@@ -75,6 +81,7 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
       submit,
       onEvent: (listener: (event: ScanEvent) => void) => events.subscribe(listener),
       idle: () => scans.idle(),
+      jobs,
       async close() {
         if (closed) return;
         closed = true;

@@ -6,18 +6,18 @@ import { parseOrExplain, SELECT_COLUMNS, type HistoryDb } from './history-db.ts'
 import { recordById } from './history-reads.ts';
 import { fieldsToColumns, insertSchema, patchSchema, RECORD_COLUMNS, recordToRow, rowToRecord, type RecordColumn, type ScanRecordPatch } from './row-mapping.ts';
 
-const INSERT_SQL = `INSERT INTO scans (${SELECT_COLUMNS}) VALUES (${RECORD_COLUMNS.map(() => '?').join(', ')})`;
+const INSERT_SQL = `INSERT INTO scans (${SELECT_COLUMNS}, job_id) VALUES (${RECORD_COLUMNS.map(() => '?').join(', ')}, ?)`;
 
 /** Rows retention may delete: finished, and not the record of a file in quarantine. */
 const TERMINAL = `status IN ('completed', 'failed', 'skipped') AND (disposition IS NULL OR disposition NOT IN ('quarantine_pending', 'quarantined'))`;
 
-/** Stores records in one transaction (all or none), each with its name index entry. */
-export function insertRecords(h: HistoryDb, records: readonly ScanRecord[]): ScanRecord[] {
+/** Stores records in one transaction (all or none), each with its name index entry (and the scan job they belong to). */
+export function insertRecords(h: HistoryDb, records: readonly ScanRecord[], jobId: number | null = null): ScanRecord[] {
   return h.transaction(() =>
     records.map((record) => {
       const valid = parseOrExplain(insertSchema, record, 'scan record');
       const row = recordToRow(valid);
-      const { lastInsertRowid } = h.prepare(INSERT_SQL).run(...RECORD_COLUMNS.map((column) => row[column] ?? null));
+      const { lastInsertRowid } = h.prepare(INSERT_SQL).run(...RECORD_COLUMNS.map((column) => row[column] ?? null), jobId);
       h.nameIndex.add(lastInsertRowid, valid.fileName);
       return valid;
     }),

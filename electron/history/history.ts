@@ -9,6 +9,7 @@ import { openOrSetAside, openSqliteFile } from '../sqlite/open-sqlite.ts';
 import { createTransactions, statementCache } from '../sqlite/statements.ts';
 import { csvChunks, jsonChunks, type ExportTarget } from './export-format.ts';
 import { exportWith } from './history-export.ts';
+import { historyJobs, type HistoryJobs } from './history-jobs.ts';
 import { counts, findReusable, listPending, queryPage, recordById, recordByReference, withDisposition } from './history-reads.ts';
 import type { HistoryDb } from './history-db.ts';
 import { deleteOlderThan, insertRecords, keepLast, updateRecord } from './history-writes.ts';
@@ -18,6 +19,7 @@ import type { ScanRecordPatch } from './row-mapping.ts';
 
 export type { ScanRecordPatch } from './row-mapping.ts';
 export type { ExportTarget } from './export-format.ts';
+export type { HistoryJobs } from './history-jobs.ts';
 
 export const HISTORY_FILE_NAME = 'history.sqlite';
 
@@ -49,8 +51,10 @@ export interface History {
 
   /** Stores a new record; throws on an invalid record or a duplicate id / external reference. */
   insert(record: ScanRecord): ScanRecord;
-  /** Stores many records in one transaction (a burst of dropped files): all or none. */
-  insertMany(records: readonly ScanRecord[]): void;
+  /** Stores many records in one transaction (a burst of dropped files): all or none; `jobId`: the scan job they belong to. */
+  insertMany(records: readonly ScanRecord[], jobId?: number): void;
+  /** Scan jobs (history-jobs.ts). */
+  readonly jobs: HistoryJobs;
   /** Changes some fields of a record; returns the updated record, or null if there is none with this id. */
   update(id: string, patch: ScanRecordPatch): ScanRecord | null;
   get(id: string): ScanRecord | null;
@@ -117,7 +121,8 @@ function createHistory(db: DatabaseSync, file: string, warning: string | null, o
     file,
     warning,
     insert: (record) => insertRecords(h, [record])[0] as ScanRecord,
-    insertMany: (records) => void insertRecords(h, records),
+    insertMany: (records, jobId) => void insertRecords(h, records, jobId ?? null),
+    jobs: historyJobs(h),
     update: (id, patch) => updateRecord(h, id, patch),
     get: (id) => recordById(h, id),
     getByReference: (ref) => recordByReference(h, ref),

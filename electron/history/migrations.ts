@@ -118,6 +118,37 @@ export const MIGRATIONS: readonly Migration[] = [
       db.exec('ALTER TABLE scans ADD COLUMN error_params TEXT;');
     },
   },
+  {
+    version: 4,
+    description: 'scan jobs (quick, full, custom): one row per job, and the job each scan row belongs to',
+    up(db) {
+      // job_id is an integer (the job's rowid) so the index costs a few bytes per scanned file;
+      // partial, so single scans add nothing to it.
+      db.exec(`
+        CREATE TABLE jobs (
+          id INTEGER PRIMARY KEY,
+          kind TEXT NOT NULL,
+          roots_json TEXT NOT NULL,
+          excluded_json TEXT NOT NULL DEFAULT '[]',
+          origin TEXT NOT NULL,
+          status TEXT NOT NULL,
+          walk_complete INTEGER NOT NULL DEFAULT 0,
+          found INTEGER NOT NULL DEFAULT 0,
+          bytes INTEGER NOT NULL DEFAULT 0,
+          scanned INTEGER NOT NULL DEFAULT 0,
+          threats INTEGER NOT NULL DEFAULT 0,
+          could_not_scan INTEGER NOT NULL DEFAULT 0,
+          skipped INTEGER NOT NULL DEFAULT 0,
+          started_at TEXT NOT NULL,
+          finished_at TEXT,
+          active_ms INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX jobs_by_status ON jobs (status, kind);
+        ALTER TABLE scans ADD COLUMN job_id INTEGER;
+        CREATE INDEX scans_by_job ON scans (job_id) WHERE job_id IS NOT NULL;
+      `);
+    },
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

@@ -8,7 +8,7 @@ import type { ScanRecordPatch } from '../history/history.ts';
 import type { SubmissionMode } from './mode.ts';
 
 export interface HistoryPort {
-  insertMany(records: readonly ScanRecord[]): void;
+  insertMany(records: readonly ScanRecord[], jobId?: number): void;
   update(id: string, patch: ScanRecordPatch): ScanRecord | null;
   get(id: string): ScanRecord | null;
   findReusable(sha256: string, sinceIso: string, options?: { backend?: string }): ScanRecord | null;

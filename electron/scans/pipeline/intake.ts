@@ -27,13 +27,18 @@ export async function submit(p: Pipeline, paths: readonly string[], submission: 
   const choice = submission.mode ?? p.options.settings().mode;
   const summary: SubmitSummary = { queued: 0, skipped: 0, linksNotFollowed: 0, failed: 0 };
   const ids: string[] = [];
-  const batch = insertBatch(p, { force, consentedTo: submission.uploadConsent ?? null });
+  const batch = insertBatch(p, { force, consentedTo: submission.uploadConsent ?? null, jobId: submission.jobId });
+  const afterBatch = async (records: readonly ScanRecord[] | null) => {
+    if (records && submission.afterBatch) await submission.afterBatch(records);
+  };
   p.memory.intakeRunning++;
   try {
     // An excluded folder is not walked: the intake yields it once, listed as skipped (a rescan walks it).
     const excludedFolder = (folder: string) => exclusionOf(p, folder, null, origin, 'folder');
     const within = submission.within === undefined ? {} : { within: submission.within };
-    for await (const entry of p.options.intake(paths, force ? within : { excludedFolder, ...within })) {
+    const intakeOptions = force ? within : { excludedFolder, ...within };
+    const entries = submission.walk ? submission.walk(intakeOptions) : p.options.intake(paths, intakeOptions);
+    for await (const entry of entries) {
       // Checked first: an excluded file is listed as skipped, never sent (a rescan is "scan anyway").
       const excluded = entry.ok && !force ? exclusionOf(p, entry.path, entry.size, origin) : null;
       const waiting = entry.ok && !force && !excluded ? p.memory.waitingByPath.get(entry.path) : undefined;
@@ -47,10 +52,10 @@ export async function submit(p: Pipeline, paths: readonly string[], submission: 
       ids.push(id);
       const { record, counts } = recordOf(p, entry, newRecord(p, id, entry.path, origin, isoNow(p)), excluded, choice);
       summary[counts]++;
-      batch.add(record);
+      await afterBatch(batch.add(record));
       if (p.memory.closed) break;
     }
-    batch.flush();
+    await afterBatch(batch.flush());
   } finally {
     p.memory.intakeRunning--;
     notifyIdle(p);
@@ -77,14 +82,15 @@ function recordOf(p: Pipeline, entry: IntakeEntry, base: ScanRecord, excluded: R
 }
 
 /** Rows are written in batches (a folder of thousands is one transaction per batch); queued ones then go in line. */
-function insertBatch(p: Pipeline, taken: { force: boolean; consentedTo: string | null }) {
+function insertBatch(p: Pipeline, taken: { force: boolean; consentedTo: string | null; jobId: number | undefined }) {
   let batch: ScanRecord[] = [];
   let startedAt = 0;
-  const flush = () => {
-    if (batch.length === 0) return;
+  /** Writes the batch; returns the records written (null: nothing to write). */
+  const flush = (): ScanRecord[] | null => {
+    if (batch.length === 0) return null;
     const records = batch;
     batch = [];
-    p.history.insertMany(records);
+    p.history.insertMany(records, taken.jobId);
     for (const record of records) {
       p.events.record(record);
       if (record.status !== 'queued') continue;
@@ -94,11 +100,12 @@ function insertBatch(p: Pipeline, taken: { force: boolean; consentedTo: string |
     }
     p.events.countsChanged();
     p.pump();
+    return records;
   };
-  const add = (record: ScanRecord) => {
+  const add = (record: ScanRecord): ScanRecord[] | null => {
     batch.push(record);
     if (batch.length === 1) startedAt = p.now();
-    if (batch.length >= INSERT_BATCH || p.now() - startedAt >= INSERT_BATCH_MS) flush();
+    return batch.length >= INSERT_BATCH || p.now() - startedAt >= INSERT_BATCH_MS ? flush() : null;
   };
   return { add, flush };
 }

@@ -5,7 +5,7 @@ import type { ExclusionMatcher } from '../../exclusions/exclusion-matcher.ts';
 import type { QuarantineRequest } from '../../quarantine/quarantine.ts';
 import type { ThreatResponse } from '../../quarantine/threat-response.ts';
 import type { ScanEvents } from '../events.ts';
-import type { Fingerprinter, HistoryPort, Intake, ServiceAvailability } from '../ports.ts';
+import type { Fingerprinter, HistoryPort, Intake, IntakeEntry, IntakeOptions, ServiceAvailability } from '../ports.ts';
 
 /** Why a non-terminal record waits (ScanRecord.pendingReason). */
 export const PENDING_REASONS = {
@@ -89,4 +89,16 @@ export interface SubmitOptions {
   uploadConsent?: string;
   /** The real path of the folder the paths were found in (a rescan of a link out of it): links are followed only into it. */
   within?: string;
+  /** The scan job the rows belong to (electron/jobs/). */
+  jobId?: number;
+  /**
+   * A scan job's own walk instead of the intake's, given the options the intake would get
+   * (the exclusions): the job adds its default exclusions and skips what it already recorded.
+   */
+  walk?: (options: IntakeOptions) => AsyncIterable<IntakeEntry>;
+  /**
+   * Called with each batch once written and queued; the walk waits for it (a job's
+   * backpressure: it returns once few enough of its files wait).
+   */
+  afterBatch?: (records: readonly ScanRecord[]) => Promise<void>;
 }

@@ -1,0 +1,120 @@
+// The history's scan jobs: one `jobs` row per job (its state, see electron/jobs/job-state.ts),
+// and the questions a job asks about its own scan rows (scans.job_id).
+import type { JobCounts, JobKind, JobState } from '../jobs/job-state.ts';
+import type { HistoryDb } from './history-db.ts';
+
+interface JobRow {
+  id: number;
+  kind: string;
+  roots_json: string;
+  excluded_json: string;
+  origin: string;
+  status: string;
+  walk_complete: number;
+  found: number;
+  bytes: number;
+  scanned: number;
+  threats: number;
+  could_not_scan: number;
+  skipped: number;
+  started_at: string;
+  finished_at: string | null;
+  active_ms: number;
+}
+
+const fromRow = (row: JobRow): JobState => ({
+  id: row.id,
+  kind: row.kind as JobKind,
+  roots: JSON.parse(row.roots_json) as string[],
+  excluded: JSON.parse(row.excluded_json) as string[],
+  origin: row.origin as JobState['origin'],
+  status: row.status as JobState['status'],
+  walkComplete: row.walk_complete === 1,
+  counts: { found: row.found, bytes: row.bytes, scanned: row.scanned, threats: row.threats, couldNotScan: row.could_not_scan, skipped: row.skipped },
+  startedAt: row.started_at,
+  finishedAt: row.finished_at,
+  activeMs: row.active_ms,
+  currentFolder: null,
+  runningSince: null,
+});
+
+/** Stores a new job; returns its id. */
+export function insertJob(h: HistoryDb, job: Omit<JobState, 'id'>): number {
+  const { lastInsertRowid } = h
+    .prepare('INSERT INTO jobs (kind, roots_json, excluded_json, origin, status, started_at) VALUES (?, ?, ?, ?, ?, ?)')
+    .run(job.kind, JSON.stringify(job.roots), JSON.stringify(job.excluded), job.origin, job.status, job.startedAt);
+  saveJob(h, { ...job, id: Number(lastInsertRowid) });
+  return Number(lastInsertRowid);
+}
+
+export function saveJob(h: HistoryDb, job: JobState): void {
+  const c = job.counts;
+  h.prepare(
+    `UPDATE jobs SET status = ?, walk_complete = ?, found = ?, bytes = ?, scanned = ?, threats = ?, could_not_scan = ?, skipped = ?,
+       finished_at = ?, active_ms = ? WHERE id = ?`,
+  ).run(job.status, job.walkComplete ? 1 : 0, c.found, c.bytes, c.scanned, c.threats, c.couldNotScan, c.skipped, job.finishedAt, Math.round(job.activeMs), job.id);
+}
+
+export function jobById(h: HistoryDb, id: number): JobState | null {
+  const row = h.prepare('SELECT * FROM jobs WHERE id = ?').get(id) as JobRow | undefined;
+  return row ? fromRow(row) : null;
+}
+
+/** Jobs, newest first. */
+export function listJobs(h: HistoryDb, limit = 100): JobState[] {
+  return (h.prepare('SELECT * FROM jobs ORDER BY id DESC LIMIT ?').all(limit) as unknown as JobRow[]).map(fromRow);
+}
+
+/** Jobs that were running or paused when the app last stopped. */
+export function unfinishedJobs(h: HistoryDb): JobState[] {
+  return (h.prepare("SELECT * FROM jobs WHERE status IN ('running', 'paused') ORDER BY id").all() as unknown as JobRow[]).map(fromRow);
+}
+
+/** The last completed job of a kind before `beforeId` (its pace gives the next run's ETA). */
+export function lastCompletedJob(h: HistoryDb, kind: JobKind, beforeId: number): JobState | null {
+  const row = h.prepare("SELECT * FROM jobs WHERE kind = ? AND status = 'completed' AND id < ? ORDER BY id DESC LIMIT 1").get(kind, beforeId) as JobRow | undefined;
+  return row ? fromRow(row) : null;
+}
+
+/** The paths already recorded for a job (a resumed walk skips them), one at a time. */
+export function* jobPaths(h: HistoryDb, id: number): Generator<string> {
+  for (const row of h.prepare('SELECT path FROM scans WHERE job_id = ?').iterate(id)) yield (row as { path: string }).path;
+}
+
+/** The job's rows not yet finished (recovery works on them; the job waits for them). */
+export function jobPendingIds(h: HistoryDb, id: number): string[] {
+  return (h.prepare("SELECT id FROM scans WHERE job_id = ? AND status NOT IN ('completed', 'failed', 'skipped')").all(id) as Array<{ id: string }>).map((row) => row.id);
+}
+
+/** The job's outcome counted from its rows (exact after a restart); found and bytes are the walk's. */
+export type JobTotals = Omit<JobCounts, 'found' | 'bytes'> & { pending: number };
+
+export function jobTotals(h: HistoryDb, id: number): JobTotals {
+  const rows = h.prepare('SELECT verdict, count(*) AS n FROM scans WHERE job_id = ? GROUP BY verdict').all(id) as Array<{ verdict: string; n: number }>;
+  const n = (verdict: string) => rows.find((row) => row.verdict === verdict)?.n ?? 0;
+  return { scanned: n('safe') + n('allowed') + n('unsafe'), threats: n('unsafe'), couldNotScan: n('could-not-scan'), skipped: n('skipped'), pending: n('pending') };
+}
+
+export interface HistoryJobs {
+  insert(job: Omit<JobState, 'id'>): number;
+  save(job: JobState): void;
+  get(id: number): JobState | null;
+  list(limit?: number): JobState[];
+  unfinished(): JobState[];
+  lastCompleted(kind: JobKind, beforeId: number): JobState | null;
+  paths(id: number): Generator<string>;
+  pendingIds(id: number): string[];
+  totals(id: number): JobTotals;
+}
+
+export const historyJobs = (h: HistoryDb): HistoryJobs => ({
+  insert: (job) => h.transaction(() => insertJob(h, job)),
+  save: (job) => saveJob(h, job),
+  get: (id) => jobById(h, id),
+  list: (limit) => listJobs(h, limit),
+  unfinished: () => unfinishedJobs(h),
+  lastCompleted: (kind, beforeId) => lastCompletedJob(h, kind, beforeId),
+  paths: (id) => jobPaths(h, id),
+  pendingIds: (id) => jobPendingIds(h, id),
+  totals: (id) => jobTotals(h, id),
+});

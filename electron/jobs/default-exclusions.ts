@@ -1,0 +1,31 @@
+// The folders a full scan leaves out by default: caches and trash, which are large,
+// churn constantly and hold nothing the user opens, and Verdict's own data folder
+// (its quarantine holds the threats it found). Each one is listed with the job and
+// every one met becomes one skipped row: nothing is left out silently.
+// node_modules is walked: installed packages are a real way in for malware.
+import path from 'node:path';
+import type { RecordError } from '../../shared/scans/record.ts';
+import type { JobPlaces } from './job-roots.ts';
+import type { JobKind } from './job-state.ts';
+
+const PER_OS: Partial<Record<NodeJS.Platform, readonly string[]>> = {
+  linux: ['.cache', '.local/share/Trash', '.thumbnails'],
+  darwin: ['Library/Caches', '.Trash'],
+  win32: ['AppData/Local/Microsoft/Windows/INetCache', 'AppData/Local/Microsoft/Windows/Explorer'],
+};
+
+/** The folders a job of this kind leaves out (full scans: caches, trash; every kind: Verdict's data folder). */
+export function defaultExclusions(kind: JobKind, places: JobPlaces, dataDir: string): string[] {
+  const join = places.platform === 'win32' ? path.win32.join : path.join;
+  const own = kind === 'full' ? (PER_OS[places.platform] ?? PER_OS.linux!).map((relative) => join(places.home, relative)) : [];
+  return [...own, path.resolve(dataDir)];
+}
+
+/** The skipped row's error for a folder the job's defaults leave out (worded like an excluded path). */
+export function jobExclusionError(folder: string): RecordError {
+  return {
+    code: 'excluded_path',
+    message: `Not scanned: ${folder} is left out by this scan's default exclusions (caches, trash, Verdict's own data); nothing in this folder was looked at.`,
+    params: { scope: 'global', target: 'folder', rule: folder },
+  };
+}

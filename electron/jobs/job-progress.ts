@@ -1,0 +1,42 @@
+// What a job's progress shows beyond its counts: files per second, and once the walk
+// is complete an ETA, paced by the last completed job of the same kind (its files
+// per second), or by this one's own pace when there was none.
+import { doneCount, type JobState } from './job-state.ts';
+
+export interface JobProgress {
+  job: JobState;
+  filesPerSecond: number;
+  /** Seconds left, or null while the walk is still finding files (the total is not known). */
+  etaSeconds: number | null;
+}
+
+export function activeMs(job: JobState, now: number): number {
+  return job.activeMs + (job.runningSince === null ? 0 : Math.max(0, now - job.runningSince));
+}
+
+export function filesPerSecond(job: JobState, now: number): number {
+  const seconds = activeMs(job, now) / 1000;
+  return seconds > 0 ? doneCount(job.counts) / seconds : 0;
+}
+
+export function progressOf(job: JobState, previous: JobState | null, now: number): JobProgress {
+  const rate = filesPerSecond(job, now);
+  const pace = previous ? filesPerSecond(previous, now) : 0;
+  const remaining = Math.max(0, job.counts.found - doneCount(job.counts));
+  const per = pace > 0 ? pace : rate;
+  const etaSeconds = !job.walkComplete ? null : remaining === 0 ? 0 : per > 0 ? Math.ceil(remaining / per) : null;
+  return { job: { ...job, counts: { ...job.counts } }, filesPerSecond: rate, etaSeconds };
+}
+
+/** The summary line (CLI stderr, logs). */
+export function summaryLine(job: JobState, now: number): string {
+  const c = job.counts;
+  const seconds = activeMs(job, now) / 1000;
+  const how = job.status === 'cancelled' ? 'cancelled' : job.status === 'completed' ? 'done' : job.status;
+  return (
+    `${capitalized(job.kind)} scan ${how}: ${c.scanned} scanned, ${c.threats} ${c.threats === 1 ? 'threat' : 'threats'}, ` +
+    `${c.couldNotScan} could not scan, ${c.skipped} skipped, in ${seconds.toFixed(1)} s (${filesPerSecond(job, now).toFixed(0)} files/s).`
+  );
+}
+
+const capitalized = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);

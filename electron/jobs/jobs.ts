@@ -1,0 +1,200 @@
+// Scan jobs: quick, full and custom scans of whole folders, through the same scan
+// pipeline as every other file. This coordinator starts, pauses, resumes and cancels
+// them, resumes the unfinished ones after a restart, and tells subscribers their
+// progress; each step lives in its own file (roots, exclusions, walk, run, progress).
+import type { ModeChoice, ScanOrigin, ScanRecord } from '../../shared/scans/record.ts';
+import type { History } from '../history/history.ts';
+import type { ScanEvents } from '../scans/events.ts';
+import type { ScanPipeline } from '../scans/pipeline.ts';
+import type { Intake } from '../scans/ports.ts';
+import { defaultExclusions } from './default-exclusions.ts';
+import { activeMs, progressOf, type JobProgress } from './job-progress.ts';
+import { rootsFor, type JobPlaces } from './job-roots.ts';
+import { wake, type JobRun } from './job-run.ts';
+import { emptyCounts, type JobKind, type JobState } from './job-state.ts';
+import { countFinished, DRAIN_MARK, isSettled, runJob, type JobDeps, type RunOptions } from './run-job.ts';
+
+export type { JobProgress } from './job-progress.ts';
+export type { JobKind, JobState } from './job-state.ts';
+
+export interface JobRequest {
+  kind: JobKind;
+  /** A custom job's folders and files. */
+  roots?: readonly string[];
+  origin?: ScanOrigin;
+  mode?: ModeChoice;
+  force?: boolean;
+  /** A non-terminal row to stop waiting for (the CLI: no key, service down): counted as could not scan. */
+  settled?: (record: ScanRecord) => boolean;
+}
+
+/** Progress (throttled; every change of state is sent), and each of a job's files as it ends. */
+export type JobEvent = { type: 'progress'; progress: JobProgress } | { type: 'file'; jobId: number; record: ScanRecord };
+
+export interface Jobs {
+  start(request: JobRequest): Promise<JobState>;
+  /** Resolves with the final state, or null when the core closed first (the job resumes at the next start). */
+  finished(id: number): Promise<JobState | null>;
+  pause(id: number): JobState | null;
+  resume(id: number): JobState | null;
+  /** Stops the walk; the few files already queued still finish (each file exactly once). */
+  cancel(id: number): JobState | null;
+  get(id: number): JobState | null;
+  list(limit?: number): JobState[];
+  progress(id: number): JobProgress | null;
+  onEvent(listener: (event: JobEvent) => void): () => void;
+  /** After the pipeline's recovery started: jobs left running or paused go on where they were. */
+  resumeUnfinished(): void;
+  close(): Promise<void>;
+}
+
+export interface JobsInput {
+  history: History;
+  pipeline: Pick<ScanPipeline, 'submit'>;
+  intake: Intake;
+  events: Pick<ScanEvents, 'subscribe'>;
+  places: JobPlaces;
+  dataDir: string;
+  now?: () => number;
+  onError?: (error: unknown, job: JobState) => void;
+}
+
+/** Progress events of a job go out at most this often (changes of state always). */
+const PROGRESS_INTERVAL_MS = 200;
+
+export function createJobs(input: JobsInput): Jobs {
+  const { history } = input;
+  const now = input.now ?? Date.now;
+  const runs = new Map<number, JobRun>();
+  const listeners = new Set<(event: JobEvent) => void>();
+  const lastSent = new Map<number, number>();
+  const send = (event: JobEvent) => {
+    for (const listener of [...listeners]) listener(event);
+  };
+  const progress = (state: JobState) => progressOf(state, history.jobs.lastCompleted(state.kind, state.id), now());
+  const emit = (run: JobRun, forced: boolean) => {
+    const at = now();
+    if (!forced && at - (lastSent.get(run.state.id) ?? -Infinity) < PROGRESS_INTERVAL_MS) return;
+    lastSent.set(run.state.id, at);
+    send({ type: 'progress', progress: progress(run.state) });
+  };
+  const fileDone = (run: JobRun, record: ScanRecord) => send({ type: 'file', jobId: run.state.id, record });
+  const deps: JobDeps = { history, pipeline: input.pipeline, intake: input.intake, now, emit, fileDone };
+
+  const unsubscribe = input.events.subscribe((event) => {
+    if (event.type !== 'record') return;
+    for (const run of runs.values()) {
+      if (!run.pending.has(event.record.id) || !isSettled(run, event.record)) continue;
+      run.pending.delete(event.record.id);
+      countFinished(run, event.record);
+      fileDone(run, event.record);
+      emit(run, false);
+      if (run.pending.size <= DRAIN_MARK) wake(run);
+    }
+  });
+
+  const launch = (state: JobState, recorded: Set<string> | null, pending: Set<string>, options: RunOptions & Pick<JobRun, 'settled'>) => {
+    const run: JobRun = { state, pending, recorded, cancelled: false, stopping: false, wake: null, finished: Promise.resolve(null), settled: options.settled };
+    runs.set(state.id, run);
+    run.finished = runJob(deps, run, options)
+      .catch((error: unknown) => {
+        // Left as it was (running or paused): the next start resumes it.
+        input.onError?.(error, state);
+        return null;
+      })
+      .finally(() => runs.delete(state.id));
+    emit(run, true);
+  };
+
+  const accrue = (state: JobState) => {
+    state.activeMs = activeMs(state, now());
+    state.runningSince = null;
+  };
+  const change = (id: number, apply: (run: JobRun) => void): JobState | null => {
+    const run = runs.get(id);
+    if (!run) return history.jobs.get(id);
+    apply(run);
+    history.jobs.save(run.state);
+    emit(run, true);
+    wake(run);
+    return { ...run.state };
+  };
+
+  return {
+    async start(request) {
+      const roots = await rootsFor(request.kind, input.places, request.roots ?? []);
+      const draft: Omit<JobState, 'id'> = {
+        kind: request.kind,
+        roots,
+        excluded: defaultExclusions(request.kind, input.places, input.dataDir),
+        origin: request.origin ?? 'dialog',
+        status: 'running',
+        walkComplete: false,
+        counts: emptyCounts(),
+        startedAt: new Date(now()).toISOString(),
+        finishedAt: null,
+        activeMs: 0,
+        currentFolder: null,
+        runningSince: now(),
+      };
+      const state: JobState = { ...draft, id: history.jobs.insert(draft) };
+      launch(state, null, new Set(), { mode: request.mode, force: request.force, settled: request.settled });
+      return { ...state };
+    },
+    finished: (id) => runs.get(id)?.finished ?? Promise.resolve(history.jobs.get(id)),
+    pause: (id) =>
+      change(id, (run) => {
+        if (run.state.status !== 'running' || run.cancelled) return;
+        accrue(run.state);
+        run.state.status = 'paused';
+      }),
+    resume: (id) =>
+      change(id, (run) => {
+        if (run.state.status !== 'paused' || run.cancelled) return;
+        run.state.status = 'running';
+        run.state.runningSince = now();
+      }),
+    cancel: (id) =>
+      change(id, (run) => {
+        if (run.state.status === 'running') accrue(run.state);
+        run.cancelled = true;
+      }),
+    get: (id) => {
+      const run = runs.get(id);
+      return run ? { ...run.state } : history.jobs.get(id);
+    },
+    list: (limit) => history.jobs.list(limit).map((job) => (runs.has(job.id) ? { ...runs.get(job.id)!.state } : job)),
+    progress: (id) => {
+      const state = runs.get(id)?.state ?? history.jobs.get(id);
+      return state ? progress(state) : null;
+    },
+    onEvent(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    resumeUnfinished() {
+      for (const saved of history.jobs.unfinished()) {
+        if (runs.has(saved.id)) continue;
+        // Loaded now, before recovery's first row can finish unheard.
+        const pending = new Set(history.jobs.pendingIds(saved.id));
+        const recorded = saved.walkComplete ? null : new Set(history.jobs.paths(saved.id));
+        const { pending: _waiting, ...totals } = history.jobs.totals(saved.id);
+        const walked = saved.walkComplete ? {} : { found: 0, bytes: 0 };
+        const state: JobState = { ...saved, counts: { ...saved.counts, ...totals, ...walked }, runningSince: saved.status === 'running' ? now() : null };
+        launch(state, recorded, pending, {});
+      }
+    },
+    async close() {
+      unsubscribe();
+      const open = [...runs.values()];
+      for (const run of open) {
+        run.stopping = true;
+        accrue(run.state);
+        history.jobs.save(run.state);
+        wake(run);
+      }
+      await Promise.all(open.map((run) => run.finished));
+      listeners.clear();
+    },
+  };
+}

@@ -1,0 +1,106 @@
+// One run of a job, from its start (or its resume after a restart) to its end: the walk
+// goes through the scan pipeline's submit in batches, and after each batch waits until
+// few of its rows are left unfinished (and the job is not paused); once the walk is
+// done it waits for its last rows, then writes the summary from the rows themselves.
+import { TERMINAL_STATUSES, verdictOf, type ModeChoice, type ScanRecord } from '../../shared/scans/record.ts';
+import type { History } from '../history/history.ts';
+import type { ScanPipeline } from '../scans/pipeline.ts';
+import type { Intake } from '../scans/ports.ts';
+import { activeMs } from './job-progress.ts';
+import { waitFor, type JobRun } from './job-run.ts';
+import type { JobState } from './job-state.ts';
+import { walkJob } from './walk-job.ts';
+
+/** The walk goes on once no more than this many of the job's rows are unfinished (then a batch of up to 500 follows). */
+export const DRAIN_MARK = 200;
+
+export interface JobDeps {
+  history: Pick<History, 'jobs' | 'get'>;
+  pipeline: Pick<ScanPipeline, 'submit'>;
+  intake: Intake;
+  now: () => number;
+  /** Tells subscribers (forced: a change of state, always sent). */
+  emit: (run: JobRun, forced: boolean) => void;
+  /** One of the job's files reached its end (or one the caller stopped waiting for). */
+  fileDone: (run: JobRun, record: ScanRecord) => void;
+}
+
+export interface RunOptions {
+  mode?: ModeChoice;
+  force?: boolean;
+}
+
+export async function runJob(deps: JobDeps, run: JobRun, options: RunOptions): Promise<JobState | null> {
+  const { state } = run;
+  await waitFor(run, () => state.status !== 'paused' || run.cancelled || run.stopping);
+  if (!state.walkComplete && !run.cancelled && !run.stopping) {
+    await deps.pipeline.submit(state.roots, {
+      origin: state.origin,
+      mode: options.mode,
+      force: options.force,
+      jobId: state.id,
+      walk: (intakeOptions) => walkJob(run, deps.intake, intakeOptions),
+      afterBatch: (records) => afterBatch(deps, run, records),
+    });
+    if (run.stopping) return null;
+    if (!run.cancelled) {
+      state.walkComplete = true;
+      state.currentFolder = null;
+      deps.history.jobs.save(state);
+      deps.emit(run, true);
+    }
+  }
+  // A row that finished while no one listened (before a restart's subscription) is let go here.
+  for (const id of run.pending) if (isSettled(run, deps.history.get(id))) run.pending.delete(id);
+  await waitFor(run, () => run.cancelled || run.stopping || (run.pending.size === 0 && state.status === 'running'));
+  if (run.stopping) return null;
+  return finishJob(deps, run);
+}
+
+/** A batch was written: its rows finished at intake are counted, the others awaited; then the walk waits for room. */
+async function afterBatch(deps: JobDeps, run: JobRun, records: readonly ScanRecord[]): Promise<void> {
+  for (const record of records) {
+    if (!TERMINAL_STATUSES.includes(record.status)) {
+      run.pending.add(record.id);
+      continue;
+    }
+    countFinished(run, record);
+    deps.fileDone(run, record);
+  }
+  deps.history.jobs.save(run.state);
+  deps.emit(run, false);
+  await waitFor(run, () => run.cancelled || run.stopping || (run.state.status === 'running' && run.pending.size <= DRAIN_MARK));
+}
+
+/** A row of this job reached its end (or one the caller stopped waiting for). */
+export function countFinished(run: JobRun, record: ScanRecord): void {
+  const counts = run.state.counts;
+  const verdict = verdictOf(record);
+  if (verdict === 'skipped') counts.skipped++;
+  else if (verdict === 'safe' || verdict === 'allowed' || verdict === 'unsafe') counts.scanned++;
+  else counts.couldNotScan++;
+  if (verdict === 'unsafe') counts.threats++;
+}
+
+export function isSettled(run: Pick<JobRun, 'settled'>, record: ScanRecord | null): boolean {
+  return record === null || TERMINAL_STATUSES.includes(record.status) || run.settled?.(record) === true;
+}
+
+/** The summary: counted again from the job's rows (exact across restarts), kept as the job's row. */
+function finishJob(deps: JobDeps, run: JobRun): JobState {
+  const { state } = run;
+  const now = deps.now();
+  const totals = deps.history.jobs.totals(state.id);
+  const { pending, ...counted } = totals;
+  // Rows still waiting when a completed job ends are ones the caller gave up on: could not scan.
+  const couldNotScan = counted.couldNotScan + (run.cancelled ? 0 : pending);
+  state.counts = { ...state.counts, ...counted, couldNotScan };
+  state.activeMs = activeMs(state, now);
+  state.runningSince = null;
+  state.currentFolder = null;
+  state.status = run.cancelled ? 'cancelled' : 'completed';
+  state.finishedAt = new Date(now).toISOString();
+  deps.history.jobs.save(state);
+  deps.emit(run, true);
+  return state;
+}

@@ -1,0 +1,40 @@
+// What the scan job tests share: a generated tree, and the job's rows read straight
+// from the history file (each path exactly once).
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+
+/** `count` small files in folders of 50, `a/b/f-N.txt` style; returns their paths. */
+export async function writeTree(root: string, count: number): Promise<string[]> {
+  const paths: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const folder = join(root, `d${Math.floor(i / 200)}`, `s${Math.floor(i / 50) % 4}`);
+    if (i % 50 === 0) await mkdir(folder, { recursive: true });
+    const path = join(folder, `f-${i}.txt`);
+    await writeFile(path, `file ${i} ${'x'.repeat(i % 300)}\n`);
+    paths.push(path);
+  }
+  return paths;
+}
+
+export interface JobRow {
+  path: string;
+  status: string;
+  verdict: string;
+}
+
+/** The job's scan rows, read from the history file. */
+export function jobRows(dataDir: string, jobId: number): JobRow[] {
+  const db = new DatabaseSync(join(dataDir, 'history.sqlite'), { readOnly: true });
+  try {
+    return db.prepare('SELECT path, status, verdict FROM scans WHERE job_id = ? ORDER BY seq').all(jobId) as unknown as JobRow[];
+  } finally {
+    db.close();
+  }
+}
+
+/** Paths recorded more than once for the job (none: exactly once). */
+export function repeats(rows: readonly JobRow[]): string[] {
+  const seen = new Set<string>();
+  return rows.filter((row) => (seen.has(row.path) ? true : (seen.add(row.path), false))).map((row) => row.path);
+}
