@@ -68,7 +68,13 @@ export function openQuarantineStore(file: string): QuarantineStore {
     ? `The quarantine index could not be read (${setAside.reason}); it was set aside and the quarantined files were re-indexed.`
     : null;
 
-  const prepare = statementCache(db);
+  const cached = statementCache(db);
+  // Reads take integers as BigInt: one past 2^53 in a damaged file would otherwise make the read throw (rowToEntry converts).
+  const prepare = (sql: string) => {
+    const statement = cached(sql);
+    if (sql.startsWith('SELECT')) statement.setReadBigInts(true);
+    return statement;
+  };
   const { write: transaction } = createTransactions(db);
   const toEntry = (row: Record<string, unknown> | undefined): StoredEntry | null => (row ? rowToEntry(row) : null);
   const get = (id: string) => toEntry(prepare(`SELECT ${SELECT} FROM entries WHERE id = ?`).get(id));
@@ -115,7 +121,13 @@ export function openQuarantineStore(file: string): QuarantineStore {
     allowed: () =>
       prepare('SELECT sha256, file_name AS fileName, allowed_at AS allowedAt, entry_id AS entryId, record_id AS recordId FROM allowed ORDER BY allowed_at DESC')
         .all()
-        .map((row) => ({ ...row }) as unknown as AllowedContent),
+        .map((row) => ({
+          sha256: text(row.sha256),
+          fileName: text(row.fileName),
+          allowedAt: text(row.allowedAt),
+          entryId: optionalText(row.entryId),
+          recordId: optionalText(row.recordId),
+        })),
     revokeAllowed: (sha256) => Number(prepare('DELETE FROM allowed WHERE sha256 = ?').run(sha256.toLowerCase()).changes) > 0,
     transaction,
     close() {
@@ -138,7 +150,7 @@ function rowToEntry(row: Record<string, unknown>): StoredEntry {
     fileName: text(row.fileName),
     size: count(row.size),
     mode: count(row.mode),
-    mtimeMs: typeof row.mtimeMs === 'number' && Number.isFinite(row.mtimeMs) ? row.mtimeMs : null,
+    mtimeMs: typeof row.mtimeMs === 'number' || typeof row.mtimeMs === 'bigint' ? finiteOrNull(Number(row.mtimeMs)) : null,
     sha256: text(row.sha256),
     recordId: optionalText(row.recordId),
     state: quarantineStateSchema.safeParse(row.state).data ?? 'lost',
@@ -152,6 +164,7 @@ function rowToEntry(row: Record<string, unknown>): StoredEntry {
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value));
 const optionalText = (value: unknown): string | null => (value === null || value === undefined ? null : text(value));
+const finiteOrNull = (n: number): number | null => (Number.isFinite(n) ? n : null);
 const count = (value: unknown): number => {
   const n = Number(value);
   return Number.isSafeInteger(n) && n >= 0 ? n : 0;
