@@ -73,9 +73,9 @@ export async function runTarget(target: FuzzTarget, limits: RunLimits): Promise<
       seen.add(kind);
       failures.push({ source: 'generated', input, message: describeError(error) });
     };
-    const run = (input: unknown): void | Promise<void> => {
-      current = input;
-      executions++;
+    // fast-check stops waiting for the input it runs when time is up; close() must wait for it.
+    let inFlight: Promise<unknown> = Promise.resolve();
+    const checkOne = (input: unknown): void | Promise<void> => {
       if (!limits.keepGoing) return session.check(input);
       try {
         const pending = session.check(input);
@@ -83,6 +83,13 @@ export async function runTarget(target: FuzzTarget, limits: RunLimits): Promise<
       } catch (error) {
         record(input, error);
       }
+    };
+    const run = (input: unknown): void | Promise<void> => {
+      current = input;
+      executions++;
+      const outcome = checkOne(input);
+      if (outcome) inFlight = outcome.catch(() => {});
+      return outcome;
     };
     const property = target.async
       ? fc.asyncProperty(session.arbitrary, async (input) => void (await run(input)))
@@ -93,6 +100,7 @@ export async function runTarget(target: FuzzTarget, limits: RunLimits): Promise<
       endOnFailure: limits.shrink === false,
       ...(limits.timeMs === undefined ? {} : { interruptAfterTimeLimit: limits.timeMs, markInterruptAsFailure: false }),
     });
+    await inFlight;
     if (details.failed && details.counterexample) {
       failures.push({ source: 'generated', input: details.counterexample[0], message: describeError(details.errorInstance) });
     }
