@@ -46,6 +46,7 @@ interface HistoryRow {
   status: string;
   ref: string;
   scanId: string | null;
+  error: string | null;
 }
 
 export interface SoakAudit {
@@ -53,6 +54,8 @@ export interface SoakAudit {
   rows: number;
   completed: number;
   failed: number;
+  /** Failed rows by error code: what the faults and restarts cost. */
+  failures: Record<string, number>;
   other: number;
   /** Files without exactly one history row. */
   missing: number;
@@ -67,7 +70,7 @@ export interface SoakAudit {
 function historyRows(dataDir: string): HistoryRow[] {
   const db = new DatabaseSync(join(dataDir, 'history.sqlite'), { readOnly: true });
   try {
-    return db.prepare('SELECT path, status, external_reference_id AS ref, service_scan_id AS scanId FROM scans').all() as unknown as HistoryRow[];
+    return db.prepare('SELECT path, status, external_reference_id AS ref, service_scan_id AS scanId, error_code AS error FROM scans').all() as unknown as HistoryRow[];
   } finally {
     db.close();
   }
@@ -117,6 +120,7 @@ export async function auditSoak(input: { dataDir: string; serviceDir: string; se
     rows: rows.length,
     completed: completed.length,
     failed: rows.filter((row) => row.status === 'failed').length,
+    failures: rows.filter((row) => row.status === 'failed').reduce<Record<string, number>>((counts, row) => ({ ...counts, [row.error ?? 'none']: (counts[row.error ?? 'none'] ?? 0) + 1 }), {}),
     other: rows.filter((row) => row.status !== 'completed' && row.status !== 'failed').length,
     missing,
     duplicateRows,
