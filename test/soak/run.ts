@@ -44,6 +44,18 @@ function options() {
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+const burstName = (burst: number) => `b${String(burst).padStart(5, '0')}`;
+
+/** Whether every file of a burst has its row and that row is terminal (file names start with the burst's name). */
+async function burstSettled(core: CoreInternals, burst: number, count: number): Promise<boolean> {
+  const search = `${burstName(burst)}-`;
+  const [all, pending] = await Promise.all([
+    core.scans.list({ search, limit: 1 }),
+    core.scans.list({ search, limit: 1, statuses: ['queued', 'uploading', 'processing'] }),
+  ]);
+  return all.ok && pending.ok && all.value.total === count && pending.value.total === 0;
+}
+
 /** Terminal history rows so far (the rest are unsettled in the watcher, or pending in the pipeline). */
 async function settledRows(core: CoreInternals): Promise<number> {
   const [page, counts] = await Promise.all([core.scans.list({ limit: 1 }), core.scans.counts()]);
@@ -106,17 +118,20 @@ async function main(): Promise<number> {
   let nextSample = 10;
   let faultedSeen = 0;
   for (let burst = 0; paths.length < run.files; burst++) {
-    const dir = join(watchDir, `burst-${String(burst).padStart(5, '0')}`);
+    const dir = join(watchDir, burstName(burst));
     mkdirSync(dir);
     const count = Math.min(run.burst, run.files - paths.length);
     for (let i = 0; i < count; i++) {
-      const path = join(dir, `f-${i}.txt`);
+      const path = join(dir, `${burstName(burst)}-f-${i}.txt`);
       writeFileSync(path, `soak ${paths.length} ${run.seed} ${random()}\n`.padEnd(512 + Math.floor(random() * 3_000), '.'));
       paths.push(path);
     }
-    // At most this burst in flight: wait for every earlier file to settle, then remove the burst before it.
-    await waitUntil(async () => (await settledRows(core)) >= paths.length - count, 'the previous burst to settle', 10 * 60_000);
-    if (burst > 0) await rm(join(watchDir, `burst-${String(burst - 1).padStart(5, '0')}`), { recursive: true, force: true });
+    // At most this burst in flight: wait for the one before to settle, then remove it.
+    if (burst > 0) {
+      const previous = Math.min(run.burst, paths.length - count);
+      await waitUntil(() => burstSettled(core, burst - 1, previous), 'the previous burst to settle', 10 * 60_000);
+      await rm(join(watchDir, burstName(burst - 1)), { recursive: true, force: true });
+    }
     // The proxy's request log would grow without end: count what it saw, then drop it.
     faultedSeen += proxy.requests.filter((request) => request.fault !== undefined).length;
     (proxy.requests as unknown[]).length = 0;
