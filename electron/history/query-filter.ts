@@ -38,7 +38,9 @@ export interface FilterOptions {
 
 /** Whether a search is long enough for the trigram index (else a LIKE scan). */
 export function usesNameIndex(search: string | undefined): boolean {
-  return [...(search?.trim() ?? '')].length >= TRIGRAM;
+  const term = search?.trim() ?? '';
+  // FTS5 refuses NUL in a phrase ("unterminated string"); such a search matches nothing anyway (buildFilter).
+  return !term.includes('\0') && [...term].length >= TRIGRAM;
 }
 
 /** A search that walks the rows counts its matches in steps of this many (see searchCountCap). */
@@ -83,7 +85,10 @@ export function buildFilter(query: Pick<ParsedHistoryQuery, 'statuses' | 'verdic
   }
 
   const search = query.search?.trim() ?? '';
-  if (search !== '') {
+  if (search.includes('\0')) {
+    // No file name or digest holds NUL, and SQLite would end the LIKE pattern there (matching everything).
+    clauses.push('0');
+  } else if (search !== '') {
     // What matches is defined by LIKE alone (substring, ASCII case-insensitive) so
     // results never depend on which plan ran. The trigram index only narrows the
     // candidates: its matches (Unicode case folding) are a superset of LIKE's.

@@ -3,7 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultDataDir } from '../core/data-dir.ts';
+import { API_KEY_PATTERN } from './auth/api-keys.ts';
 import type { EngineKind } from './engines/select-engine.ts';
+import { webhookKeyOf } from './webhooks/signature.ts';
 import type { LocalServiceOptions } from './server.ts';
 
 export interface CliOptions {
@@ -61,21 +63,27 @@ export function parseCliOptions(argv: string[]): CliOptions | 'help' {
     throw new Error('--webhook-url and --webhook-secret go together.');
   }
   const given = values['api-key'] ?? [];
+  // Checked here, so a bad value is named as the option it came from (not found at start, or worse, used).
+  if (given.some((key) => !API_KEY_PATTERN.test(key))) throw new Error('--api-key must be 8 to 512 printable ASCII characters without spaces.');
+  if (values['webhook-url'] !== undefined && !/^https?:$/.test(URL.parse(values['webhook-url'])?.protocol ?? '')) {
+    throw new Error('--webhook-url must be an http(s) URL.');
+  }
+  if (values['webhook-secret'] !== undefined) webhookKeyOf(values['webhook-secret']);
   const generatedKey = given.length === 0 ? `vk_${randomBytes(24).toString('base64url')}` : null;
 
   const options: Omit<LocalServiceOptions, 'logger'> = {
     host: values.host ?? '127.0.0.1',
-    port: integer(values.port, '--port', 0),
+    port: integer(values.port, '--port', 0, { max: MAX_PORT }),
     apiKeys: generatedKey ? [generatedKey] : given,
     dataDir: resolve(values['data-dir'] ?? defaultServiceDataDir()),
     engine: {
       kind: engine as EngineKind,
       ...(values['clamd-socket'] !== undefined ? { clamdSocket: values['clamd-socket'] } : {}),
       ...(values['clamd-host'] !== undefined ? { clamdHost: values['clamd-host'] } : {}),
-      ...(values['clamd-port'] !== undefined ? { clamdPort: integer(values['clamd-port'], '--clamd-port', 3310) } : {}),
+      ...(values['clamd-port'] !== undefined ? { clamdPort: integer(values['clamd-port'], '--clamd-port', 3310, { min: 1, max: MAX_PORT }) } : {}),
     },
-    ...(values['sync-window-ms'] !== undefined ? { syncWindowMs: integer(values['sync-window-ms'], '--sync-window-ms', 0) } : {}),
-    ...(values['scan-delay-ms'] !== undefined ? { scanDelayMs: integer(values['scan-delay-ms'], '--scan-delay-ms', 0) } : {}),
+    ...(values['sync-window-ms'] !== undefined ? { syncWindowMs: integer(values['sync-window-ms'], '--sync-window-ms', 0, { min: 1, max: MAX_TIMER_MS }) } : {}),
+    ...(values['scan-delay-ms'] !== undefined ? { scanDelayMs: integer(values['scan-delay-ms'], '--scan-delay-ms', 0, { max: MAX_TIMER_MS }) } : {}),
     ...(values['webhook-url'] !== undefined && values['webhook-secret'] !== undefined
       ? { webhook: { url: values['webhook-url'], secret: values['webhook-secret'] } }
       : {}),
@@ -83,8 +91,13 @@ export function parseCliOptions(argv: string[]): CliOptions | 'help' {
   return { options, generatedKey, quiet: values.quiet === true };
 }
 
-function integer(value: string | undefined, name: string, fallback: number): number {
+const MAX_PORT = 65535;
+/** Node's timers fire at once (with a warning) past this many ms: a larger sync window would be none. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+function integer(value: string | undefined, name: string, fallback: number, range: { min?: number; max: number }): number {
   if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value)) throw new Error(`${name} must be a whole number.`);
+  const min = range.min ?? 0;
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > range.max) throw new Error(`${name} must be a whole number from ${min} to ${range.max}.`);
   return Number(value);
 }

@@ -5,7 +5,7 @@
 // to another module. synchronous=FULL: an intent must be on disk before the
 // file it describes is moved (quarantine operations are rare; the fsync is cheap here).
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
-import type { AllowedContent, QuarantineEntry, QuarantineState } from '../../shared/quarantine/entry.ts';
+import { quarantineStateSchema, type AllowedContent, type QuarantineEntry, type QuarantineState } from '../../shared/quarantine/entry.ts';
 import { openOrSetAside, openSqliteFile } from '../sqlite/open-sqlite.ts';
 import { createTransactions, statementCache } from '../sqlite/statements.ts';
 
@@ -68,28 +68,15 @@ export function openQuarantineStore(file: string): QuarantineStore {
     ? `The quarantine index could not be read (${setAside.reason}); it was set aside and the quarantined files were re-indexed.`
     : null;
 
-  const prepare = statementCache(db);
-  const { write: transaction } = createTransactions(db);
-  const toEntry = (row: Record<string, unknown> | undefined): StoredEntry | null => {
-    if (!row) return null;
-    return {
-      id: row.id as string,
-      storedName: row.storedName as string,
-      originalPath: (row.originalPath ?? null) as string | null,
-      fileName: row.fileName as string,
-      size: Number(row.size),
-      mode: Number(row.mode),
-      mtimeMs: row.mtimeMs === null || row.mtimeMs === undefined ? null : Number(row.mtimeMs),
-      sha256: row.sha256 as string,
-      recordId: (row.recordId ?? null) as string | null,
-      state: row.state as QuarantineState,
-      action: (row.action ?? null) as PendingAction | null,
-      targetPath: (row.targetPath ?? null) as string | null,
-      quarantinedAt: row.quarantinedAt as string,
-      resolvedAt: (row.resolvedAt ?? null) as string | null,
-      restoredTo: (row.restoredTo ?? null) as string | null,
-    };
+  const cached = statementCache(db);
+  // Reads take integers as BigInt: one past 2^53 in a damaged file would otherwise make the read throw (rowToEntry converts).
+  const prepare = (sql: string) => {
+    const statement = cached(sql);
+    if (sql.startsWith('SELECT')) statement.setReadBigInts(true);
+    return statement;
   };
+  const { write: transaction } = createTransactions(db);
+  const toEntry = (row: Record<string, unknown> | undefined): StoredEntry | null => (row ? rowToEntry(row) : null);
   const get = (id: string) => toEntry(prepare(`SELECT ${SELECT} FROM entries WHERE id = ?`).get(id));
 
   return {
@@ -134,7 +121,13 @@ export function openQuarantineStore(file: string): QuarantineStore {
     allowed: () =>
       prepare('SELECT sha256, file_name AS fileName, allowed_at AS allowedAt, entry_id AS entryId, record_id AS recordId FROM allowed ORDER BY allowed_at DESC')
         .all()
-        .map((row) => ({ ...row }) as unknown as AllowedContent),
+        .map((row) => ({
+          sha256: text(row.sha256),
+          fileName: text(row.fileName),
+          allowedAt: text(row.allowedAt),
+          entryId: optionalText(row.entryId),
+          recordId: optionalText(row.recordId),
+        })),
     revokeAllowed: (sha256) => Number(prepare('DELETE FROM allowed WHERE sha256 = ?').run(sha256.toLowerCase()).changes) > 0,
     transaction,
     close() {
@@ -142,6 +135,40 @@ export function openQuarantineStore(file: string): QuarantineStore {
     },
   };
 }
+
+/**
+ * A row as an entry of the documented shape, whatever a hand-edited or damaged
+ * file put in it (SQLite keeps any type in any column): a wrong number counts as
+ * 0, an unknown state as `lost` (the file is not where the row says), an unknown
+ * pending action as none. One odd row must not break the list or recovery.
+ */
+function rowToEntry(row: Record<string, unknown>): StoredEntry {
+  return {
+    id: text(row.id),
+    storedName: text(row.storedName),
+    originalPath: optionalText(row.originalPath),
+    fileName: text(row.fileName),
+    size: count(row.size),
+    mode: count(row.mode),
+    mtimeMs: typeof row.mtimeMs === 'number' || typeof row.mtimeMs === 'bigint' ? finiteOrNull(Number(row.mtimeMs)) : null,
+    sha256: text(row.sha256),
+    recordId: optionalText(row.recordId),
+    state: quarantineStateSchema.safeParse(row.state).data ?? 'lost',
+    action: row.action === 'restore' || row.action === 'allow' ? row.action : null,
+    targetPath: optionalText(row.targetPath),
+    quarantinedAt: text(row.quarantinedAt),
+    resolvedAt: optionalText(row.resolvedAt),
+    restoredTo: optionalText(row.restoredTo),
+  };
+}
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value));
+const optionalText = (value: unknown): string | null => (value === null || value === undefined ? null : text(value));
+const finiteOrNull = (n: number): number | null => (Number.isFinite(n) ? n : null);
+const count = (value: unknown): number => {
+  const n = Number(value);
+  return Number.isSafeInteger(n) && n >= 0 ? n : 0;
+};
 
 /** Creates the tables, or refuses a newer schema. */
 function migrate(db: DatabaseSync): void {
@@ -153,10 +180,11 @@ function migrate(db: DatabaseSync): void {
     );
   }
   if (version < 1) {
+    // IF NOT EXISTS: a file whose user_version was reset (edited, or damaged) still holds the tables.
     db.exec('BEGIN IMMEDIATE');
     try {
       db.exec(`
-        CREATE TABLE entries (
+        CREATE TABLE IF NOT EXISTS entries (
           seq INTEGER PRIMARY KEY,
           id TEXT NOT NULL UNIQUE,
           stored_name TEXT NOT NULL UNIQUE,
@@ -174,9 +202,9 @@ function migrate(db: DatabaseSync): void {
           resolved_at TEXT,
           restored_to TEXT
         );
-        CREATE INDEX entries_by_state ON entries (state, quarantined_at);
-        CREATE INDEX entries_by_record ON entries (record_id);
-        CREATE TABLE allowed (
+        CREATE INDEX IF NOT EXISTS entries_by_state ON entries (state, quarantined_at);
+        CREATE INDEX IF NOT EXISTS entries_by_record ON entries (record_id);
+        CREATE TABLE IF NOT EXISTS allowed (
           sha256 TEXT PRIMARY KEY,
           file_name TEXT NOT NULL,
           allowed_at TEXT NOT NULL,

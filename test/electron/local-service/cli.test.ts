@@ -155,6 +155,22 @@ describe('parseCliOptions', () => {
     });
   });
 
+  // Found by the fuzzer (test/fuzz/targets/cli-args.ts): each was accepted, then failed at start or, for a timer, fired at once.
+  it.each([
+    [['--port', '65536'], /--port must be a whole number from 0 to 65535/],
+    [['--clamd-port', '0'], /--clamd-port must be a whole number from 1 to 65535/],
+    [['--sync-window-ms', '0'], /--sync-window-ms must be a whole number from 1 to 2147483647/],
+    [['--sync-window-ms', '2147483648'], /--sync-window-ms/],
+    [['--scan-delay-ms', '99999999999'], /--scan-delay-ms/],
+    [['--api-key', 'short'], /--api-key must be 8 to 512 printable ASCII characters/],
+    [['--api-key='], /--api-key/],
+    [['--webhook-url', 'ftp://example.org/h', '--webhook-secret', 'raw-secret'], /--webhook-url must be an http\(s\) URL/],
+    [['--webhook-url', 'not a url', '--webhook-secret', 'raw-secret'], /--webhook-url/],
+    [['--webhook-url', 'https://example.org/h', '--webhook-secret', 'whsec_!!'], /whsec_ webhook secret must be followed by base64/],
+  ])('refuses %j, naming the option', (argv, message) => {
+    expect(() => parseCliOptions(argv)).toThrow(message);
+  });
+
   it('generates a key and uses the defaults when given nothing', () => {
     const parsed = parseCliOptions([]);
     if (parsed === 'help') throw new Error('unexpected help');

@@ -1,0 +1,18 @@
+// The real service thread, plus a way for the soak run to make it die: when a
+// file `crash-now` appears next to its data dir, the thread throws (once per
+// file), as a thread does that meets a bug. The supervisor in
+// start-in-thread.ts then restarts it on the same port.
+import { existsSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { workerData } from 'node:worker_threads';
+
+await import('../../electron/local-service/thread/service-thread.ts');
+
+const marker = join(dirname((workerData as { options: { dataDir: string } }).options.dataDir), 'crash-now');
+const poll = setInterval(() => {
+  if (!existsSync(marker)) return;
+  rmSync(marker);
+  clearInterval(poll);
+  throw new Error('soak: the service thread was made to crash');
+}, 100);
+poll.unref();
