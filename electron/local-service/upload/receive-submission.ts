@@ -137,6 +137,8 @@ function parseBody(req: IncomingMessage, options: ReceiveOptions, tempFile: stri
     const guard = <A extends unknown[]>(listener: (...args: A) => void) => guardListener(fail, listener);
 
     parser.on('file', guard((name: string | undefined, stream: Readable, info: busboy.FileInfo) => {
+      // busboy fails a part's stream when the body ends inside it: without a listener that 'error' would end the process.
+      stream.on('error', guard(() => fail(bad({ key: 'malformedMultipart' }))));
       if (failure) return void stream.resume();
       // busboy gives no name for `name=""`, a missing name, or only `name*=` (RFC 7578 defines no `name*`).
       if (!name) {

@@ -54,6 +54,15 @@ describe('a file part without a usable name (the crash of issue 18), against `np
     });
   }
 
+  it('an attributes part sent as a file and cut off by the end of the body (found by the fuzzer): 400, the service lives', async () => {
+    const body = '--b\r\nContent-Disposition: form-data; name="attributes"; filename="a.json"\r\n\r\n{"file_name":"a"';
+    const head =
+      `POST /file-scans/sync HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\n` +
+      `Content-Type: multipart/form-data; boundary=b\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
+    expectErrorReply(await rawRequest(service.port, head, body), 400, 'invalid_request');
+    expect((await submit(service.url, { key: KEY, mode: 'sync', attributes: { file_name: 'after.txt' } })).status).toBe(200);
+  });
+
   it('the German answer names the problem in German', async () => {
     const body = '--b\r\nContent-Disposition: form-data; filename="x.txt"\r\n\r\nhi\r\n--b--\r\n';
     const head =
