@@ -35,6 +35,8 @@ export interface CoreInternals extends Core {
   localServiceUrl(): string | null;
   backendStats(): ReturnType<BackendManager['stats']>;
   pipelineState(): ReturnType<ScanPipeline['state']>;
+  /** Records the pipeline holds in memory (0 once idle: the soak run checks it). */
+  trackedCount(): number;
   /** Resolves when no quarantine move started by a verdict is still running (tests). */
   threatsSettled(): Promise<void>;
   /** Quick, full and custom scan jobs: start, pause, resume, cancel, progress (the CLI; the shell's IPC comes with the UI). */
@@ -90,6 +92,7 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
       localServiceUrl: () => backend.localUrl(),
       backendStats: () => backend.stats(),
       pipelineState: () => scans.state(),
+      trackedCount: () => scans.trackedCount(),
       threatsSettled: async () => {
         // A verdict's move starts (synchronously) as its record completes, so after idle() every one is tracked.
         await scans.idle();
