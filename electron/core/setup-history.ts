@@ -14,7 +14,11 @@ export async function setupHistory(ctx: CoreContext): Promise<{ history: History
   // NORMAL, not FULL: in WAL mode a process crash loses nothing and nothing is ever corrupted;
   // only a power cut can drop the last commits. FULL costs an fsync (~7 ms here) per write on the
   // main thread, several per file.
-  const history = openHistory(ctx.dataDir, { synchronous: 'NORMAL' });
+  const history = openHistory(ctx.dataDir, {
+    synchronous: 'NORMAL',
+    // Grouped writes lost this way are redone at the next start (recovery looks the scans up).
+    onLateCommitError: (error) => log.warn({ err: error }, 'a grouped history commit failed'),
+  });
   ctx.onClose(() => history.close());
   if (history.warning) log.warn({ warning: history.warning }, 'history');
   const installId = await loadInstallId(ctx.dataDir);

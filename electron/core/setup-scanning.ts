@@ -4,7 +4,9 @@ import type { ScanOrigin, ScanRecord } from '../../shared/scans/record.ts';
 import { needsUploadConsent } from '../../shared/settings/protection.ts';
 import type { BackendManager } from '../backend/backend.ts';
 import { createExclusionMatcher, exclusionConfigFromSettings, type ExclusionMatcher } from '../exclusions/exclusion-matcher.ts';
+import { MAX_ASYNC_FILE_SIZE } from '../../shared/service-contract/limits.ts';
 import { fingerprintFile } from '../fingerprint/fingerprint.ts';
+import { tooLargeFailure } from '../scans/failures.ts';
 import type { History } from '../history/history.ts';
 import { expandPaths } from '../intake/expand-paths.ts';
 import type { ScanEvents } from '../scans/events.ts';
@@ -45,7 +47,9 @@ export function setupScanning(ctx: CoreContext, input: { history: History; insta
 
   const fingerprint: Fingerprinter = async (path, signal) => {
     // A small file's bytes are kept and uploaded as hashed: one read per file instead of two.
-    return fingerprintFile(path, { signal, keepContentUpTo: SINGLE_READ_MAX_BYTES });
+    // A file grown past the service's limit since intake is refused before it is read.
+    const refuse = (opened: { size: number }) => (opened.size > MAX_ASYNC_FILE_SIZE ? tooLargeFailure(opened.size) : undefined);
+    return fingerprintFile(path, { signal, keepContentUpTo: SINGLE_READ_MAX_BYTES, refuse });
   };
   const intake: Intake = (paths, intakeOptions) => expandPaths(paths, intakeOptions);
 

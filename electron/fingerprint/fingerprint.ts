@@ -12,11 +12,20 @@ export interface Fingerprint {
   sha256: string;
   /** Bytes actually hashed: differs from the size at intake when the file changed meanwhile. */
   bytesRead: number;
+  /** The file read, as it was when it was opened (fstat): compared with a stat after the read, it says whether the file changed meanwhile. */
+  opened: FileIdentity;
   /**
    * The bytes hashed, when `keepContentUpTo` asked for them and the file was that small:
    * the caller can upload exactly what was fingerprinted without reading the file again.
    */
   content?: Buffer;
+}
+
+export interface FileIdentity {
+  size: number;
+  mtimeMs: number;
+  dev: number;
+  ino: number;
 }
 
 export interface FingerprintOptions {
@@ -30,6 +39,8 @@ export interface FingerprintOptions {
   chunkSize?: number;
   /** Return the content of files up to this many bytes (read in one go anyway). Default 0: never. */
   keepContentUpTo?: number;
+  /** Looks at the file opened before anything is read: the error it returns (e.g. too large) is thrown as it is. */
+  refuse?: (opened: FileIdentity) => Error | undefined;
 }
 
 export type FingerprintErrorCode = 'not_found' | 'unreadable' | 'not_regular_file' | 'file_changed' | 'read_failed';
@@ -67,12 +78,16 @@ export async function fingerprintFile(filePath: string, options: FingerprintOpti
     throw openError(filePath, error);
   }
   let inFlight: Promise<unknown> | null = null;
+  let refused: Error | undefined;
   try {
     const info = await handle.stat();
     if (!info.isFile()) throw new FingerprintError('not_regular_file', `${filePath} is not a regular file any more; it was not read.`);
     if (options.expect && (info.dev !== options.expect.dev || info.ino !== options.expect.ino)) {
       throw new FingerprintError('file_changed', `${filePath} was replaced by another file after it was queued.`, { detail: { path: filePath } });
     }
+    const opened: FileIdentity = { size: info.size, mtimeMs: info.mtimeMs, dev: info.dev, ino: info.ino };
+    refused = options.refuse?.(opened);
+    if (refused) throw refused;
 
     // Buffers no larger than the file (+1, so its end shows as a short read): a 4 KB file
     // must not cost two 1 MiB allocations, which the GC pays for many times over.
@@ -110,12 +125,12 @@ export async function fingerprintFile(filePath: string, options: FingerprintOpti
       signal?.throwIfAborted();
     }
     inFlight = null;
-    const digests = { md5: md5.digest('hex'), sha1: sha1.digest('hex'), sha256: sha256.digest('hex'), bytesRead: position };
+    const digests = { md5: md5.digest('hex'), sha1: sha1.digest('hex'), sha256: sha256.digest('hex'), bytesRead: position, opened };
     // One read into a buffer of its own (no spare was ever swapped in): the whole file, and nobody else's buffer.
     const keep = reads === 1 && spare === null && position <= (options.keepContentUpTo ?? 0);
     return keep ? { ...digests, content: current.subarray(0, position) } : digests;
   } catch (error) {
-    if (error instanceof FingerprintError || signal?.aborted) throw error;
+    if (error instanceof FingerprintError || error === refused || signal?.aborted) throw error;
     throw new FingerprintError('read_failed', `${filePath} could not be read: ${(error as Error).message}`, {
       cause: error,
       detail: { path: filePath, reason: (error as Error).message, phase: 'read' },

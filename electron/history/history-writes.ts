@@ -46,6 +46,24 @@ export function updateRecord(h: HistoryDb, id: string, patch: ScanRecordPatch): 
   });
 }
 
+/**
+ * Writes a patch the caller built itself to a record it holds (as last read or written): no
+ * validation again and no read back; the record as it is now, or null when no row has this id.
+ * A rename (which moves the name index entry too) goes through updateRecord.
+ */
+export function applyPatch(h: HistoryDb, record: ScanRecord, patch: ScanRecordPatch): ScanRecord | null {
+  if (patch.fileName !== undefined) return updateRecord(h, record.id, patch);
+  const columns = fieldsToColumns(patch);
+  const names = Object.keys(columns) as RecordColumn[];
+  if (names.length === 0) return recordById(h, record.id);
+  const sql = `UPDATE scans SET ${names.map((name) => `${name} = ?`).join(', ')} WHERE id = ?`;
+  const { changes } = h.prepare(sql).run(...names.map((name) => columns[name] ?? null), record.id);
+  if (Number(changes) === 0) return null;
+  const next: Record<string, unknown> = { ...record };
+  for (const [key, value] of Object.entries(patch)) if (value !== undefined) next[key] = value;
+  return next as ScanRecord;
+}
+
 /** Deletes rows chosen by a `SELECT seq …` and unindexes their names; returns their ids. */
 function deleteWhere(h: HistoryDb, selectSeqs: string, ...params: SQLInputValue[]): string[] {
   return h.transaction(() => {

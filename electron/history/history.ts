@@ -6,13 +6,14 @@ import path from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import type { Disposition, HistoryQuery, Page, QueueCounts, ScanRecord } from '../../shared/scans/record.ts';
 import { openOrSetAside, openSqliteFile } from '../sqlite/open-sqlite.ts';
-import { createTransactions, statementCache } from '../sqlite/statements.ts';
+import { statementCache } from '../sqlite/statements.ts';
 import { csvChunks, jsonChunks, type ExportTarget } from './export-format.ts';
+import { createGroupCommit } from './group-commit.ts';
 import { exportWith } from './history-export.ts';
 import { historyJobs, type HistoryJobs } from './history-jobs.ts';
 import { counts, findReusable, listPending, queryPage, recordById, recordByReference, withDisposition } from './history-reads.ts';
 import type { HistoryDb } from './history-db.ts';
-import { deleteOlderThan, insertRecords, keepLast, updateRecord } from './history-writes.ts';
+import { applyPatch, deleteOlderThan, insertRecords, keepLast, updateRecord } from './history-writes.ts';
 import { migrate } from './migrations.ts';
 import { openNameIndex } from './name-index.ts';
 import type { ScanRecordPatch } from './row-mapping.ts';
@@ -38,7 +39,14 @@ export interface HistoryOptions {
    * behaves like a build without FTS5: same results, searches scan.
    */
   nameIndex?: boolean;
+  /** Longest a write made with `apply(…, 'soon')` waits for its commit (default 50 ms). */
+  commitWindowMs?: number;
+  /** A grouped commit failed after its window (its writes are lost; recovery redoes them). */
+  onLateCommitError?: (error: unknown) => void;
 }
+
+/** When a write must be committed: before the call returns, or with the next commit (see group-commit.ts). */
+export type Durability = 'now' | 'soon';
 
 /** Which rows an export includes and in what order (the UI's current filter); no paging. */
 export type ExportQuery = Omit<HistoryQuery, 'offset' | 'limit'>;
@@ -57,6 +65,17 @@ export interface History {
   readonly jobs: HistoryJobs;
   /** Changes some fields of a record; returns the updated record, or null if there is none with this id. */
   update(id: string, patch: ScanRecordPatch): ScanRecord | null;
+  /**
+   * Changes a record the caller holds (as it was last read or written) with a patch the
+   * caller built itself (not from outside: it is not validated again), without reading the
+   * row back. 'soon': committed with the next commit, within the commit window (a crash may
+   * lose it). Returns the record as it is now, or null if there is none with this id.
+   */
+  apply(record: ScanRecord, patch: ScanRecordPatch, durability: Durability): ScanRecord | null;
+  /** Commits the writes that wait ('soon') now. */
+  flush(): void;
+  /** Resolves once the writes made so far are committed (at the end of this turn of the event loop, shared by all who ask in it). */
+  committed(): Promise<void>;
   get(id: string): ScanRecord | null;
   getByReference(externalReferenceId: string): ScanRecord | null;
   /**
@@ -114,8 +133,9 @@ export function openHistory(dataDir: string, options: HistoryOptions = {}): Hist
 
 /** Wires the steps (history-reads.ts, history-writes.ts, history-export.ts) to one HistoryDb. */
 function createHistory(db: DatabaseSync, file: string, warning: string | null, options: HistoryOptions): History {
-  const { write, read } = createTransactions(db);
-  const h: HistoryDb = { db, prepare: statementCache(db), transaction: write, readTransaction: read, nameIndex: openNameIndex(db, options.nameIndex ?? true) };
+  const group = createGroupCommit(db, { windowMs: options.commitWindowMs ?? 50, onLateError: options.onLateCommitError ?? (() => {}) });
+  const write = group.now;
+  const h: HistoryDb = { db, prepare: statementCache(db), transaction: write, readTransaction: group.read, nameIndex: openNameIndex(db, options.nameIndex ?? true) };
   let open = true;
   return {
     file,
@@ -123,7 +143,10 @@ function createHistory(db: DatabaseSync, file: string, warning: string | null, o
     insert: (record) => insertRecords(h, [record])[0] as ScanRecord,
     insertMany: (records, jobId) => void insertRecords(h, records, jobId ?? null),
     jobs: historyJobs(h),
-    update: (id, patch) => updateRecord(h, id, patch),
+    update: (id, patch) => write(() => updateRecord(h, id, patch)),
+    apply: (record, patch, durability) => (durability === 'now' ? write : group.soon)(() => applyPatch(h, record, patch)),
+    flush: () => group.flush(),
+    committed: () => group.committed(),
     get: (id) => recordById(h, id),
     getByReference: (ref) => recordByReference(h, ref),
     findReusable: (sha256, sinceIso, reuseOptions = {}) => findReusable(h, sha256, sinceIso, reuseOptions),
@@ -140,6 +163,7 @@ function createHistory(db: DatabaseSync, file: string, warning: string | null, o
       if (!open) return;
       open = false;
       try {
+        group.flush();
         db.exec('PRAGMA optimize');
       } finally {
         db.close();

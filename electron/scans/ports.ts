@@ -10,6 +10,12 @@ import type { SubmissionMode } from './mode.ts';
 export interface HistoryPort {
   insertMany(records: readonly ScanRecord[], jobId?: number): void;
   update(id: string, patch: ScanRecordPatch): ScanRecord | null;
+  /** A patch the pipeline built, to a record it holds (history.ts says more); 'soon' waits for the next commit. */
+  apply(record: ScanRecord, patch: ScanRecordPatch, durability: 'now' | 'soon'): ScanRecord | null;
+  /** Commits the writes that wait. */
+  flush(): void;
+  /** Resolves once the writes made so far are committed (one commit for all who ask in the same turn). */
+  committed(): Promise<void>;
   get(id: string): ScanRecord | null;
   findReusable(sha256: string, sinceIso: string, options?: { backend?: string }): ScanRecord | null;
   listPending(): ScanRecord[];
@@ -57,6 +63,8 @@ export interface FileDigests {
   bytesRead: number;
   /** The content, when the fingerprinter kept it (small files). */
   content?: Buffer;
+  /** The file read, as it was when it was opened (its fstat). */
+  opened: { size: number; mtimeMs: number; dev: number; ino: number };
 }
 
 export type Fingerprinter = (path: string, signal: AbortSignal) => Promise<FileDigests>;

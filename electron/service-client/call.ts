@@ -73,14 +73,19 @@ export async function call<T>(state: ClientState, op: Operation<T>): Promise<T> 
 async function openUpload<T>(state: ClientState, op: Operation<T>, attempt: Attempt, headers: Record<string, string>): Promise<MultipartUpload | undefined> {
   if (!op.upload) return undefined;
   const attributesJson = JSON.stringify({ ...op.upload.attributes, file_name: op.upload.attributes.file_name ?? op.upload.file.name });
-  const timer = setTimeout(() => {
-    attempt.stalled = true;
-    attempt.internal.abort();
-  }, state.timeouts.uploadStallMs);
+  const { file } = op.upload;
+  // Content already in memory is handed over whole (its body settles at once): no stall timer to arm.
+  const timer =
+    file.content?.length === file.size
+      ? undefined
+      : setTimeout(() => {
+          attempt.stalled = true;
+          attempt.internal.abort();
+        }, state.timeouts.uploadStallMs);
   attempt.stallTimer = timer;
-  attempt.upload = await openMultipartUpload(op.upload.file, attributesJson, {
+  attempt.upload = await openMultipartUpload(file, attributesJson, {
     onProgress: op.upload.onProgress,
-    onPull: () => timer.refresh(),
+    onPull: () => timer?.refresh(),
     // Waiting for the answer (up to the sync window) is not a stall.
     onSettled: () => clearTimeout(timer),
   });

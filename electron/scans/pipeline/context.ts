@@ -44,6 +44,18 @@ export function save(p: Pipeline, id: string, patch: ScanRecordPatch): ScanRecor
   return record;
 }
 
+/**
+ * Writes a patch the pipeline built to the record it holds (as last read or written), without
+ * validating it again or reading it back, and tells subscribers. 'soon': a write that recovery
+ * can redo (a row still uploading is looked up by reference) waits for the next grouped commit.
+ */
+export function saveHeld(p: Pipeline, record: ScanRecord, patch: ScanRecordPatch, durability: 'now' | 'soon'): ScanRecord | null {
+  const saved = p.history.apply(record, patch, durability);
+  if (saved) p.events.record(saved);
+  p.events.countsChanged();
+  return saved;
+}
+
 /** A state shown to subscribers but not written (it is not needed to recover). */
 export function announce(p: Pipeline, record: ScanRecord, patch: Partial<ScanRecord>): void {
   p.events.record({ ...record, ...patch });
@@ -52,5 +64,11 @@ export function announce(p: Pipeline, record: ScanRecord, patch: Partial<ScanRec
 /** Wakes whoever waits in idle() once nothing is held and no intake runs (or the pipeline closed). */
 export function notifyIdle(p: Pipeline): void {
   if (!isIdle(p.memory) && !p.memory.closed) return;
+  // Idle means done and committed: the writes that wait for a grouped commit go now.
+  try {
+    p.history.flush();
+  } catch (error) {
+    p.log?.warn('history commit failed', { error: (error as Error).message });
+  }
   for (const resolve of p.memory.idleWaiters.splice(0)) resolve();
 }

@@ -6,14 +6,16 @@ import type { Scan } from '../../../shared/service-contract/scan.ts';
 import type { ScanRecordPatch } from '../../history/history.ts';
 import { scanFailure } from '../failure-text.ts';
 import { changedDuringUploadFailure } from '../failures.ts';
-import { isoNow, save, type Pipeline } from './context.ts';
+import { isoNow, save, saveHeld, type Pipeline } from './context.ts';
 import { forget } from './memory.ts';
 import { releaseLeader } from './reuse.ts';
 import { saveVerdict } from './verdict.ts';
 
-export function finishWithScan(p: Pipeline, id: string, scan: Scan, backendLabel: string): void {
-  const record = p.history.get(id);
+/** `held`: the record as the pipeline last wrote it (see adopt): written without a read, in a grouped commit. */
+export function finishWithScan(p: Pipeline, id: string, scan: Scan, backendLabel: string, held?: ScanRecord): void {
+  const record = held ?? p.history.get(id);
   if (!record) return;
+  const write = (patch: ScanRecordPatch) => (held ? saveHeld(p, held, patch, 'soon') : save(p, id, patch));
   const common: ScanRecordPatch = {
     serviceScanId: scan.id,
     mode: scan.execution_mode,
@@ -29,14 +31,14 @@ export function finishWithScan(p: Pipeline, id: string, scan: Scan, backendLabel
   // unit is not specified, so only the hash is compared).
   const changed = scan.file_hash !== undefined && record.sha256 !== null && scan.file_hash.sha256 !== record.sha256;
   if (scan.status === 'completed' && changed) {
-    final = save(p, id, { ...common, status: 'failed', safe: null, error: changedDuringUploadFailure().recordError });
+    final = write({ ...common, status: 'failed', safe: null, error: changedDuringUploadFailure().recordError });
   } else if (scan.status === 'completed' && scan.result) {
     const { safe, detailed, findings } = scan.result;
-    final = saveVerdict(p, id, { ...common, status: 'completed', safe, detailed, findings, error: null }, record);
+    final = saveVerdict(p, id, { ...common, status: 'completed', safe, detailed, findings, error: null }, record, held !== undefined);
   } else {
     // The service's own error is kept as it worded it (in the language Verdict asked for): no parameters.
     const error = scan.error ? { code: scan.error.code, message: scan.error.message } : scanFailure({ cause: 'scan_failed' });
-    final = save(p, id, { ...common, status: 'failed', safe: null, error });
+    final = write({ ...common, status: 'failed', safe: null, error });
   }
   forget(p.memory, id);
   releaseLeader(p, record.sha256, id, final);

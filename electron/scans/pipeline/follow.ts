@@ -1,18 +1,23 @@
 // Follow: a scan the service is still processing is polled (by the service port,
 // under the global request budget) until it is terminal, then finished.
 import type { ScanRecord } from '../../../shared/scans/record.ts';
+import type { ScanRecordPatch } from '../../history/history.ts';
 import type { Scan } from '../../../shared/service-contract/scan.ts';
 import type { ServicePort } from '../ports.ts';
-import { save, type Pipeline } from './context.ts';
+import { save, saveHeld, type Pipeline } from './context.ts';
 import { finishWithScan } from './finish.ts';
 import { succeeded } from './lanes.ts';
 import { setOwner } from './memory.ts';
 import { runCancellable } from './queue.ts';
 
-/** Takes over a scan the service has (answer to our POST, a 409, or found by reference). */
-export function adopt(p: Pipeline, id: string, scan: Scan, service: ServicePort): void {
+/**
+ * Takes over a scan the service has (answer to our POST, a 409, or found by reference). `held`: the
+ * record as the pipeline last wrote it (the answer to its POST): its writes need no read, and wait
+ * for a grouped commit (the reference finds the scan again after a crash).
+ */
+export function adopt(p: Pipeline, id: string, scan: Scan, service: ServicePort, held?: ScanRecord): void {
   if (scan.status === 'processing') {
-    const record = save(p, id, {
+    const patch: ScanRecordPatch = {
       status: 'processing',
       pendingReason: null,
       serviceScanId: scan.id,
@@ -20,11 +25,12 @@ export function adopt(p: Pipeline, id: string, scan: Scan, service: ServicePort)
       submittedAt: scan.submitted_at,
       backend: service.label,
       error: null,
-    });
+    };
+    const record = held ? saveHeld(p, held, patch, 'soon') : save(p, id, patch);
     if (record) startFollowing(p, record, service);
     return;
   }
-  finishWithScan(p, id, scan, service.label);
+  finishWithScan(p, id, scan, service.label, held);
 }
 
 export function startFollowing(p: Pipeline, record: ScanRecord, service: ServicePort): void {

@@ -1,5 +1,7 @@
-// Prepare: stat, fingerprint, stat again, so the digests describe one stable
-// content (a file still being written is read again, a few times at most).
+// Prepare: fingerprint (which opens the file and takes its fstat), then stat the
+// path, so the digests describe one stable content: the file opened is the one at
+// the path, unchanged while it was read (a file still being written is read again,
+// a few times at most).
 import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { MAX_ASYNC_FILE_SIZE } from '../../../shared/service-contract/limits.ts';
@@ -18,14 +20,27 @@ export interface Prepared {
 
 export async function prepare(p: Pipeline, record: ScanRecord, signal: AbortSignal): Promise<Prepared> {
   for (let attempt = 1; attempt <= SAME_CONTENT_RETRIES; attempt++) {
-    const before = await statFile(record.path);
-    const digests = await p.options.fingerprint(record.path, signal);
+    const digests = await fingerprint(p, record.path, signal);
     const after = await statFile(record.path);
-    if (sameFile(before, after) && digests.bytesRead === after.size) return { size: after.size, digests };
+    if (sameFile(digests.opened, after) && digests.bytesRead === after.size) return { size: after.size, digests };
     p.log?.info('file changed while fingerprinting; reading it again', { id: record.id, attempt });
     await delay(200 * attempt, signal);
   }
   throw fileChangedFailure();
+}
+
+/** The fingerprint of a regular file within the size limit; a file that cannot be read fails as a stat of its path says. */
+async function fingerprint(p: Pipeline, path: string, signal: AbortSignal): Promise<FileDigests> {
+  let digests: FileDigests;
+  try {
+    digests = await p.options.fingerprint(path, signal);
+  } catch (error) {
+    // The same failure as a stat before opening would have given (it names the cause more precisely).
+    if (!signal.aborted) await statFile(path);
+    throw error;
+  }
+  if (digests.opened.size > MAX_ASYNC_FILE_SIZE) throw tooLargeFailure(digests.opened.size);
+  return digests;
 }
 
 /** A regular file within the size limit, or a LocalFailure saying why not. */
@@ -36,7 +51,8 @@ export async function statFile(path: string): Promise<Stats> {
   return info;
 }
 
-const sameFile = (a: Stats, b: Stats) => a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino && a.dev === b.dev;
+type Identity = Pick<Stats, 'size' | 'mtimeMs' | 'ino' | 'dev'>;
+const sameFile = (a: Identity, b: Identity) => a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino && a.dev === b.dev;
 
 function delay(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {

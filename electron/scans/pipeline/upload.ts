@@ -7,7 +7,7 @@ import type { ScanRecordPatch } from '../../history/history.ts';
 import { decideMode, modeForUpload } from '../mode.ts';
 import type { ServicePort } from '../ports.ts';
 import { holdForConsent } from './consent.ts';
-import { announce, isoNow, save, type Pipeline } from './context.ts';
+import { announce, isoNow, save, saveHeld, type Pipeline } from './context.ts';
 import { adopt, startFollowing } from './follow.ts';
 import { holdInLane, laneFor, succeeded } from './lanes.ts';
 import type { TrackedRecord } from './memory.ts';
@@ -80,10 +80,11 @@ async function send(p: Pipeline, { record, tracked, prepared, digests, service, 
   const id = record.id;
   const fallbackMode = decideMode({ origin: record.origin, size: prepared.size, choice: p.options.settings().mode });
   const mode = modeForUpload(record.mode, prepared.size, fallbackMode);
-  // Persisted before the POST (one write with the digests): from here on a crash is
-  // recovered by looking the reference up.
-  const current =
-    save(p, id, { ...digests, status: 'uploading', pendingReason: null, error: null, backend: service.label, mode, submittedAt: isoNow(p) }) ?? record;
+  // Committed before the POST (one write with the digests; uploads starting in the same turn
+  // share the commit): from here on a crash is recovered by looking the reference up.
+  const patch: ScanRecordPatch = { ...digests, status: 'uploading', pendingReason: null, error: null, backend: service.label, mode, submittedAt: isoNow(p) };
+  const current = saveHeld(p, record, patch, 'soon') ?? record;
+  await p.history.committed();
   if (tracked) tracked.lookupFirst = true;
   let sentAll = false;
   const scan = await service.submit(
@@ -105,5 +106,5 @@ async function send(p: Pipeline, { record, tracked, prepared, digests, service, 
   );
   if (tracked) tracked.lookupFirst = false;
   succeeded(p, service.label);
-  adopt(p, id, scan, service);
+  adopt(p, id, scan, service, current);
 }

@@ -4,9 +4,13 @@
 import type { ScanRecord } from '../../../shared/scans/record.ts';
 import type { ScanRecordPatch } from '../../history/history.ts';
 import type { ThreatResponse } from '../../quarantine/threat-response.ts';
-import { save, type Pipeline } from './context.ts';
+import { save, saveHeld, type Pipeline } from './context.ts';
 
-export function saveVerdict(p: Pipeline, id: string, patch: ScanRecordPatch, current?: ScanRecord): ScanRecord | null {
+/**
+ * `held`: `current` is the record as the pipeline last wrote it: written without a read, in a grouped
+ * commit, except a quarantine's decision, committed before the quarantine starts.
+ */
+export function saveVerdict(p: Pipeline, id: string, patch: ScanRecordPatch, current?: ScanRecord, held = false): ScanRecord | null {
   let response: ThreatResponse = { kind: 'none' };
   if (patch.safe === false && patch.status === 'completed' && p.options.threatResponse) {
     const record = current ?? p.history.get(id);
@@ -14,7 +18,7 @@ export function saveVerdict(p: Pipeline, id: string, patch: ScanRecordPatch, cur
   }
   if (response.kind === 'allowed') patch = { ...patch, disposition: 'allowed' };
   if (response.kind === 'quarantine') patch = { ...patch, disposition: 'quarantine_pending' };
-  const saved = save(p, id, patch);
+  const saved = held && current ? saveHeld(p, current, patch, response.kind === 'quarantine' ? 'now' : 'soon') : save(p, id, patch);
   if (saved && response.kind === 'quarantine') p.options.onThreat?.(saved, response.request);
   return saved;
 }

@@ -43,7 +43,7 @@ describe('fingerprintFile', () => {
       const content = make();
       const file = write(`${label.replace(/\W+/g, '-')}.bin`, content);
       const result = await fingerprintFile(file);
-      expect(result).toEqual({ ...coreutils(file), bytesRead: content.length });
+      expect(result).toEqual({ ...coreutils(file), bytesRead: content.length, opened: expect.objectContaining({ size: content.length }) });
     });
   }
 
@@ -52,7 +52,7 @@ describe('fingerprintFile', () => {
     const file = write('progress.bin', content);
     const progress: number[] = [];
     const result = await fingerprintFile(file, { chunkSize: 4096, onProgress: (bytes) => progress.push(bytes) });
-    expect(result).toEqual({ ...coreutils(file), bytesRead: 100_003 });
+    expect(result).toEqual({ ...coreutils(file), bytesRead: 100_003, opened: expect.objectContaining({ size: 100_003 }) });
     expect(progress.length).toBe(Math.ceil(100_003 / 4096));
     expect(progress.at(-1)).toBe(100_003);
     expect(progress.every((value, i) => i === 0 || value > progress[i - 1]!)).toBe(true);

@@ -1,0 +1,96 @@
+// Grouped commits (group-commit.ts) on a real history file: a write that may
+// wait is seen by this connection at once and by another only once committed
+// (with the next write that must be durable, committed(), the window, flush or
+// close); each write is all or none; and `apply` gives the record as a read would.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openHistory, type History } from '../../../electron/history/history.ts';
+import { makeRecord } from './fixtures/records.ts';
+
+let dataDir: string;
+let history: History;
+const lateErrors: unknown[] = [];
+
+beforeEach(() => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'verdict-group-commit-'));
+  history = openHistory(dataDir, { commitWindowMs: 60_000, onLateCommitError: (error) => lateErrors.push(error) });
+});
+afterEach(() => {
+  history.close();
+  rmSync(dataDir, { recursive: true, force: true });
+  expect(lateErrors).toEqual([]);
+});
+
+/** The status of a row as another connection sees it (committed data only). */
+function committedStatus(id: string): string | undefined {
+  const db = new DatabaseSync(history.file, { readOnly: true });
+  try {
+    return (db.prepare('SELECT status FROM scans WHERE id = ?').get(id) as { status: string } | undefined)?.status;
+  } finally {
+    db.close();
+  }
+}
+
+describe('grouped commits', () => {
+  it('keeps a soon write from other connections until the next commit, and shows it on this one at once', async () => {
+    const record = history.insert(makeRecord({ status: 'queued' }));
+    const uploading = history.apply(record, { status: 'uploading' }, 'soon');
+    expect(uploading?.status).toBe('uploading');
+    expect(history.get(record.id)?.status).toBe('uploading');
+    expect(committedStatus(record.id)).toBe('queued');
+    await history.committed();
+    expect(committedStatus(record.id)).toBe('uploading');
+
+    history.apply(uploading!, { status: 'processing' }, 'soon');
+    expect(committedStatus(record.id)).toBe('uploading');
+    history.flush();
+    expect(committedStatus(record.id)).toBe('processing');
+  });
+
+  it('commits the waiting writes with a write that must be durable now, and at close', () => {
+    const first = history.insert(makeRecord({ status: 'queued' }));
+    const second = history.insert(makeRecord({ status: 'queued' }));
+    history.apply(first, { status: 'uploading' }, 'soon');
+    history.apply(second, { status: 'uploading' }, 'now');
+    expect(committedStatus(first.id)).toBe('uploading');
+    expect(committedStatus(second.id)).toBe('uploading');
+
+    history.apply(first, { status: 'processing' }, 'soon');
+    history.close();
+    expect(committedStatus(first.id)).toBe('processing');
+    history = openHistory(dataDir);
+  });
+
+  it('commits within the window when nothing else does', async () => {
+    history.close();
+    history = openHistory(dataDir, { commitWindowMs: 5 });
+    const record = history.insert(makeRecord({ status: 'queued' }));
+    history.apply(record, { status: 'uploading' }, 'soon');
+    expect(committedStatus(record.id)).toBe('queued');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(committedStatus(record.id)).toBe('uploading');
+  });
+
+  it('rolls back only the write that failed, and keeps insertMany all or none inside a waiting group', () => {
+    const record = history.insert(makeRecord({ status: 'queued' }));
+    history.apply(record, { status: 'uploading' }, 'soon');
+    const duplicate = makeRecord({ status: 'queued' });
+    expect(() => history.insertMany([makeRecord({ status: 'queued' }), duplicate, { ...duplicate }])).toThrow();
+    expect(history.counts()).toEqual({ queued: 0, uploading: 1, processing: 0 });
+    history.flush();
+    expect(committedStatus(record.id)).toBe('uploading');
+  });
+
+  it('gives the record as a read would, and null for a row that is gone', () => {
+    const record = history.insert(makeRecord({ status: 'uploading' }));
+    const error = { code: 'scan_failed', message: 'The scan failed.' };
+    const written = history.apply(record, { status: 'failed', error, findings: [], durationMs: 12, safe: null, completedAt: '2026-02-01T00:00:00.000Z' }, 'soon');
+    expect(written).toEqual(history.get(record.id));
+    history.flush();
+    expect(history.keepLast(0)).toEqual([record.id]);
+    expect(history.apply(record, { status: 'completed' }, 'soon')).toBeNull();
+  });
+});
