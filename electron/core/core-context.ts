@@ -29,6 +29,12 @@ export interface CoreTuning {
   /** Log to stderr instead of a file when no logFile is given (default: a file in the data dir). */
   logToStderr?: boolean;
   logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
+  /** The protection state: how often it is looked at again, the system clamd.conf, freshclam's path and mirror (tests). */
+  engine?: {
+    recheckMs?: number;
+    systemConfigPath?: string;
+    freshclam?: { freshclamPath?: string | null; mirror?: string; maxAttempts?: number };
+  };
   /** Called at each named step of a quarantine operation (crash tests kill the process there). */
   onQuarantineStep?: QuarantineOptions['onStep'];
 }
