@@ -41,7 +41,7 @@ function EngineFacts({ view }: { view: ProtectionView }): ReactElement {
         {status ? <Fact label={t('engine.signatures')}>{signaturesText(status, translator)}</Fact> : null}
         {view.remote === null ? (
           <Fact label={t('engine.database')}>
-            <span className="mono break">{view.databaseDir ?? t('engine.database.unknown')}</span>
+            {view.databaseDir ? <span className="mono break">{view.databaseDir}</span> : t('engine.database.unknown')}
           </Fact>
         ) : null}
       </dl>
