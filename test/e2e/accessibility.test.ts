@@ -87,6 +87,9 @@ async function auditViews(app: AppHarness, t: Texts, files: Record<string, strin
 
   await page.getByRole('button', { name: t['nav.scans'] }).click();
   await rowFor(page, ROWS.clean).waitFor();
+  // The protection line is back to the embedded service's engine (the last round ended on a remote service and back),
+  // so the list no longer moves under the pointer.
+  await page.getByTestId('protection-line').locator('[data-state=limited]').waitFor({ timeout: 30_000 });
   await check('list');
   await rowFor(page, ROWS.threat).getByTestId('row-check').click();
   await page.getByTestId('bulk-bar').waitFor();
