@@ -85,6 +85,21 @@ describe('the protection state of the engine the embedded service uses', () => {
   });
 });
 
+describe('switching the default service in Settings', () => {
+  test('to a remote service: the view names it and drops the ClamAV state; back to the built-in service: the engine again', async () => {
+    const core = await fixture.open();
+    await core.protection.status();
+    const heard: ProtectionView[] = [];
+    core.protection.onChange((view) => heard.push(view));
+    expect((await core.settings.update({ backend: { kind: 'remote', baseUrl: 'https://scan.example.invalid' } })).ok).toBe(true);
+    await expect.poll(() => heard.at(-1)?.remote ?? null).toBe('https://scan.example.invalid');
+    expect(heard.at(-1)?.status).toBeNull();
+    expect((await core.settings.update({ backend: { kind: 'local' } })).ok).toBe(true);
+    await expect.poll(() => heard.at(-1)?.status?.state ?? null).toBe('limited');
+    expect(heard.at(-1)?.remote).toBeNull();
+  });
+});
+
 describe('Update signatures now', () => {
   test('freshclam for real with no mirror reachable: running with progress, then "no connection" in the view', async () => {
     const core = await fixture.open({ ...FAST, engine: { freshclam: { mirror: '127.0.0.1:9', maxAttempts: 1 } } });
