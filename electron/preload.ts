@@ -4,11 +4,16 @@
 // a sandboxed preload can require only `electron`, so this file imports nothing
 // else at runtime (the contract is imported for its types only).
 import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
-import type { EVENT_CHANNELS, InvokeChannel, Unsubscribe, VerdictApi, WatchedFolderStatus } from '../shared/bridge/api.ts';
+import type { EVENT_CHANNELS, InvokeChannel, ProtectionView, Unsubscribe, VerdictApi, WatchedFolderStatus } from '../shared/bridge/api.ts';
 import type { ScanEvent } from '../shared/scans/record.ts';
 
 /** A copy of the contract's event channels; the type makes the compiler check every name. */
-const EVENTS: typeof EVENT_CHANNELS = { scanEvent: 'scans:event', watchChange: 'watch:change', showScan: 'app:showScan' };
+const EVENTS: typeof EVENT_CHANNELS = {
+  scanEvent: 'scans:event',
+  watchChange: 'watch:change',
+  showScan: 'app:showScan',
+  protectionChange: 'protection:change',
+};
 
 /** Invokes a contract channel, leaving out trailing undefined (optional) arguments. */
 function invoke(channel: InvokeChannel, ...args: unknown[]): Promise<never> {
@@ -93,6 +98,12 @@ export const api: VerdictApi = {
     remove: (id) => invoke('watch:remove', id),
     setAllPaused: (paused) => invoke('watch:setAllPaused', paused),
     onChange: (listener) => subscribe(EVENTS.watchChange, (payload) => safely(listener, payload as WatchedFolderStatus[])),
+  },
+  protection: {
+    status: () => invoke('protection:status'),
+    refresh: () => invoke('protection:refresh'),
+    updateSignatures: () => invoke('protection:updateSignatures'),
+    onChange: (listener) => subscribe(EVENTS.protectionChange, (payload) => safely(listener, payload as ProtectionView)),
   },
   app: {
     onShowScan: (listener) =>

@@ -7,7 +7,7 @@
 // this thread instead, with a warning: slower, never missing.
 import { startLocalService } from '../local-service/server.ts';
 import type { RateLimitOptions } from '../local-service/auth/rate-limiter.ts';
-import type { EngineKind } from '../local-service/engines/select-engine.ts';
+import { describeEngine, type EngineDescription, type EngineKind } from '../local-service/engines/select-engine.ts';
 import type { ServiceLogger } from '../local-service/logger.ts';
 import { ServiceThreadUnavailableError, startLocalServiceInThread } from '../local-service/thread/start-in-thread.ts';
 import type { ThreadServiceOptions } from '../local-service/thread/thread-protocol.ts';
@@ -18,6 +18,8 @@ export const EMBEDDED_INTEGRATION_ID = 'verdict-embedded';
 
 export interface LocalServiceHandle {
   url: string;
+  /** The engine the service picked at start (the protection state describes it). */
+  engine?: EngineDescription;
   close(): Promise<void>;
 }
 
@@ -73,7 +75,7 @@ export function embeddedServiceStarter(options: EmbeddedServiceOptions = {}): Lo
     if (!options.inProcess) {
       try {
         const threaded = await startLocalServiceInThread({ ...serviceOptions, logger, ...(options.threadEntry ? { threadEntry: options.threadEntry } : {}) });
-        return { url: threaded.url, close: () => threaded.close() };
+        return { url: threaded.url, engine: threaded.engine, close: () => threaded.close() };
       } catch (error) {
         if (!(error instanceof ServiceThreadUnavailableError)) throw error;
         logger.error({ err: error }, `${error.message}; running the local service on the main thread instead`);
@@ -81,6 +83,6 @@ export function embeddedServiceStarter(options: EmbeddedServiceOptions = {}): Lo
     }
     // The same levels as from the thread: warnings and errors (info is one line per request).
     const service = await startLocalService({ ...serviceOptions, logger: { info() {}, warn: logger.warn.bind(logger), error: logger.error.bind(logger) } });
-    return { url: service.url, close: () => service.close() };
+    return { url: service.url, engine: describeEngine(service.engine), close: () => service.close() };
   };
 }

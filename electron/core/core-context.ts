@@ -32,6 +32,12 @@ export interface CoreTuning {
   logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
   /** Where scan jobs look (home, temp folder; default: this process's). Tests give fake ones. */
   jobPlaces?: JobPlaces;
+  /** The protection state: how often it is looked at again, the system clamd.conf, freshclam's path and mirror (tests). */
+  engine?: {
+    recheckMs?: number;
+    systemConfigPath?: string;
+    freshclam?: { freshclamPath?: string | null; mirror?: string; maxAttempts?: number };
+  };
   /** Called at each named step of a quarantine operation (crash tests kill the process there). */
   onQuarantineStep?: QuarantineOptions['onStep'];
 }

@@ -17,6 +17,7 @@ import { scansApi, createSubmit } from './scans-api.ts';
 import { reactToSettings } from './settings-reactions.ts';
 import { settingsApi } from './settings-api.ts';
 import { setupBackend, setupKeys } from './setup-backend.ts';
+import { setupEngine } from './setup-engine.ts';
 import { historyApi, setupHistory, setupRetention, setupScanEvents } from './setup-history.ts';
 import { quarantineApi, setupQuarantine, setupThreats } from './setup-quarantine.ts';
 import { setupJobs } from './setup-jobs.ts';
@@ -59,7 +60,8 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
     const keys = setupKeys(ctx);
     const events = setupScanEvents(ctx, history);
     const threats = setupThreats(ctx, { history, quarantine, events });
-    const backend = await setupBackend(ctx, keys);
+    const engine = setupEngine(ctx);
+    const backend = await setupBackend(ctx, keys, engine.onLocalEngine);
     const scanning = setupScanning(ctx, { history, installId, events, threats, backend });
     const { scans } = scanning;
     // After recovery, before retention: a record whose file a crash left restored, allowed, deleted or lost says so.
@@ -103,6 +105,7 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
       history: historyApi(guard, history, retention.retention),
       settings: settingsApi(ctx, { guard, keys, backend, scans, installId, startupWarnings }),
       watch: watchApi(ctx, guard, watch),
+      protection: engine.api(guard),
     };
   } catch (error) {
     await teardown.run();

@@ -6,6 +6,7 @@ import type { Language } from '../../shared/service-contract/limits.ts';
 import type { Settings } from '../../shared/settings/settings.ts';
 import { createBackendManager, type BackendManager } from '../backend/backend.ts';
 import { embeddedServiceStarter } from '../backend/local-backend.ts';
+import type { EngineDescription } from '../local-service/engines/select-engine.ts';
 import { accountForBaseUrl, createKeychain, DEFAULT_KEYCHAIN_ACCOUNT, DEFAULT_KEYCHAIN_SERVICE, type Keychain } from '../keychain/keychain.ts';
 import type { CoreContext } from './core-context.ts';
 import { systemLanguage } from './system-language.ts';
@@ -29,8 +30,10 @@ export function setupKeys(ctx: CoreContext): CoreKeys {
   return { keychain, account, status: () => keychain.status(account()) };
 }
 
-export async function setupBackend(ctx: CoreContext, keys: CoreKeys): Promise<BackendManager> {
+/** `onLocalEngine`: told which engine the embedded service picked, each time it starts. */
+export async function setupBackend(ctx: CoreContext, keys: CoreKeys, onLocalEngine?: (engine: EngineDescription | null) => void): Promise<BackendManager> {
   const { settings, options, tuning, log } = ctx;
+  const startEmbedded = embeddedServiceStarter({ ...options.localService, logger: log.child({ component: 'local-service' }) });
   let keychainError: string | null = null;
   const language = (): Language => {
     const chosen = settings.get().language;
@@ -52,7 +55,11 @@ export async function setupBackend(ctx: CoreContext, keys: CoreKeys): Promise<Ba
     keychainError: () => keychainError,
     override: options.serviceOverride,
     // The service's warnings and errors cross its thread as plain messages and are scrubbed by this logger.
-    startLocal: embeddedServiceStarter({ ...options.localService, logger: log.child({ component: 'local-service' }) }),
+    startLocal: async (input) => {
+      const handle = await startEmbedded(input);
+      onLocalEngine?.(handle.engine ?? null);
+      return handle;
+    },
     onSecret: (secret) => ctx.secrets.add(secret),
     budget: tuning.budget,
     retry: tuning.clientRetry,

@@ -135,14 +135,14 @@ export interface EventForwarding {
 }
 
 export interface EventForwardingOptions {
-  core: Pick<Core, 'onEvent' | 'watch'>;
+  core: Pick<Core, 'onEvent' | 'watch'> & Partial<Pick<Core, 'protection'>>;
   target(): WebContents | null;
   /** How long events are collected before one message goes out. */
   delayMs?: number;
   timers?: Timers;
 }
 
-/** Core events → the window: scan events batched (an array per message), folder changes as they come. */
+/** Core events → the window: scan events batched (an array per message), folder and protection changes as they come. */
 export function forwardEvents(options: EventForwardingOptions): EventForwarding {
   const send = (channel: string, payload: unknown) => {
     const contents = options.target();
@@ -158,11 +158,13 @@ export function forwardEvents(options: EventForwardingOptions): EventForwarding 
   });
   const stopEvents = options.core.onEvent((event) => batcher.push(event));
   const stopWatch = options.core.watch.onChange((folders) => send(EVENT_CHANNELS.watchChange, folders));
+  const stopProtection = options.core.protection?.onChange((view) => send(EVENT_CHANNELS.protectionChange, view));
   return {
     showScan: (id) => send(EVENT_CHANNELS.showScan, id),
     dispose() {
       stopEvents();
       stopWatch();
+      stopProtection?.();
       batcher.dispose();
     },
   };

@@ -1,5 +1,6 @@
 // The few texts the main process shows itself (tray menu, notifications), in
 // English and German. The renderer has its own catalogues; these stay small.
+import type { ProtectionState } from '../../shared/engine/protection-state.ts';
 import type { Verdict } from '../../shared/scans/record.ts';
 
 export type ShellLanguage = 'en' | 'de';
@@ -15,6 +16,8 @@ export interface ShellTexts {
   noRecentVerdicts: string;
   quit: string;
   tooltip: Record<'idle' | 'scanning' | 'threat', string>;
+  /** The protection state, for the tray's tooltip and the menu's first line. */
+  protection: Record<ProtectionState, string>;
   verdict: Record<Verdict, string>;
   threatTitle(fileName: string): string;
   /** What the verdict says and what Verdict did about it. */
@@ -44,6 +47,12 @@ const en: ShellTexts = {
   noRecentVerdicts: 'No verdicts yet',
   quit: 'Quit Verdict',
   tooltip: { idle: 'Verdict', scanning: 'Verdict: scanning…', threat: 'Verdict: threat found' },
+  protection: {
+    protected: 'Protected: ClamAV signatures are current',
+    outdated: 'Signatures out of date',
+    limited: 'Limited protection: built-in engine only',
+    not_running: 'ClamAV is not running',
+  },
   verdict: { unsafe: 'Threat', safe: 'Clean', 'could-not-scan': 'Could not scan', pending: 'Scanning', skipped: 'Skipped', allowed: 'Allowed by you' },
   threatTitle: (name) => `Threat found: ${name}`,
   threatBody: (label, outcome) =>
@@ -79,6 +88,12 @@ const de: ShellTexts = {
   noRecentVerdicts: 'Noch keine Ergebnisse',
   quit: 'Verdict beenden',
   tooltip: { idle: 'Verdict', scanning: 'Verdict: Prüfung läuft…', threat: 'Verdict: Bedrohung gefunden' },
+  protection: {
+    protected: 'Geschützt: ClamAV-Signaturen sind aktuell',
+    outdated: 'Signaturen veraltet',
+    limited: 'Eingeschränkter Schutz: nur eingebaute Engine',
+    not_running: 'ClamAV läuft nicht',
+  },
   verdict: { unsafe: 'Bedrohung', safe: 'Sauber', 'could-not-scan': 'Nicht prüfbar', pending: 'Wird geprüft', skipped: 'Übersprungen', allowed: 'Von Ihnen zugelassen' },
   threatTitle: (name) => `Bedrohung gefunden: ${name}`,
   threatBody: (label, outcome) =>

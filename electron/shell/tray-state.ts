@@ -1,7 +1,8 @@
 // What the tray shows, derived from the core's events: an icon state (idle,
 // scanning, threat found), the last few verdicts, and whether watching is paused.
 // Pure: a reducer and a menu model, tested without Electron.
-import type { WatchedFolderStatus } from '../../shared/bridge/api.ts';
+import type { ProtectionView, WatchedFolderStatus } from '../../shared/bridge/api.ts';
+import type { ProtectionState } from '../../shared/engine/protection-state.ts';
 import { displayName } from '../../shared/display-name.ts';
 import { TERMINAL_STATUSES, verdictOf, type QueueCounts, type ScanEvent, type Verdict } from '../../shared/scans/record.ts';
 import type { ShellTexts } from './texts.ts';
@@ -22,6 +23,8 @@ export interface TrayState {
   /** Newest first. */
   recent: readonly RecentVerdict[];
   watch: WatchSummary;
+  /** The protection state of Verdict's engine; null until known, and with a remote service (its engine is not Verdict's). */
+  protection: ProtectionState | null;
 }
 
 export const RECENT_LIMIT = 5;
@@ -31,6 +34,7 @@ export const initialTrayState: TrayState = {
   unseenThreats: [],
   recent: [],
   watch: 'none',
+  protection: null,
 };
 
 export function reduceTray(state: TrayState, event: ScanEvent): TrayState {
@@ -74,6 +78,23 @@ export function withWatch(state: TrayState, folders: readonly WatchedFolderStatu
   return watch === state.watch ? state : { ...state, watch };
 }
 
+export function withProtection(state: TrayState, view: ProtectionView): TrayState {
+  const protection = view.status?.state ?? null;
+  return protection === state.protection ? state : { ...state, protection };
+}
+
+/** Protection that is limited, outdated or not running, which the tooltip and the menu's first line name. */
+export function protectionProblem(state: TrayState): Exclude<ProtectionState, 'protected'> | null {
+  return state.protection === null || state.protection === 'protected' ? null : state.protection;
+}
+
+/** The icon's state, then the protection problem when there is one: "Verdict · Limited protection: …". */
+export function trayTooltip(state: TrayState, texts: ShellTexts): string {
+  const problem = protectionProblem(state);
+  const base = texts.tooltip[trayIcon(state)];
+  return problem === null ? base : `${base} · ${texts.protection[problem]}`;
+}
+
 export function trayIcon(state: TrayState): TrayIcon {
   if (state.unseenThreats.length > 0) return 'threat';
   const { queued, uploading, processing } = state.counts;
@@ -111,7 +132,10 @@ export function trayMenu(state: TrayState, texts: ShellTexts): TrayMenuItem[] {
           enabled: true,
           action: { type: 'show-scan', id: item.id },
         }));
+  // The protection state first, when known; a click opens the window, where the action that fixes it is.
+  const protection: TrayMenuItem[] = state.protection === null ? [] : [{ type: 'item', label: texts.protection[state.protection], enabled: true, action: { type: 'open' } }, { type: 'separator' }];
   return [
+    ...protection,
     { type: 'item', label: texts.open, enabled: true, action: { type: 'open' } },
     { type: 'separator' },
     state.watch === 'paused'

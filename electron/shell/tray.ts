@@ -4,11 +4,24 @@ import { Menu, Tray, nativeImage, type MenuItemConstructorOptions } from 'electr
 import type { WatchedFolderStatus } from '../../shared/bridge/api.ts';
 import type { Core } from '../core/core.ts';
 import type { Logger } from '../logging/logger.ts';
-import { acknowledgeThreats, initialTrayState, keepsRunningInTray, reduceTray, trayIcon, trayMenu, withWatch, type TrayAction, type TrayIcon, type TrayState } from './tray-state.ts';
+import {
+  acknowledgeThreats,
+  initialTrayState,
+  keepsRunningInTray,
+  reduceTray,
+  trayIcon,
+  trayMenu,
+  trayTooltip,
+  withProtection,
+  withWatch,
+  type TrayAction,
+  type TrayIcon,
+  type TrayState,
+} from './tray-state.ts';
 import { shellLanguage, textsFor, type ShellTexts } from './texts.ts';
 
 export interface TrayOptions {
-  core: Pick<Core, 'onEvent' | 'watch' | 'settings'>;
+  core: Pick<Core, 'onEvent' | 'watch' | 'settings'> & Partial<Pick<Core, 'protection'>>;
   /** PNG file for each icon state. */
   iconPath(icon: TrayIcon): string;
   onOpen(): void;
@@ -60,7 +73,7 @@ export function createTray(options: TrayOptions): TrayController {
       tray.setImage(nativeImage.createFromPath(options.iconPath(icon)));
       shownIcon = icon;
     }
-    tray.setToolTip(texts.tooltip[icon]);
+    tray.setToolTip(trayTooltip(state, texts));
     const model = trayMenu(state, texts);
     const key = JSON.stringify(model);
     if (key === shownMenu) return;
@@ -85,6 +98,8 @@ export function createTray(options: TrayOptions): TrayController {
   const stopEvents = core.onEvent((event) => update(reduceTray(state, event)));
   const stopWatch = core.watch.onChange((folders: WatchedFolderStatus[]) => update(withWatch(state, folders)));
   void core.watch.list().then((result) => result.ok && update(withWatch(state, result.value)));
+  const stopProtection = core.protection?.onChange((view) => update(withProtection(state, view)));
+  void core.protection?.status().then((result) => result.ok && update(withProtection(state, result.value)));
   const refreshTexts = () =>
     void shellLanguage(core.settings)
       .then((language) => {
@@ -102,6 +117,7 @@ export function createTray(options: TrayOptions): TrayController {
     dispose() {
       stopEvents();
       stopWatch();
+      stopProtection?.();
       tray.destroy();
     },
   };

@@ -3,6 +3,7 @@
 import { api, call } from '../bridge/api.ts';
 import { showScan } from '../detail/show-scan.ts';
 import { localeFromTag } from '../i18n/messages.ts';
+import { followProtection } from '../protection/protection-actions.ts';
 import { startScanFeed, type ScanFeed } from '../scans/scan-feed.ts';
 import { refreshKeyStatus, refreshSettings } from '../settings/settings-actions.ts';
 import { verdictStore } from '../store/store.ts';
@@ -20,6 +21,7 @@ export function boot(): ScanFeed {
   });
   api.watch.onChange((folders) => verdictStore.getState().receiveWatchChange(folders));
   api.app.onShowScan((id) => void showScan(id));
+  followProtection();
 
   // A file dropped outside the drop zone must not make the window navigate to it.
   window.addEventListener('dragover', (event) => event.preventDefault());

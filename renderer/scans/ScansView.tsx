@@ -2,6 +2,7 @@
 import type { ReactElement } from 'react';
 import { usePaintedOnce } from '../app/after-paint.ts';
 import { DetailPanel } from '../detail/DetailPanel.tsx';
+import { ProtectionLine } from '../protection/ProtectionLine.tsx';
 import { useVerdict } from '../store/use-verdict.ts';
 import { DropZone } from './DropZone.tsx';
 import { ExportControl } from './ExportControl.tsx';
@@ -16,6 +17,7 @@ export function ScansView({ feed }: { feed: ScanFeed }): ReactElement {
   return (
     <div className={`scans${hasSelection ? ' scans--with-detail' : ''}`}>
       <div className="scans__main">
+        <ProtectionLine />
         <DropZone />
         <div className="scans__toolbar">
           <FilterBar />

@@ -5,6 +5,7 @@ import type { ModeChoice } from '../../shared/scans/record.ts';
 import type { Settings } from '../../shared/settings/settings.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
 import { useVerdict } from '../store/use-verdict.ts';
+import { EngineSettings } from './EngineSettings.tsx';
 import { AllowedFiles, ExclusionSettings, HistorySettings, PrivacySettings, ThreatSettings } from './ProtectionSettings.tsx';
 import { ServiceSettings } from './ServiceSettings.tsx';
 import { updateSettings } from './settings-actions.ts';
@@ -23,6 +24,7 @@ export function SettingsView(): ReactElement {
       <GeneralSettings settings={settings} />
       {/* Not keyed on the backend: rebuilding the section after Apply would drop what is being typed (the API key). */}
       <ServiceSettings settings={settings} />
+      <EngineSettings />
       <PrivacySettings settings={settings} />
       <ThreatSettings settings={settings} />
       <WatchedFolders />

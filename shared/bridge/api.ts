@@ -24,8 +24,10 @@ import {
   type WatchedFolderPatch,
 } from '../settings/settings.ts';
 import { consentOriginSchema } from '../settings/protection.ts';
+import type { ProtectionView, SignatureUpdateOutcome } from '../engine/protection-view.ts';
 
 export { watchedFolderPatchSchema, type WatchedFolderPatch };
+export type { ProtectionView, SignatureUpdateOutcome };
 
 export type Unsubscribe = () => void;
 
@@ -186,6 +188,15 @@ export interface VerdictApi {
     setAllPaused(paused: boolean): Promise<Result<WatchedFolderStatus[]>>;
     onChange(listener: (folders: WatchedFolderStatus[]) => void): Unsubscribe;
   };
+  protection: {
+    /** The protection state of the engine the default service uses, with its facts. */
+    status(): Promise<Result<ProtectionView>>;
+    /** Looks at the engine again now ("Look again"). */
+    refresh(): Promise<Result<ProtectionView>>;
+    /** Runs freshclam into Verdict's own database folder; progress and the outcome also arrive through onChange. */
+    updateSignatures(): Promise<Result<SignatureUpdateOutcome>>;
+    onChange(listener: (view: ProtectionView) => void): Unsubscribe;
+  };
   app: {
     /** Fired when the main process asks the UI to show a scan (notification click). */
     onShowScan(listener: (id: string) => void): Unsubscribe;
@@ -198,7 +209,7 @@ export interface VerdictApi {
  * `files` and `app` belong to the Electron shell. The exception is `history:export`:
  * the shell asks for the file with its save dialog, then calls `core.history.export(path, …)`.
  */
-export type CoreApi = Pick<VerdictApi, 'scans' | 'settings' | 'watch' | 'quarantine'> & {
+export type CoreApi = Pick<VerdictApi, 'scans' | 'settings' | 'watch' | 'quarantine' | 'protection'> & {
   history: Omit<VerdictApi['history'], 'export'> & {
     /** Streams the matching scans to `path` (written atomically). */
     export(path: string, options: { format: ExportFormat; query?: HistoryQuery }): Promise<Result<HistoryExportResult>>;
@@ -263,6 +274,9 @@ export const INVOKE_CHANNELS = {
   'watch:update': z.tuple([id, watchedFolderPatchSchema]),
   'watch:remove': z.tuple([id]),
   'watch:setAllPaused': z.tuple([z.boolean()]),
+  'protection:status': z.tuple([]),
+  'protection:refresh': z.tuple([]),
+  'protection:updateSignatures': z.tuple([]),
 } as const;
 export type InvokeChannel = keyof typeof INVOKE_CHANNELS;
 
@@ -270,4 +284,5 @@ export const EVENT_CHANNELS = {
   scanEvent: 'scans:event',
   watchChange: 'watch:change',
   showScan: 'app:showScan',
+  protectionChange: 'protection:change',
 } as const;

@@ -19,9 +19,10 @@ import { expectNoProblems, rowFor, useE2eApp } from './support/e2e-app.ts';
 import { focused, isButton, openWithKeyboard, tabTo } from './support/keyboard.ts';
 import { overflowsOf } from './support/layout-checks.ts';
 import type { RealCore } from './support/real-core.ts';
+import { datedVersionLine, startClamdStandIn } from '../support/clamd-stand-in.ts';
 
 // No clamd: the built-in engine knows EICAR, which is all these views need.
-const { start, writeFiles, work } = useE2eApp({ prefix: 'verdict-e2e-a11y-', engine: false });
+const { start, writeFiles, work, closeAfterTest } = useE2eApp({ prefix: 'verdict-e2e-a11y-', engine: false });
 const RESULTS = path.join(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..'), 'test-results');
 
 type Texts = Record<keyof typeof en, string>;
@@ -86,6 +87,9 @@ async function auditViews(app: AppHarness, t: Texts, files: Record<string, strin
 
   await page.getByRole('button', { name: t['nav.scans'] }).click();
   await rowFor(page, ROWS.clean).waitFor();
+  // The protection line is back to the embedded service's engine (the last round ended on a remote service and back),
+  // so the list no longer moves under the pointer.
+  await page.getByTestId('protection-line').locator('[data-state=limited]').waitFor({ timeout: 30_000 });
   await check('list');
   await rowFor(page, ROWS.threat).getByTestId('row-check').click();
   await page.getByTestId('bulk-bar').waitFor();
@@ -313,6 +317,62 @@ describe('focus is never lost (keyboard only)', () => {
     await page.keyboard.press('Escape');
     await upload.waitFor({ state: 'detached' });
     expect(await focused(page)).toMatchObject({ tag: 'button', text: en['drop.addFiles'] });
+    expectNoProblems(app);
+  });
+});
+
+describe('the protection status line and Settings › Malware engine', () => {
+  it('pass axe in light and dark, English and German, in the warning states; Look again keeps focus', async () => {
+    // Verdict's own clamd with signatures 10 days old (a stand-in answering VERSION): outdated, "Update now".
+    const standIn = await startClamdStandIn(path.join(work(), 'own-clamd'), datedVersionLine(240).line);
+    closeAfterTest(standIn);
+    const prepare = (dataDir: string) => writeFile(path.join(dataDir, 'clamd.conf'), `LocalSocket ${standIn.socketPath}\n`);
+    const { real, app, page } = await start({ prepare, localService: { engine: 'clamd', clamdSocket: standIn.socketPath } });
+    const file = path.join(work(), 'protection-notes.txt');
+    await writeFile(file, 'notes');
+    expect((await real.core.submit([file], { origin: 'drop' })).ok).toBe(true);
+    await page.locator('.row[data-scan-id]').first().waitFor();
+    const line = page.getByTestId('protection-line');
+    const failures: string[] = [];
+    const audit = async (label: string): Promise<void> => {
+      for (const [scheme, language] of [['light', 'en'], ['dark', 'de']] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        expect((await real.core.settings.update({ language })).ok).toBe(true);
+        await page.reload();
+        await page.locator(`html[lang=${language}]`).waitFor();
+        await line.locator(`[data-state=${label.replace(' ', '_')}]`).waitFor();
+        const t = language === 'de' ? de : en;
+        await page.getByRole('button', { name: t['nav.scans'] }).click();
+        failures.push(...describeViolations(await axeViolations(page)).map((v) => `${label}, ${scheme}, ${language}, list: ${v}`));
+        await page.getByRole('button', { name: t['nav.settings'] }).click();
+        await page.getByTestId('engine-settings').waitFor();
+        failures.push(...describeViolations(await axeViolations(page)).map((v) => `${label}, ${scheme}, ${language}, settings: ${v}`));
+      }
+      expect((await real.core.settings.update({ language: 'en' })).ok).toBe(true);
+      await page.reload();
+      await page.locator('html[lang=en]').waitFor();
+      await page.getByRole('button', { name: en['nav.scans'] }).click();
+    };
+    await line.locator('[data-state=outdated]').waitFor();
+    await audit('outdated');
+
+    // The clamd goes away; "Look again" (Enter on the line's button after Settings' one) finds it not running.
+    await standIn.close();
+    await page.getByRole('button', { name: en['nav.settings'] }).click();
+    const lookAgain = page.getByTestId('engine-settings').getByRole('button', { name: en['engine.lookAgain'] });
+    await lookAgain.focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('engine-settings').locator('.engine-state[data-state=not_running]').waitFor();
+    expect(await focused(page)).toMatchObject({ tag: 'button', text: en['engine.lookAgain'] });
+    await page.getByRole('button', { name: en['nav.scans'] }).click();
+    await line.locator('[data-state=not_running]').waitFor();
+    const action = line.getByRole('button', { name: en['protection.action.look_again'] });
+    await action.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focused(page)).toMatchObject({ tag: 'button', text: en['protection.action.look_again'] });
+    await audit('not running');
+    await app.screenshot('a11y-protection-not-running');
+    expect(failures).toEqual([]);
     expectNoProblems(app);
   });
 });

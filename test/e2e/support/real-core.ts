@@ -21,7 +21,8 @@ export const startEngine = (): Promise<RunningClamd | null> => startClamd();
 
 export async function startRealCore(options: {
   clamd: RunningClamd | null;
-  localService?: Omit<NonNullable<CoreOptions['localService']>, 'engine' | 'clamdSocket'>;
+  /** Also `engine` and `clamdSocket`, to point the service at another clamd than the file's. */
+  localService?: NonNullable<CoreOptions['localService']>;
   tuning?: CoreTuning;
   /** Runs on the empty data dir before the core opens it (e.g. seeding the history). */
   prepare?: (dataDir: string) => void | Promise<void>;

@@ -4,7 +4,7 @@ import { ok } from '../../../shared/result.ts';
 import type { ScanEvent } from '../../../shared/scans/record.ts';
 import { clipboard, dialog, FakeWebContents, ipcMain, resetFakeElectron, shell } from './fake-electron.ts';
 import { captureLog, type LogCapture } from './log-capture.ts';
-import { createTestCore, folderStatus, scanRecord, type TestCore } from './test-core.ts';
+import { createTestCore, folderStatus, protectionView, scanRecord, type TestCore } from './test-core.ts';
 import { appOrigins } from '../../../electron/shell/app-origin.ts';
 import { createFileHandlers } from '../../../electron/shell/files.ts';
 import { forwardEvents, registerIpcHandlers, scanEventKey, type IpcOptions } from '../../../electron/shell/ipc.ts';
@@ -134,6 +134,9 @@ describe('argument validation', () => {
     ['settings:update', [{ remoteUploadConsentHosts: ['https://scan.example.com/api'] }]],
     ['settings:update', [{ historyRetention: { keepDays: 0 } }]],
     ['settings:update', [{ exclusions: { extensions: ['a/b'] } }]],
+    ['protection:status', ['now']],
+    ['protection:refresh', [{ force: true }]],
+    ['protection:updateSignatures', ['/var/lib/clamav']],
   ])('%s with %j answers invalid_argument without calling the handler', async (channel, args) => {
     const result = (await invoke(channel, args)) as { ok: boolean; error: { code: string; message: string } };
     expect(result.ok).toBe(false);
@@ -274,6 +277,28 @@ describe('routing', () => {
     await expect(invoke('files:copyText', ['3f9a…'])).resolves.toEqual(ok(null));
     expect(clipboard.writeText).toHaveBeenCalledWith('3f9a…');
     expect(core.calls).toEqual([]);
+  });
+});
+
+describe('protection', () => {
+  it('routes status, refresh and updateSignatures to core.protection and answers with its Results', async () => {
+    await expect(invoke('protection:status', [])).resolves.toEqual(ok(core.protectionValue));
+    await expect(invoke('protection:refresh', [])).resolves.toEqual(ok(core.protectionValue));
+    await expect(invoke('protection:updateSignatures', [])).resolves.toMatchObject({ ok: true, value: { code: 'current' } });
+    expect(core.calls).toEqual([
+      { method: 'protection.refresh', args: [] },
+      { method: 'protection.updateSignatures', args: [] },
+    ]);
+  });
+
+  it('forwards each protection change to the window as it comes, and stops on dispose', () => {
+    const forwarding = forwardEvents({ core, target: () => window as never });
+    const outdated = protectionView({ update: { phase: 'running', line: 'daily.cvd: 10 %', last: null } });
+    core.emitProtection(outdated);
+    expect(window.sent).toEqual([[EVENT_CHANNELS.protectionChange, outdated]]);
+    forwarding.dispose();
+    core.emitProtection(protectionView());
+    expect(window.sent).toHaveLength(1);
   });
 });
 

@@ -34,6 +34,7 @@ describe('what the preload exposes', () => {
       'files.pathFor',
       'scans.onEvent',
       'watch.onChange',
+      'protection.onChange',
       'app.onShowScan',
     ];
     expect(exposedNames(api).sort()).toEqual(expected.sort());
@@ -92,6 +93,9 @@ describe('named methods', () => {
       ['watch:update', () => api.watch.update('f', { paused: true }), ['f', { paused: true }]],
       ['watch:remove', () => api.watch.remove('f'), ['f']],
       ['watch:setAllPaused', () => api.watch.setAllPaused(true), [true]],
+      ['protection:status', () => api.protection.status(), []],
+      ['protection:refresh', () => api.protection.refresh(), []],
+      ['protection:updateSignatures', () => api.protection.updateSignatures(), []],
     ];
     expect(cases.map(([channel]) => channel).sort()).toEqual(Object.keys(INVOKE_CHANNELS).sort());
     for (const [channel, call, args] of cases) {
@@ -146,6 +150,16 @@ describe('subscriptions', () => {
     expect(first).not.toHaveBeenCalled();
     expect(second).toHaveBeenCalledWith('scan-7');
     expect(second.mock.calls[0]).toHaveLength(1);
+  });
+
+  it('delivers protection changes to the listener, payload only, until unsubscribed', () => {
+    const listener = vi.fn();
+    const stop = api.protection.onChange(listener);
+    const view = { status: null, remote: 'https://scan.example.com', databaseDir: null, update: { phase: 'idle', last: null }, checkedAt: '2025-01-01T00:00:00.000Z' };
+    ipcRenderer.emit(EVENT_CHANNELS.protectionChange, fakeEvent, view);
+    stop();
+    ipcRenderer.emit(EVENT_CHANNELS.protectionChange, fakeEvent, view);
+    expect(listener.mock.calls).toEqual([[view]]);
   });
 
   it('unsubscribing one of two identical listeners keeps the other', () => {

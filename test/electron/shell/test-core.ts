@@ -1,7 +1,7 @@
 // A Core for shell tests: a plain object implementing the Core interface that
 // records calls and lets a test emit events. It stands in for electron/core,
 // which another module owns; the shell only forwards to it.
-import type { WatchedFolderStatus } from '../../../shared/bridge/api.ts';
+import type { ProtectionView, WatchedFolderStatus } from '../../../shared/bridge/api.ts';
 import type { QuarantineEntry } from '../../../shared/quarantine/entry.ts';
 import { ok } from '../../../shared/result.ts';
 import { queuedRecord, type ScanEvent, type ScanRecord } from '../../../shared/scans/record.ts';
@@ -14,12 +14,16 @@ export interface TestCore extends Core {
   folders: WatchedFolderStatus[];
   emit(event: ScanEvent): void;
   emitWatch(folders: WatchedFolderStatus[]): void;
+  /** The protection view status() answers; emitProtection sets it and tells the listeners. */
+  protectionValue: ProtectionView;
+  emitProtection(view: ProtectionView): void;
   listenerCount(): number;
 }
 
 export function createTestCore(): TestCore {
   const listeners = new Set<(event: ScanEvent) => void>();
   const watchListeners = new Set<(folders: WatchedFolderStatus[]) => void>();
+  const protectionListeners = new Set<(view: ProtectionView) => void>();
   const calls: TestCore['calls'] = [];
   const record = (method: string, args: unknown[]) => calls.push({ method, args });
   const core: TestCore = {
@@ -29,6 +33,11 @@ export function createTestCore(): TestCore {
     startupWarnings: [],
     emit: (event) => listeners.forEach((listener) => listener(event)),
     emitWatch: (folders) => watchListeners.forEach((listener) => listener(folders)),
+    protectionValue: protectionView(),
+    emitProtection(view) {
+      core.protectionValue = view;
+      protectionListeners.forEach((listener) => listener(view));
+    },
     listenerCount: () => listeners.size,
     async submit(...args) {
       record('submit', args);
@@ -168,8 +177,41 @@ export function createTestCore(): TestCore {
         return () => watchListeners.delete(listener);
       },
     },
+    protection: {
+      status: async () => ok(core.protectionValue),
+      async refresh() {
+        record('protection.refresh', []);
+        return ok(core.protectionValue);
+      },
+      async updateSignatures() {
+        record('protection.updateSignatures', []);
+        return ok({ code: 'current' as const, params: {}, at: '2025-01-01T00:00:00.000Z' });
+      },
+      onChange(listener) {
+        protectionListeners.add(listener);
+        return () => protectionListeners.delete(listener);
+      },
+    },
   };
   return core;
+}
+
+/** A protection view: the built-in engine (limited) unless overridden. */
+export function protectionView(overrides: Partial<ProtectionView> = {}): ProtectionView {
+  return {
+    status: {
+      state: 'limited',
+      reason: { code: 'clamav_not_found', params: { tried: 'clamd' } },
+      action: 'install_clamav',
+      engine: { name: 'builtin', source: 'builtin', where: 'in-process', version: null, signatures: null },
+      streamLimit: null,
+    },
+    remote: null,
+    databaseDir: null,
+    update: { phase: 'idle', last: null },
+    checkedAt: '2025-01-01T00:00:00.000Z',
+    ...overrides,
+  };
 }
 
 /** A complete ScanRecord with sensible defaults (a finished clean scan). */

@@ -1,7 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import type { ScanEvent } from '../../../shared/scans/record.ts';
-import { folderStatus, scanRecord } from './test-core.ts';
-import { acknowledgeThreats, initialTrayState, keepsRunningInTray, reduceTray, RECENT_LIMIT, shorten, summarizeWatch, trayIcon, trayMenu, withWatch, type TrayState } from '../../../electron/shell/tray-state.ts';
+import { folderStatus, protectionView, scanRecord } from './test-core.ts';
+import {
+  acknowledgeThreats,
+  initialTrayState,
+  keepsRunningInTray,
+  reduceTray,
+  RECENT_LIMIT,
+  shorten,
+  summarizeWatch,
+  trayIcon,
+  trayMenu,
+  trayTooltip,
+  withProtection,
+  withWatch,
+  type TrayState,
+} from '../../../electron/shell/tray-state.ts';
 import { textsFor } from '../../../electron/shell/texts.ts';
 
 const run = (events: ScanEvent[], state: TrayState = initialTrayState) => events.reduce(reduceTray, state);
@@ -112,5 +126,34 @@ describe('tray menu', () => {
     const label = labels.find((text) => text.startsWith('Threat: '));
     expect(label).toMatch(/^Threat: invoice.*….*⟨U\+202E⟩fdp\.exe$/);
     expect(label).not.toContain('\u202E');
+  });
+});
+
+describe('protection in the tray', () => {
+  const texts = textsFor('en');
+  const view = (state: 'protected' | 'outdated' | 'limited' | 'not_running' | null) =>
+    protectionView(state === null ? { status: null, remote: 'https://scan.example.com' } : { status: { ...protectionView().status!, state } });
+
+  it('names limited, outdated and not running in the tooltip, after what the icon shows; protected adds nothing', () => {
+    expect(trayTooltip(withProtection(initialTrayState, view('limited')), texts)).toBe('Verdict · Limited protection: built-in engine only');
+    expect(trayTooltip(withProtection(initialTrayState, view('outdated')), textsFor('de'))).toBe('Verdict · Signaturen veraltet');
+    const busy = run([{ type: 'counts', counts: { queued: 1, uploading: 0, processing: 0 } }], withProtection(initialTrayState, view('not_running')));
+    expect(trayTooltip(busy, texts)).toBe('Verdict: scanning… · ClamAV is not running');
+    expect(trayTooltip(withProtection(initialTrayState, view('protected')), texts)).toBe('Verdict');
+    // A remote service's engine is not Verdict's: nothing to say.
+    expect(trayTooltip(withProtection(withProtection(initialTrayState, view('limited')), view(null)), texts)).toBe('Verdict');
+  });
+
+  it('puts the state first in the menu, opening the window; nothing while it is unknown', () => {
+    const items = trayMenu(withProtection(initialTrayState, view('not_running')), texts);
+    expect(items[0]).toEqual({ type: 'item', label: 'ClamAV is not running', enabled: true, action: { type: 'open' } });
+    expect(items[1]).toEqual({ type: 'separator' });
+    expect(trayMenu(withProtection(initialTrayState, view('protected')), textsFor('de'))[0]).toMatchObject({ label: 'Geschützt: ClamAV-Signaturen sind aktuell' });
+    expect(trayMenu(initialTrayState, texts)[0]).toMatchObject({ label: 'Open Verdict' });
+  });
+
+  it('keeps the same state object when nothing changed (no re-render)', () => {
+    const limited = withProtection(initialTrayState, view('limited'));
+    expect(withProtection(limited, view('limited'))).toBe(limited);
   });
 });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetFakeElectron, Tray, type FakeMenuItem } from './fake-electron.ts';
 import { captureLog, type LogCapture } from './log-capture.ts';
-import { createTestCore, folderStatus, scanRecord, type TestCore } from './test-core.ts';
+import { createTestCore, folderStatus, protectionView, scanRecord, type TestCore } from './test-core.ts';
 import { createTray, type TrayController } from '../../../electron/shell/tray.ts';
 
 vi.mock('electron', () => import('./fake-electron.ts'));
@@ -38,9 +38,22 @@ describe('createTray', () => {
     expect(fake().image.path).toBe('/icons/tray-scanning.png');
     core.emit({ type: 'record', record: scanRecord({ id: 'bad', fileName: 'eicar.com', safe: false }) });
     expect(fake().image.path).toBe('/icons/tray-threat.png');
-    expect(fake().tooltip).toBe('Verdict: threat found');
+    // The test core's engine is the built-in one: the tooltip also says protection is limited.
+    await vi.waitFor(() => expect(fake().tooltip).toBe('Verdict: threat found · Limited protection: built-in engine only'));
     tray.acknowledge();
     expect(fake().image.path).toBe('/icons/tray-scanning.png');
+  });
+
+  it('shows the protection state in the tooltip and as the menu\'s first line, and follows its changes', async () => {
+    await vi.waitFor(() => expect(fake().tooltip).toBe('Verdict · Limited protection: built-in engine only'));
+    expect(fake().menu!.items[0]!.label).toBe('Limited protection: built-in engine only');
+    core.emitProtection(protectionView({ status: { ...protectionView().status!, state: 'outdated' } }));
+    expect(fake().tooltip).toBe('Verdict · Signatures out of date');
+    fake().menu!.items[0]!.click!();
+    expect(actions.onOpen).toHaveBeenCalled();
+    core.emitProtection(protectionView({ status: { ...protectionView().status!, state: 'protected' } }));
+    expect(fake().tooltip).toBe('Verdict');
+    expect(fake().menu!.items[0]!.label).toBe('Protected: ClamAV signatures are current');
   });
 
   it('lists recent verdicts; clicking one opens that scan', () => {

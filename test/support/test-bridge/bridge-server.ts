@@ -56,6 +56,7 @@ export function createTestBridge(core: CoreApi, files: TestFiles): TestBridge {
     settings: core.settings,
     watch: core.watch,
     quarantine: core.quarantine,
+    protection: core.protection,
     history: { ...core.history, export: exportHistory },
     files,
   };
@@ -101,6 +102,7 @@ export function createTestBridge(core: CoreApi, files: TestFiles): TestBridge {
     const showScan = (id: string): void => write('showScan', id);
     const unsubscribeScans = core.scans.onEvent((event) => write('scan', event));
     const unsubscribeWatch = core.watch.onChange((folders) => write('watch', folders));
+    const unsubscribeProtection = core.protection.onChange((view) => write('protection', view));
     showScanListeners.add(showScan);
     streams.add(response);
     // A comment line flushes the headers so the page's EventSource opens now.
@@ -108,6 +110,7 @@ export function createTestBridge(core: CoreApi, files: TestFiles): TestBridge {
     const end = (): void => {
       unsubscribeScans();
       unsubscribeWatch();
+      unsubscribeProtection();
       showScanListeners.delete(showScan);
       streams.delete(response);
     };

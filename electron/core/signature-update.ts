@@ -1,0 +1,53 @@
+// "Update signatures now" in the core: Verdict's own database folder only. A clamd
+// whose signatures the system keeps (or a remote service) is answered, not touched.
+import type { ProtectionStatus } from '../../shared/engine/protection-state.ts';
+import type { SignatureUpdateOutcome } from '../../shared/engine/protection-view.ts';
+import { clamdReload } from '../local-service/engines/own-clamd/clamd-commands.ts';
+import { updateSignatures, type UpdateSignaturesResult } from '../local-service/engines/freshclam/run-freshclam.ts';
+import { endpointOf } from './engine-facts.ts';
+
+export interface SignatureUpdateInput {
+  dataDir: string;
+  status: ProtectionStatus | null;
+  remote: boolean;
+  freshclamPath?: string | null;
+  mirror?: string;
+  maxAttempts?: number;
+  onProgress(line: string): void;
+}
+
+export async function runSignatureUpdate(input: SignatureUpdateInput): Promise<SignatureUpdateOutcome> {
+  const at = () => new Date().toISOString();
+  if (input.remote) return { code: 'remote_service', params: {}, at: at() };
+  const source = input.status?.engine.source;
+  if (source === 'system' || source === 'configured') {
+    return { code: 'system_database', params: { where: input.status?.engine.where ?? '' }, at: at() };
+  }
+  // Only a clamd that loads Verdict's own folder is reloaded after an update.
+  const endpoint = source === 'own' && input.status ? endpointOf(input.status.engine.where) : null;
+  const result = await updateSignatures({
+    dataDir: input.dataDir,
+    ...(input.freshclamPath !== undefined ? { freshclamPath: input.freshclamPath } : {}),
+    ...(input.mirror !== undefined ? { mirror: input.mirror } : {}),
+    ...(input.maxAttempts !== undefined ? { maxAttempts: input.maxAttempts } : {}),
+    onProgress: input.onProgress,
+    ...(endpoint ? { reload: () => clamdReload(endpoint) } : {}),
+  });
+  return { ...updateOutcome(result), at: at() };
+}
+
+/** freshclam's outcome (or why it did not run) as a code and params the UI words. */
+export function updateOutcome(result: UpdateSignaturesResult): Omit<SignatureUpdateOutcome, 'at'> {
+  if (!result.ok) return { code: result.problem, params: { detail: result.detail } };
+  const outcome = result.outcome;
+  switch (outcome.kind) {
+    case 'updated':
+    case 'current':
+      return { code: outcome.kind, params: outcome.version === null ? {} : { version: outcome.version } };
+    case 'cool_down':
+    case 'mirror_refused':
+      return { code: outcome.kind, params: outcome.until === null ? {} : { until: outcome.until } };
+    default:
+      return { code: outcome.kind, params: { detail: outcome.detail } };
+  }
+}

@@ -1,0 +1,138 @@
+// The protection state in the user's words (status line, Settings › Malware engine,
+// e2e): the headline per state, the reason worded from its code and params, the one
+// action that fixes it, the engine's facts and a signature update's outcome. Pure.
+import type { ProtectionAction, ProtectionStatus } from '../../shared/engine/protection-state.ts';
+import type { ProtectionView, SignatureUpdateOutcome } from '../../shared/engine/protection-view.ts';
+import { formatSize } from '../i18n/format.ts';
+import type { MessageKey, Translator } from '../i18n/messages.ts';
+
+export type Platform = 'linux' | 'mac' | 'windows';
+
+/** What the status line's button does. */
+export type LineAction = { kind: 'update' } | { kind: 'look_again' } | { kind: 'install'; url: string } | null;
+
+const INSTALL_URLS: Record<Platform, string> = {
+  linux: 'https://docs.clamav.net/manual/Installing/Packages.html',
+  mac: 'https://docs.clamav.net/manual/Installing/Packages.html',
+  windows: 'https://docs.clamav.net/manual/Installing/Windows.html',
+};
+
+export function platformOf(userAgent: string): Platform {
+  if (/Windows/i.test(userAgent)) return 'windows';
+  if (/Mac OS X|Macintosh/i.test(userAgent)) return 'mac';
+  return 'linux';
+}
+
+export function headline(status: ProtectionStatus, tr: Translator): string {
+  return tr.t(`protection.state.${status.state}` as MessageKey);
+}
+
+export function ageText(ageDays: number, tr: Translator): string {
+  return ageDays === 0 ? tr.t('protection.age.today') : tr.tn('protection.age', ageDays);
+}
+
+export function reasonText(status: ProtectionStatus, tr: Translator): string {
+  const p = status.reason.params;
+  const params = {
+    ...p,
+    version: status.engine.version ?? '',
+    // A signature version is a name, not an amount: no digit grouping.
+    ...(p.signatureVersion !== undefined ? { signatureVersion: String(p.signatureVersion) } : {}),
+    ...(typeof p.ageDays === 'number' ? { age: ageText(p.ageDays, tr) } : {}),
+    detail: String(p.detail ?? p.problem ?? ''),
+  };
+  return tr.t(`protection.reason.${status.reason.code}` as MessageKey, params);
+}
+
+/** The status line's one action for this state. */
+export function lineAction(action: ProtectionAction, platform: Platform): LineAction {
+  switch (action) {
+    case 'update_signatures':
+    case 'get_database':
+      return { kind: 'update' };
+    case 'install_clamav':
+      return { kind: 'install', url: INSTALL_URLS[platform] };
+    case 'start_clamav':
+    case 'check_system_updater':
+    case 'use_clamav':
+      return { kind: 'look_again' };
+    case 'wait':
+    case 'none':
+      return null;
+  }
+}
+
+export function actionLabel(action: Exclude<LineAction, null>, tr: Translator): string {
+  if (action.kind === 'update') return tr.t('protection.action.update_signatures');
+  if (action.kind === 'install') return tr.t('protection.action.install_clamav');
+  return tr.t('protection.action.look_again');
+}
+
+/** A line of advice beside the action, when the state needs one. */
+export function hintText(action: ProtectionAction, platform: Platform, tr: Translator): string | null {
+  switch (action) {
+    case 'check_system_updater':
+      return tr.t('protection.hint.check_system_updater');
+    case 'start_clamav':
+      return tr.t('protection.hint.start_clamav');
+    case 'use_clamav':
+      return tr.t('protection.hint.use_clamav');
+    case 'install_clamav':
+      return tr.t(`protection.hint.install.${platform}`);
+    default:
+      return null;
+  }
+}
+
+export function streamLimitText(status: ProtectionStatus, tr: Translator): string | null {
+  const limit = status.streamLimit;
+  return limit ? tr.t('protection.streamLimit', { size: formatSize(tr.locale, limit.bytes), file: limit.configPath }) : null;
+}
+
+export function engineNameText(status: ProtectionStatus, tr: Translator): string {
+  if (status.engine.name === 'builtin') return tr.t('engine.name.builtin');
+  return status.engine.version ? tr.t('engine.name.clamav', { version: status.engine.version }) : tr.t('engine.name.clamavUnknown');
+}
+
+export function whereText(view: ProtectionView, tr: Translator): string {
+  if (view.remote !== null) return tr.t('engine.where.remote', { host: hostOf(view.remote) });
+  const engine = view.status?.engine;
+  if (!engine) return '';
+  return tr.t(`engine.where.${engine.source}` as MessageKey, { where: engine.where });
+}
+
+export function signaturesText(status: ProtectionStatus, tr: Translator): string {
+  const s = status.engine.signatures;
+  if (s) {
+    const date = new Intl.DateTimeFormat(tr.locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(s.date));
+    return tr.t('engine.signatures.dated', { version: String(s.version), date, age: ageText(s.ageDays, tr) });
+  }
+  return status.engine.name === 'clamav' && status.engine.version !== null ? tr.t('engine.signatures.undated') : tr.t('engine.signatures.none');
+}
+
+const PLAIN_WITHOUT: Partial<Record<SignatureUpdateOutcome['code'], { param: string; key: MessageKey }>> = {
+  updated: { param: 'version', key: 'engine.update.updatedPlain' },
+  current: { param: 'version', key: 'engine.update.currentPlain' },
+  cool_down: { param: 'until', key: 'engine.update.cool_downPlain' },
+  mirror_refused: { param: 'until', key: 'engine.update.mirror_refusedPlain' },
+};
+
+export function updateOutcomeText(outcome: SignatureUpdateOutcome, tr: Translator): string {
+  const plain = PLAIN_WITHOUT[outcome.code];
+  if (plain && outcome.params[plain.param] === undefined) return tr.t(plain.key);
+  const params = { ...outcome.params, ...(outcome.params.version !== undefined ? { version: String(outcome.params.version) } : {}) };
+  return tr.t(`engine.update.${outcome.code}` as MessageKey, params);
+}
+
+/** Whether an update outcome is good news (shown calmly) or needs the user (shown as a problem). */
+export function updateSucceeded(outcome: SignatureUpdateOutcome): boolean {
+  return outcome.code === 'updated' || outcome.code === 'current';
+}
+
+export function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}

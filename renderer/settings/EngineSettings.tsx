@@ -1,0 +1,94 @@
+// Settings › Malware engine: which engine checks files, where it runs, its version,
+// its signatures and their age, the database folder; "Update signatures now" with
+// its progress and outcome in words, and "Look again".
+import type { ReactElement, ReactNode } from 'react';
+import type { ProtectionView } from '../../shared/engine/protection-view.ts';
+import { useTranslator } from '../i18n/use-translator.ts';
+import { refreshProtection, updateSignatures } from '../protection/protection-actions.ts';
+import { engineNameText, headline, reasonText, signaturesText, streamLimitText, updateOutcomeText, updateSucceeded, whereText } from '../protection/protection-text.ts';
+import { useVerdict } from '../store/use-verdict.ts';
+
+export function EngineSettings(): ReactElement {
+  const translator = useTranslator();
+  const { t } = translator;
+  const view = useVerdict((state) => state.protection);
+  return (
+    <section className="card" aria-labelledby="engine-title" data-testid="engine-settings">
+      <h2 id="engine-title">{t('engine.title')}</h2>
+      {view === null ? <p className="muted">{t('protection.loading')}</p> : <EngineFacts view={view} />}
+      {view !== null && view.remote === null ? <UpdateControls view={view} /> : null}
+    </section>
+  );
+}
+
+function EngineFacts({ view }: { view: ProtectionView }): ReactElement {
+  const translator = useTranslator();
+  const { t } = translator;
+  const status = view.status;
+  const limit = status ? streamLimitText(status, translator) : null;
+  return (
+    <>
+      {status ? (
+        <p className={`engine-state engine-state--${status.state}`} data-state={status.state}>
+          <strong>{headline(status, translator)}.</strong> {reasonText(status, translator)}
+        </p>
+      ) : null}
+      <dl className="facts">
+        {status ? <Fact label={t('engine.name')}>{engineNameText(status, translator)}</Fact> : null}
+        <Fact label={t('engine.where')}>
+          <span className="break">{whereText(view, translator)}</span>
+        </Fact>
+        {status ? <Fact label={t('engine.signatures')}>{signaturesText(status, translator)}</Fact> : null}
+        {view.remote === null ? (
+          <Fact label={t('engine.database')}>
+            {view.databaseDir ? <span className="mono break">{view.databaseDir}</span> : t('engine.database.unknown')}
+          </Fact>
+        ) : null}
+      </dl>
+      {limit ? <p className="engine-limit">{limit}</p> : null}
+    </>
+  );
+}
+
+function UpdateControls({ view }: { view: ProtectionView }): ReactElement {
+  const translator = useTranslator();
+  const { t } = translator;
+  const running = view.update.phase === 'running';
+  const line = view.update.phase === 'running' ? view.update.line : null;
+  const last = view.update.last;
+  return (
+    <div className="engine-update">
+      <div className="engine-update__buttons">
+        {/* Focusable while running (aria-disabled): disabling it would drop the focus. */}
+        <button
+          type="button"
+          className="button button--primary"
+          aria-disabled={running || undefined}
+          onClick={() => void (running ? undefined : updateSignatures())}
+          data-testid="engine-update"
+        >
+          {t('engine.update')}
+        </button>
+        <button type="button" className="button" onClick={() => void refreshProtection()}>
+          {t('engine.lookAgain')}
+        </button>
+      </div>
+      <p role="status" aria-live="polite" className="engine-update__progress" data-testid="engine-update-status">
+        {running ? (line ? t('engine.updatingLine', { line }) : t('engine.updating')) : last ? (
+          <span className={updateSucceeded(last) ? 'engine-update__ok' : 'engine-update__problem'} data-outcome={last.code}>
+            {updateOutcomeText(last, translator)}
+          </span>
+        ) : null}
+      </p>
+    </div>
+  );
+}
+
+function Fact({ label, children }: { label: string; children: ReactNode }): ReactElement {
+  return (
+    <div className="facts__row">
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}

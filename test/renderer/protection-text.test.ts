@@ -1,0 +1,155 @@
+// The protection state in the UI's words: each state's reason worded from its code and
+// params (English exactly, German different and complete), the one action per state,
+// the engine's facts, and every signature update outcome, with no placeholder left.
+import { describe, expect, it } from 'vitest';
+import { protectionStatus, PROTECTION_REASONS, type EngineFacts, type ProtectionStatus } from '../../shared/engine/protection-state.ts';
+import { SIGNATURE_UPDATE_CODES, type ProtectionView, type SignatureUpdateOutcome } from '../../shared/engine/protection-view.ts';
+import { translator } from '../../renderer/i18n/messages.ts';
+import {
+  headline,
+  hintText,
+  lineAction,
+  platformOf,
+  reasonText,
+  signaturesText,
+  streamLimitText,
+  updateOutcomeText,
+  whereText,
+} from '../../renderer/protection/protection-text.ts';
+
+const en = translator('en');
+const de = translator('de');
+const NOW = new Date('2026-11-25T12:00:00.000Z');
+const MB = 1024 * 1024;
+const identity = (hoursOld: number | null) => ({
+  name: 'clamav' as const,
+  version: '1.4.6',
+  signatures: hoursOld === null ? null : { version: 27467, date: new Date(NOW.getTime() - hoursOld * 3_600_000).toISOString() },
+});
+
+/** One status for every reason code. */
+const FACTS: Record<(typeof PROTECTION_REASONS)[number], EngineFacts> = {
+  signatures_fresh: { kind: 'clamav', source: 'system', where: 'unix:/run/clamav/clamd.ctl', identity: identity(26) },
+  signatures_old: { kind: 'clamav', source: 'own', where: 'unix:/data/clamd.sock', identity: identity(240) },
+  signatures_undated: { kind: 'clamav', source: 'configured', where: 'tcp:127.0.0.1:3310', identity: identity(null) },
+  builtin_requested: { kind: 'builtin', why: 'builtin_requested' },
+  clamav_not_found: { kind: 'builtin', why: 'clamav_not_found', params: { tried: 'clamd' } },
+  database_not_found: { kind: 'builtin', why: 'database_not_found', params: { tried: '/data/clamav-db' } },
+  clamd_starting: { kind: 'starting', where: 'unix:/data/clamd.sock' },
+  clamd_not_answering: { kind: 'not_running', source: 'system', where: 'unix:/run/clamav/clamd.ctl', why: 'clamd_not_answering' },
+  clamd_failed: { kind: 'not_running', source: 'own', where: 'own clamd', why: 'clamd_failed', params: { problem: 'database_unusable', detail: 'No supported database files found' } },
+};
+const status = (reason: keyof typeof FACTS): ProtectionStatus => protectionStatus(FACTS[reason], NOW, 100 * MB);
+const view = (s: ProtectionStatus | null, remote: string | null = null): ProtectionView => ({
+  status: s,
+  remote,
+  databaseDir: null,
+  update: { phase: 'idle', last: null },
+  checkedAt: NOW.toISOString(),
+});
+
+describe('the reason, worded from its code', () => {
+  it('says in English exactly what each state means', () => {
+    expect(reasonText(status('signatures_fresh'), en)).toBe('ClamAV 1.4.6 checks your files. Its signatures (version 27467) are 1 day old.');
+    expect(reasonText(status('signatures_old'), en)).toBe(
+      'ClamAV 1.4.6 checks your files, but its signatures (version 27467) are 10 days old, older than 3 days. New threats may not be recognised.',
+    );
+    expect(reasonText(status('signatures_undated'), en)).toBe('ClamAV 1.4.6 checks your files, but it reports no dated official signatures: only custom signature files are loaded.');
+    expect(reasonText(status('clamav_not_found'), en)).toBe('ClamAV is not installed. Only the built-in engine checks files, and it recognises only the EICAR test file.');
+    expect(reasonText(status('clamd_not_answering'), en)).toBe(
+      'ClamAV should answer at unix:/run/clamav/clamd.ctl, but it does not. Only the built-in engine checks files until it does.',
+    );
+    expect(reasonText(status('clamd_failed'), en)).toBe('Verdict’s own ClamAV could not start: No supported database files found');
+  });
+
+  it.each(PROTECTION_REASONS)('%s: a German text that differs from the English one, with no placeholder left', (reason) => {
+    const english = reasonText(status(reason), en);
+    const german = reasonText(status(reason), de);
+    expect(german).not.toBe(english);
+    for (const text of [english, german, headline(status(reason), en), headline(status(reason), de)]) expect(text).not.toMatch(/\{\w+\}/);
+  });
+
+  it('never groups a signature version like an amount', () => {
+    expect(reasonText(status('signatures_fresh'), de)).toContain('Version 27467');
+    expect(reasonText(status('signatures_fresh'), de)).toContain('1 Tag alt');
+  });
+
+  it('names each state as a headline', () => {
+    expect(['signatures_fresh', 'signatures_old', 'clamav_not_found', 'clamd_not_answering'].map((r) => headline(status(r as keyof typeof FACTS), en))).toEqual([
+      'Protected',
+      'Signatures out of date',
+      'Limited protection',
+      'ClamAV is not running',
+    ]);
+    expect(headline(status('clamav_not_found'), de)).toBe('Eingeschränkter Schutz');
+  });
+});
+
+describe('the one action per state', () => {
+  it('Update now for Verdict’s own signatures, How to install for this OS, Look again for a clamd that is not there', () => {
+    expect(lineAction(status('signatures_old').action, 'linux')).toEqual({ kind: 'update' });
+    expect(lineAction(status('database_not_found').action, 'linux')).toEqual({ kind: 'update' });
+    expect(lineAction(status('clamav_not_found').action, 'windows')).toEqual({ kind: 'install', url: 'https://docs.clamav.net/manual/Installing/Windows.html' });
+    expect(lineAction(status('clamav_not_found').action, 'linux')).toEqual({ kind: 'install', url: 'https://docs.clamav.net/manual/Installing/Packages.html' });
+    expect(lineAction(status('clamd_not_answering').action, 'linux')).toEqual({ kind: 'look_again' });
+    expect(lineAction(status('signatures_fresh').action, 'linux')).toBeNull();
+    expect(lineAction(status('clamd_starting').action, 'linux')).toBeNull();
+  });
+
+  it('explains the system’s updater and the install command for the OS', () => {
+    expect(hintText(status('signatures_undated').action, 'linux', en)).toBe(
+      'Your system keeps these signatures current. Check its updater: systemctl status clamav-freshclam',
+    );
+    expect(hintText('install_clamav', 'mac', en)).toBe('With Homebrew: brew install clamav');
+    expect(hintText('install_clamav', 'mac', de)).toBe('Mit Homebrew: brew install clamav');
+    expect(platformOf('Mozilla/5.0 (Windows NT 10.0; Win64; x64)')).toBe('windows');
+    expect(platformOf('Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0)')).toBe('mac');
+    expect(platformOf('Mozilla/5.0 (X11; Linux x86_64)')).toBe('linux');
+  });
+});
+
+describe('the engine’s facts', () => {
+  it('where it runs, its signatures with date and age, and the remote service instead of a ClamAV state', () => {
+    expect(whereText(view(status('signatures_fresh')), en)).toBe('System clamd at unix:/run/clamav/clamd.ctl');
+    expect(whereText(view(status('signatures_old')), de)).toBe('Verdicts eigener clamd unter unix:/data/clamd.sock');
+    expect(whereText(view(status('clamav_not_found')), en)).toBe('Inside Verdict');
+    expect(whereText(view(null, 'https://scan.example.com/api'), en)).toBe('The remote service at scan.example.com');
+    expect(signaturesText(status('signatures_fresh'), en)).toBe('Version 27467 of Nov 24, 2026 (1 day old)');
+    expect(signaturesText(status('signatures_undated'), en)).toBe('No dated official signatures');
+    expect(signaturesText(status('clamav_not_found'), en)).toBe('None');
+  });
+
+  it('the stream limit of a system clamd, with where to raise it', () => {
+    const limited = protectionStatus({ ...FACTS.signatures_fresh, streamLimit: { bytes: 25 * MB, configPath: '/etc/clamav/clamd.conf' } } as EngineFacts, NOW, 100 * MB);
+    expect(streamLimitText(limited, en)).toBe(
+      'This clamd refuses files over 25 MB. Raise StreamMaxLength, MaxFileSize and MaxScanSize above 100M in /etc/clamav/clamd.conf, then restart clamd.',
+    );
+    expect(streamLimitText(status('signatures_fresh'), en)).toBeNull();
+  });
+});
+
+describe('a signature update’s outcome in words', () => {
+  const outcome = (code: SignatureUpdateOutcome['code'], params: SignatureUpdateOutcome['params'] = {}): SignatureUpdateOutcome => ({ code, params, at: NOW.toISOString() });
+
+  it('says what happened in English', () => {
+    expect(updateOutcomeText(outcome('updated', { version: 27468 }), en)).toBe('Signatures updated to version 27468.');
+    expect(updateOutcomeText(outcome('current'), en)).toBe('The signatures are already current.');
+    expect(updateOutcomeText(outcome('no_connection', { detail: 'x' }), en)).toBe('No connection to the signature server. Check the internet connection, then try again.');
+    expect(updateOutcomeText(outcome('cool_down', { until: '2026-11-25 16:05:00' }), en)).toBe(
+      'The signature server asked Verdict to wait until 2026-11-25 16:05:00. Try again after that.',
+    );
+    expect(updateOutcomeText(outcome('system_database'), en)).toBe(
+      'Your system updates these signatures, not Verdict. Check its updater: systemctl status clamav-freshclam',
+    );
+  });
+
+  it.each(SIGNATURE_UPDATE_CODES)('%s: worded in both languages, differently, with nothing left unfilled', (code) => {
+    const params = { version: 27468, until: '2026-11-25 16:05:00', detail: 'ERROR: something' };
+    for (const p of [params, {}]) {
+      const english = updateOutcomeText(outcome(code, p), en);
+      const german = updateOutcomeText(outcome(code, p), de);
+      expect(german).not.toBe(english);
+      if (p === params) for (const text of [english, german]) expect(text).not.toMatch(/\{\w+\}/);
+    }
+  });
+});
