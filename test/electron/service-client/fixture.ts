@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { inspect } from 'node:util';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { startLocalService } from '../../../electron/local-service/server.ts';
 import { createServiceClient, ServiceError, type ServiceClient, type ServiceClientOptions, type ServiceErrorKind } from '../../../electron/service-client/client.ts';
 import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy.ts';
@@ -32,6 +32,26 @@ export interface Fixture {
 let refCounter = 0;
 /** A fresh, valid, namespaced external reference. */
 export const newRef = (label = 'scan') => `verdict/test-${process.pid}/${label}-${Date.now().toString(36)}-${++refCounter}`;
+
+/**
+ * The fixture for one test file: started before its tests, the proxy healed and
+ * its rules and log cleared after each test, closed after all. `onStart` receives it.
+ */
+export function useFixture(onStart: (fixture: Fixture) => void, options: Parameters<typeof startFixture>[0] = {}): void {
+  let fixture: Fixture | undefined;
+  beforeAll(async () => {
+    fixture = await startFixture(options);
+    onStart(fixture);
+  });
+  afterAll(async () => {
+    await fixture?.close();
+  });
+  afterEach(async () => {
+    await fixture?.proxy.up();
+    fixture?.proxy.clearRules();
+    fixture?.proxy.clearLog();
+  });
+}
 
 export async function startFixture(options: { scanDelayMs?: number; syncWindowMs?: number; scanConcurrency?: number } = {}): Promise<Fixture> {
   const dir = await mkdtemp(join(tmpdir(), 'verdict-service-client-'));

@@ -1,23 +1,13 @@
 // Following scans to the end: the 408 continuation, the poller's backoff and
 // lifecycle, and the global request budget, against a local service whose
 // scans take a while (scanDelayMs) so they stay `processing` for real.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPoller, type PollError, type PollUpdate } from '../../../electron/service-client/poller.ts';
 import { createRequestBudget } from '../../../electron/request-budget/request-budget.ts';
-import { newRef, startFixture, waitFor, type Fixture } from './fixture.ts';
+import { newRef, useFixture, waitFor, type Fixture } from './fixture.ts';
 
 let fx: Fixture;
-beforeAll(async () => {
-  fx = await startFixture({ scanDelayMs: 1500, syncWindowMs: 300, scanConcurrency: 32 });
-});
-afterAll(async () => {
-  await fx.close();
-});
-afterEach(async () => {
-  await fx.proxy.up();
-  fx.proxy.clearRules();
-  fx.proxy.clearLog();
-});
+useFixture((started) => (fx = started), { scanDelayMs: 1500, syncWindowMs: 300, scanConcurrency: 32 });
 
 describe('408 continuation', () => {
   it('a sync scan that outlasts the window comes back processing, and the poller brings it to completed', async () => {

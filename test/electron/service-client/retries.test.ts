@@ -1,22 +1,12 @@
 // Transient failures between the client and the real local service, injected
 // by the fault proxy: the client retries, honours Retry-After, and a retried
 // POST never creates a second scan.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ServiceError } from '../../../electron/service-client/client.ts';
-import { newRef, rejection, startFixture, type Fixture } from './fixture.ts';
+import { newRef, rejection, useFixture, type Fixture } from './fixture.ts';
 
 let fx: Fixture;
-beforeAll(async () => {
-  fx = await startFixture();
-});
-afterAll(async () => {
-  await fx.close();
-});
-afterEach(async () => {
-  await fx.proxy.up();
-  fx.proxy.clearRules();
-  fx.proxy.clearLog();
-});
+useFixture((started) => (fx = started));
 
 const collectRetries = () => {
   const events: { error: ServiceError; attempt: number; delayMs: number }[] = [];

@@ -3,23 +3,13 @@
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { readFile, truncate } from 'node:fs/promises';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { API_KEY, newRef, rejection, startFixture, waitFor, type Fixture } from './fixture.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { API_KEY, newRef, rejection, useFixture, waitFor, type Fixture } from './fixture.ts';
 import { describeFailure } from '../../../electron/scans/failure-text.ts';
 import { SINGLE_BUFFER_BYTES } from '../../../electron/service-client/multipart-body.ts';
 
 let fx: Fixture;
-beforeAll(async () => {
-  fx = await startFixture();
-});
-afterAll(async () => {
-  await fx.close();
-});
-afterEach(async () => {
-  await fx.proxy.up();
-  fx.proxy.clearRules();
-  fx.proxy.clearLog();
-});
+useFixture((started) => (fx = started));
 
 const sha256 = async (path: string) => createHash('sha256').update(await readFile(path)).digest('hex');
 

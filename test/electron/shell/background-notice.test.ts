@@ -1,22 +1,18 @@
 // Closing the window while folders are watched where no tray icon can be shown: one
 // notification per run that Verdict keeps watching and how to open it again. Plus the
 // check behind "no tray icon can be shown" (a StatusNotifierWatcher on the session bus).
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createBackgroundNotice } from '../../../electron/shell/background-notice.ts';
 import { textsFor } from '../../../electron/shell/texts.ts';
 import { trayIconVisible } from '../../../electron/shell/tray-host.ts';
-import { BrowserWindow, Notification, resetFakeElectron } from './fake-electron.ts';
-import { captureLog, type LogCapture } from './log-capture.ts';
+import { BrowserWindow, Notification } from './fake-electron.ts';
+import { useFreshShell, type LogCapture } from './log-capture.ts';
 import { createWindowController } from '../../../electron/shell/window.ts';
 
 vi.mock('electron', () => import('./fake-electron.ts'));
 
 let capture: LogCapture;
-beforeEach(() => {
-  resetFakeElectron();
-  capture = captureLog();
-});
-afterEach(() => capture.cleanup());
+useFreshShell((started) => (capture = started));
 
 function setup(visible: boolean) {
   const onOpen = vi.fn();

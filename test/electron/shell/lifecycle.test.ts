@@ -1,16 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { app, FakeEvent, resetFakeElectron } from './fake-electron.ts';
-import { captureLog, type LogCapture } from './log-capture.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { app, FakeEvent } from './fake-electron.ts';
+import { useFreshShell, type LogCapture } from './log-capture.ts';
 import { closeBeforeQuit, onQuitRequest } from '../../../electron/shell/lifecycle.ts';
 
 vi.mock('electron', () => import('./fake-electron.ts'));
 
 let capture: LogCapture;
-beforeEach(() => {
-  resetFakeElectron();
-  capture = captureLog();
-});
-afterEach(() => capture.cleanup());
+useFreshShell((started) => (capture = started));
 
 describe('quitting', () => {
   it('decides per phase', () => {

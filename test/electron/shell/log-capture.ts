@@ -2,7 +2,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
 import { createLogger, type Logger } from '../../../electron/logging/logger.ts';
+import { resetFakeElectron } from './fake-electron.ts';
 
 export interface LogCapture {
   log: Logger;
@@ -26,4 +28,15 @@ export function captureLog(): LogCapture {
         : [],
     cleanup: () => fs.rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/** Each test of the file starts with a fresh fake Electron and its own log capture (handed to `onCapture`), removed after it. */
+export function useFreshShell(onCapture: (capture: LogCapture) => void): void {
+  let current: LogCapture | undefined;
+  beforeEach(() => {
+    resetFakeElectron();
+    current = captureLog();
+    onCapture(current);
+  });
+  afterEach(() => current?.cleanup());
 }

@@ -1,6 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { app, FakeEvent, FakeWebContents, resetFakeElectron, session, shell } from './fake-electron.ts';
-import { captureLog, type LogCapture } from './log-capture.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { app, FakeEvent, FakeWebContents, session, shell } from './fake-electron.ts';
+import { useFreshShell, type LogCapture } from './log-capture.ts';
 import { appOrigins } from '../../../electron/shell/app-origin.ts';
 import { contentSecurityPolicy } from '../../../electron/shell/csp.ts';
 import { hardenAllWebContents, hardenSession, hardenWebContents } from '../../../electron/shell/session-hardening.ts';
@@ -8,11 +8,7 @@ import { hardenAllWebContents, hardenSession, hardenWebContents } from '../../..
 vi.mock('electron', () => import('./fake-electron.ts'));
 
 let capture: LogCapture;
-beforeEach(() => {
-  resetFakeElectron();
-  capture = captureLog();
-});
-afterEach(() => capture.cleanup());
+useFreshShell((started) => (capture = started));
 
 const PERMISSIONS = ['notifications', 'media', 'geolocation', 'clipboard-read', 'clipboard-sanitized-write', 'openExternal', 'fullscreen', 'display-capture', 'usb', 'serial', 'hid'];
 
