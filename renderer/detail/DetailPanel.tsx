@@ -1,6 +1,6 @@
 // Everything known about the selected scan, what the verdict means, and for a
 // failure what went wrong and what to do next.
-import { useEffect, useState, type ReactElement, type ReactNode } from 'react';
+import { useEffect, useState, type ReactElement } from 'react';
 import { displayName } from '../../shared/display-name.ts';
 import { isExclusionReason, LINK_OUTSIDE } from '../../shared/scans/exclusion.ts';
 import { verdictOf, type ScanRecord } from '../../shared/scans/record.ts';
@@ -24,6 +24,7 @@ import { ExclusionReason } from './ExclusionReason.tsx';
 import { linkOutsideText } from './exclusion-text.ts';
 import { ThreatResponse } from './ThreatResponse.tsx';
 import { unsafeHint } from '../quarantine/disposition-text.ts';
+import { Fact } from '../app/Fact.tsx';
 
 export function DetailPanel(): ReactElement | null {
   const { t } = useTranslator();
@@ -250,15 +251,6 @@ function VerdictExplanation({ record }: { record: ScanRecord }): ReactElement | 
     case 'safe':
       return null;
   }
-}
-
-function Fact({ label, children }: { label: string; children: ReactNode }): ReactElement {
-  return (
-    <div className="facts__row">
-      <dt>{label}</dt>
-      <dd>{children}</dd>
-    </div>
-  );
 }
 
 function Hash({ name, value }: { name: string; value: string | null }): ReactElement {

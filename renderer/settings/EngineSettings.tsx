@@ -1,12 +1,13 @@
 // Settings › Malware engine: which engine checks files, where it runs, its version,
 // its signatures and their age, the database folder; "Update signatures now" with
 // its progress and outcome in words, and "Look again".
-import type { ReactElement, ReactNode } from 'react';
+import type { ReactElement } from 'react';
 import type { ProtectionView } from '../../shared/engine/protection-view.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
 import { refreshProtection, updateSignatures } from '../protection/protection-actions.ts';
 import { engineNameText, headline, reasonText, signaturesText, streamLimitText, updateOutcomeText, updateSucceeded, whereText } from '../protection/protection-text.ts';
 import { useVerdict } from '../store/use-verdict.ts';
+import { Fact } from '../app/Fact.tsx';
 
 export function EngineSettings(): ReactElement {
   const translator = useTranslator();
@@ -80,15 +81,6 @@ function UpdateControls({ view }: { view: ProtectionView }): ReactElement {
           </span>
         ) : null}
       </p>
-    </div>
-  );
-}
-
-function Fact({ label, children }: { label: string; children: ReactNode }): ReactElement {
-  return (
-    <div className="facts__row">
-      <dt>{label}</dt>
-      <dd>{children}</dd>
     </div>
   );
 }
