@@ -13,8 +13,24 @@ export interface ChildRun {
 }
 
 export function runNodeScript(script: string, env: Record<string, string>, timeoutMs: number): Promise<ChildRun> {
+  return runNode([script], { env, timeoutMs });
+}
+
+export interface RunNodeOptions {
+  /** Added to this process's environment. */
+  env?: Record<string, string>;
+  cwd?: string;
+  /** Which Node runs it (default: this one). */
+  node?: string;
+  /** Killed (SIGKILL) after this long, so a hung child fails its test; default 120 s. */
+  timeoutMs?: number;
+}
+
+/** Runs `node ...args` to its end (a CLI as a user runs it) and collects what it printed. */
+export function runNode(args: string[], options: RunNodeOptions = {}): Promise<ChildRun> {
+  const timeoutMs = options.timeoutMs ?? 120_000;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(options.node ?? process.execPath, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -1,7 +1,6 @@
 // The `scan` CLI as a user runs it (a real `node electron/cli/scan.ts` process):
 // output lines and exit codes for a clean file, EICAR, an oversize file and a
 // missing path, the JSON format, names with hidden characters, a remote service with a good and a bad key.
-import { spawn } from 'node:child_process';
 import { mkdir, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import { MAX_ASYNC_FILE_SIZE } from '../../../shared/service-contract/limits.ts'
 import { exitCodeFor, formatPlain } from '../../../electron/cli/format.ts';
 import type { ScanRecord } from '../../../shared/scans/record.ts';
 import { startTestService, tempDir, writeEicar, type TestService } from '../scans/harness.ts';
+import { runNode, type ChildRun } from '../../support/node-child.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -34,25 +34,13 @@ afterAll(async () => {
 });
 
 let runs = 0;
-function scan(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function scan(args: string[], env: Record<string, string> = {}): Promise<ChildRun> {
   // Each run its own data dir: no verdict reuse between cases, no lock contention.
   const dataDir = join(dir.path, `data-${runs++}`);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'electron/cli/scan.ts'), '--data-dir', dataDir, '--engine', 'builtin', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, VERDICT_KEYCHAIN_SERVICE: `verdict-cli-test-${process.pid}`, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 50_000);
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
+  return runNode([join(ROOT, 'electron/cli/scan.ts'), '--data-dir', dataDir, '--engine', 'builtin', ...args], {
+    cwd: ROOT,
+    env: { VERDICT_KEYCHAIN_SERVICE: `verdict-cli-test-${process.pid}`, ...env },
+    timeoutMs: 50_000,
   });
 }
 

@@ -2,12 +2,12 @@
 // user runs them (a real `node electron/cli/scan.ts` process, a fake HOME and TMPDIR):
 // one line per file on stdout, the job's description and the summary line on stderr,
 // and the exit codes as documented (0 all safe, 1 a threat, 2 anything not scanned).
-import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir, writeEicar } from '../scans/harness.ts';
 import { writeTree } from '../jobs/job-kit.ts';
+import { runNode, type ChildRun } from '../../support/node-child.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -18,19 +18,10 @@ afterEach(async () => {
   await dir?.remove();
 });
 
-function scan(args: string[], dataDir: string, env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'electron/cli/scan.ts'), '--data-dir', dataDir, '--engine', 'builtin', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, VERDICT_KEYCHAIN_SERVICE: `verdict-cli-test-${process.pid}`, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+function scan(args: string[], dataDir: string, env: Record<string, string> = {}): Promise<ChildRun> {
+  return runNode([join(ROOT, 'electron/cli/scan.ts'), '--data-dir', dataDir, '--engine', 'builtin', ...args], {
+    cwd: ROOT,
+    env: { VERDICT_KEYCHAIN_SERVICE: `verdict-cli-test-${process.pid}`, ...env },
   });
 }
 

@@ -1,12 +1,13 @@
 // `verdict <command>`: which launches name a command (the packaged app routes them before
 // its single-instance lock), and bin/verdict.mjs as a user runs it (`npx verdict …`, the npm
 // scripts), with today's output and exit codes, and one sentence for a Node that is too old.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliCommandFrom } from '../../../electron/cli/commands.ts';
 import { tempDir, writeEicar } from '../scans/harness.ts';
+import { runNode, type ChildRun } from '../../support/node-child.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const BIN = join(ROOT, 'bin/verdict.mjs');
@@ -35,16 +36,8 @@ describe('cliCommandFrom', () => {
   });
 });
 
-function run(node: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(node, [BIN, ...args], { cwd: ROOT, env: { ...process.env, VERDICT_KEYCHAIN_SERVICE: `verdict-bin-test-${process.pid}` }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+function run(node: string, args: string[]): Promise<ChildRun> {
+  return runNode([BIN, ...args], { node, cwd: ROOT, env: { VERDICT_KEYCHAIN_SERVICE: `verdict-bin-test-${process.pid}` } });
 }
 
 describe('bin/verdict.mjs', () => {
