@@ -16,7 +16,8 @@ import { FuzzFinding, type FuzzTarget } from '../harness/target.ts';
 import { contractProblem } from '../targets/support/answers.ts';
 import { connectionScript, parseAnswers, requestBytes, type ConnectionScript } from './wire.ts';
 
-const KEY = 'fuzz-socket-key-0001';
+/** The health check's own key: an integration of its own, so the fuzzer's traffic never spends its rate limit. */
+const KEY = 'fuzz-socket-health-key-0001';
 /** Several keys: the rate limit is per integration, and the fuzzer is one fast client. */
 const KEYS = Array.from({ length: 8 }, (_, i) => `fuzz-socket-key-000${i + 1}`);
 /** After the last byte written, how long a silent connection is given before it is dropped. */
@@ -75,13 +76,17 @@ export async function exchange(script: ConnectionScript, port: number, key: stri
   return { data: Buffer.concat(chunks), closedByServer };
 }
 
-async function alive(service: ServiceProcess): Promise<boolean> {
-  if (service.child.exitCode !== null || service.child.signalCode !== null) return false;
+/** Why the service is not answering a plain request as documented, or null when it is. */
+async function notAnswering(service: ServiceProcess): Promise<string | null> {
+  if (service.child.exitCode !== null || service.child.signalCode !== null) return `it exited (${service.child.exitCode ?? service.child.signalCode})`;
   try {
     const response = await fetch(`${service.url}/file-scans/fuzz-health`, { headers: { authorization: `Bearer ${KEY}` }, signal: AbortSignal.timeout(10_000) });
-    return response.status === 404 && (await response.json() as { code?: unknown }).code === 'not_found';
-  } catch {
-    return false;
+    const body = (await response.json()) as { code?: unknown };
+    // A 429 is an answer too: silent connections each cost a check, and the checks can outrun the key's rate limit.
+    const documented = (response.status === 404 && body.code === 'not_found') || (response.status === 429 && body.code === 'rate_limited');
+    return documented ? null : `a GET answered ${response.status} ${JSON.stringify(body).slice(0, 200)}`;
+  } catch (error) {
+    return `a GET failed: ${(error as Error).message} ${String((error as { cause?: unknown }).cause ?? '')}`;
   }
 }
 
@@ -109,10 +114,12 @@ export const socketTarget: FuzzTarget<ConnectionScript> = {
         }
         if (rest.length > 0 && script.ending === 'sentinel') throw new FuzzFinding(`bytes that are no answer: ${JSON.stringify(rest.subarray(0, 120).toString('latin1'))}`);
         // Every connection costs a check of the child; a request every 25, or after a silent connection.
-        if (service.child.exitCode !== null || service.child.signalCode !== null || ((answers.length === 0 || connections % 25 === 0) && !(await alive(service)))) {
+        const exited = service.child.exitCode !== null || service.child.signalCode !== null;
+        const problem = exited || answers.length === 0 || connections % 25 === 0 ? await notAnswering(service) : null;
+        if (problem) {
           const output = service.output().slice(-1500);
           await service.stop();
-          throw new FuzzFinding(`the service died or stopped answering:\n${output}`);
+          throw new FuzzFinding(`the service died or stopped answering (${problem}):\n${output}`);
         }
       },
       async close() {
