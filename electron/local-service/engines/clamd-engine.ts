@@ -95,8 +95,7 @@ export class ClamdEngine implements ScanEngine {
       if (error instanceof ClamdStreamDropped) throw await this.#explainDroppedStream(error, signal);
       throw error;
     } finally {
-      // Not awaited: the verdict does not wait for the descriptor to close.
-      void opening.then((body) => body.close(), () => undefined);
+      closeWhenOpened(opening);
     }
     return parseInstreamReply(reply);
   }
@@ -118,7 +117,7 @@ export class ClamdEngine implements ScanEngine {
         reply = await session.instream(opening, this.#idleTimeoutMs, signal);
       } catch (error) {
         if (reused && isLostSession(error, signal)) {
-          void opening.then((body) => body.close(), () => undefined);
+          closeWhenOpened(opening);
           return await this.#instreamAlone(openBody, signal);
         }
         throw error;
@@ -129,7 +128,7 @@ export class ClamdEngine implements ScanEngine {
       if (error instanceof ClamdStreamDropped) throw await this.#explainDroppedStream(error, signal);
       throw error;
     } finally {
-      void opening.then((body) => body.close(), () => undefined);
+      closeWhenOpened(opening);
     }
     return parseInstreamReply(reply);
   }
@@ -199,4 +198,9 @@ export class ClamdEngine implements ScanEngine {
 function isLostSession(error: unknown, signal?: AbortSignal): boolean {
   if (signal?.aborted || !(error instanceof EngineError)) return false;
   return error.code === 'engine_unavailable' || error.code === 'engine_error';
+}
+
+/** Closes a file body once it is open (closing is idempotent). Not awaited: a verdict does not wait for a descriptor to close. */
+function closeWhenOpened(opening: Promise<ChunkSource>): void {
+  void opening.then((body) => body.close(), () => undefined);
 }

@@ -1,8 +1,27 @@
-// What the scan job tests share: a generated tree, and the job's rows read straight
-// from the history file (each path exactly once).
+// What the scan job tests share: a generated tree, a job's state to start from, and
+// the job's rows read straight from the history file (each path exactly once).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { emptyCounts, type JobState } from '../../../electron/jobs/job-state.ts';
+
+/** A running job that has found nothing yet, with `over` applied. */
+export const jobStateFor = (over: Partial<JobState> = {}): JobState => ({
+  id: 1,
+  kind: 'custom',
+  roots: ['/tree'],
+  excluded: [],
+  origin: 'cli',
+  status: 'running',
+  walkComplete: false,
+  counts: emptyCounts(),
+  startedAt: '2026-11-25T10:00:00.000Z',
+  finishedAt: null,
+  activeMs: 0,
+  currentFolder: null,
+  runningSince: null,
+  ...over,
+});
 
 /** `count` small files in folders of 50, `a/b/f-N.txt` style; returns their paths. */
 export async function writeTree(root: string, count: number): Promise<string[]> {

@@ -8,6 +8,7 @@ import { progressOf } from '../../../electron/jobs/job-progress.ts';
 import { quickCandidates, rootsFor, withoutNested } from '../../../electron/jobs/job-roots.ts';
 import { emptyCounts, type JobState } from '../../../electron/jobs/job-state.ts';
 import { tempDir } from '../scans/harness.ts';
+import { jobStateFor } from './job-kit.ts';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 beforeEach(async () => {
@@ -56,22 +57,7 @@ describe('job places', () => {
 });
 
 describe('job progress', () => {
-  const job = (over: Partial<JobState>): JobState => ({
-    id: 2,
-    kind: 'full',
-    roots: ['/home/ann'],
-    excluded: [],
-    origin: 'cli',
-    status: 'running',
-    walkComplete: false,
-    counts: emptyCounts(),
-    startedAt: '2026-11-25T10:00:00.000Z',
-    finishedAt: null,
-    activeMs: 0,
-    currentFolder: null,
-    runningSince: null,
-    ...over,
-  });
+  const job = (over: Partial<JobState>): JobState => jobStateFor({ id: 2, kind: 'full', roots: ['/home/ann'], ...over });
 
   it('has no ETA while the walk still finds files, then one paced by the last job of the kind', () => {
     const running = job({ counts: { ...emptyCounts(), found: 1_000, scanned: 400 }, activeMs: 40_000 });

@@ -5,9 +5,9 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openHistory } from '../../../electron/history/history.ts';
 import { migrate, MIGRATIONS, userVersion } from '../../../electron/history/migrations.ts';
-import { emptyCounts } from '../../../electron/jobs/job-state.ts';
 import { queuedRecord, type ScanRecord } from '../../../shared/scans/record.ts';
 import { tempDir } from '../scans/harness.ts';
+import { jobStateFor } from './job-kit.ts';
 
 let dir: Awaited<ReturnType<typeof tempDir>>;
 beforeEach(async () => {
@@ -29,20 +29,8 @@ describe('scan jobs in the history', () => {
     const history = openHistory(dir.path, { synchronous: 'NORMAL' });
     try {
       history.insert(record('00000000-0000-4000-8000-000000000001', '/single.txt'));
-      const jobId = history.jobs.insert({
-        kind: 'custom',
-        roots: ['/tree'],
-        excluded: [],
-        origin: 'cli',
-        status: 'running',
-        walkComplete: false,
-        counts: emptyCounts(),
-        startedAt: '2026-11-25T10:00:00.000Z',
-        finishedAt: null,
-        activeMs: 0,
-        currentFolder: null,
-        runningSince: null,
-      });
+      const { id: _id, ...fields } = jobStateFor({ kind: 'custom', roots: ['/tree'] });
+      const jobId = history.jobs.insert(fields);
       history.insertMany([record('00000000-0000-4000-8000-000000000002', '/tree/a.txt'), record('00000000-0000-4000-8000-000000000003', '/tree/b.txt')], jobId);
       history.update('00000000-0000-4000-8000-000000000002', { status: 'completed', safe: true, completedAt: '2026-11-25T10:00:01.000Z' });
 
