@@ -121,7 +121,7 @@ export async function openCliCore(input: {
         localService: input.engine ? { engine: input.engine } : undefined,
         secrets: io.secrets,
       },
-      { watch: false, ...input.tuning },
+      { watch: false, schedules: false, ...input.tuning },
     );
   } catch (error) {
     throw new CliExit(`Could not start: ${(error as Error).message}`);

@@ -2,6 +2,7 @@
 // options and knobs, the logger, the settings store, and the teardown list that
 // close() (or a failed start) runs in reverse order of registration.
 import type { JobPlaces } from '../jobs/job-roots.ts';
+import type { SchedulerClock } from '../jobs/schedule/clock.ts';
 import { join } from 'node:path';
 import { err, type Result } from '../../shared/result.ts';
 import type { QuarantineOptions } from '../quarantine/quarantine.ts';
@@ -30,6 +31,10 @@ export interface CoreTuning {
   /** Log to stderr instead of a file when no logFile is given (default: a file in the data dir). */
   logToStderr?: boolean;
   logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
+  /** Start scheduled scans (default true; the CLI turns it off: a `scan` run never starts another job). */
+  schedules?: boolean;
+  /** The schedules' clock (tests give a fake one; default: the system's). */
+  scheduleClock?: SchedulerClock;
   /** Where scan jobs look (home, temp folder; default: this process's). Tests give fake ones. */
   jobPlaces?: JobPlaces;
   /** The protection state: how often it is looked at again, the system clamd.conf, freshclam's path and mirror (tests). */

@@ -3,6 +3,8 @@
 import type { CoreApi, StartupWarning } from '../../shared/bridge/api.ts';
 import type { Result } from '../../shared/result.ts';
 import type { ModeChoice, ScanEvent, ScanOrigin, SubmitSummary } from '../../shared/scans/record.ts';
+import type { Scheduler } from '../jobs/schedule/scheduler.ts';
+import type { PowerPort } from '../jobs/schedule/power.ts';
 import type { SecretList } from '../logging/logger.ts';
 
 export interface CoreOptions {
@@ -21,6 +23,8 @@ export interface CoreOptions {
   logFile?: string;
   /** Secret values to scrub from logs; the core adds every key it learns (share it with the shell's logger). */
   secrets?: SecretList;
+  /** On battery or not, and waking from sleep, for the scan schedules (the shell's powerMonitor; default: never on battery). */
+  power?: PowerPort;
 }
 
 export interface Core extends CoreApi {
@@ -41,6 +45,8 @@ export interface Core extends CoreApi {
    * A code each, and a plain English sentence (no secrets). Also `settings.startupWarnings()`.
    */
   readonly startupWarnings: readonly StartupWarning[];
+  /** The scan schedules: the next run of each kind (the tray's "Next scan"), and their changes. */
+  readonly schedules: Pick<Scheduler, 'view' | 'onChange'>;
   /** Resolves when every queued and in-flight scan has reached a terminal state (CLI, tests). */
   idle(): Promise<void>;
   close(): Promise<void>;

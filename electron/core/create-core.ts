@@ -9,6 +9,7 @@ import type { ScanEvent } from '../../shared/scans/record.ts';
 import type { BackendManager } from '../backend/backend.ts';
 import { DEFAULT_KEYCHAIN_SERVICE } from '../keychain/keychain.ts';
 import type { Jobs } from '../jobs/jobs.ts';
+import type { Scheduler } from '../jobs/schedule/scheduler.ts';
 import type { ScanPipeline } from '../scans/pipeline.ts';
 import type { Core, CoreOptions } from './core.ts';
 import { createGuard, createTeardown, openCoreContext, type CoreTuning } from './core-context.ts';
@@ -22,6 +23,7 @@ import { historyApi, setupHistory, setupRetention, setupScanEvents } from './set
 import { quarantineApi, setupQuarantine, setupThreats } from './setup-quarantine.ts';
 import { setupJobs } from './setup-jobs.ts';
 import { setupScanning } from './setup-scanning.ts';
+import { setupSchedules } from './setup-schedules.ts';
 import { setupWatching } from './setup-watching.ts';
 import { collectStartupWarnings } from './startup-warnings.ts';
 import { watchApi } from './watch-api.ts';
@@ -42,6 +44,8 @@ export interface CoreInternals extends Core {
   threatsSettled(): Promise<void>;
   /** Quick, full and custom scan jobs: start, pause, resume, cancel, progress (the CLI; the shell's IPC comes with the UI). */
   readonly jobs: Jobs;
+  /** The scan schedules, with settled() for tests. */
+  readonly schedules: Scheduler;
 }
 
 export async function createCore(options: CoreOptions, tuning: CoreTuning = {}): Promise<CoreInternals> {
@@ -70,6 +74,7 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
     const jobs = setupJobs(ctx, { history, scans, events });
     scans.start();
     jobs.resumeUnfinished();
+    const schedules = await setupSchedules(ctx, { jobs, history });
 
     const retention = setupRetention(ctx, history, events);
     const submit = createSubmit(scans, ctx.log);
@@ -86,6 +91,7 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
       onEvent: (listener: (event: ScanEvent) => void) => events.subscribe(listener),
       idle: () => scans.idle(),
       jobs,
+      schedules,
       async close() {
         if (closed) return;
         closed = true;

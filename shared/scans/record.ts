@@ -11,7 +11,8 @@ export const localStatusSchema = z.enum(['queued', 'uploading', 'processing', 'c
 export type LocalStatus = z.infer<typeof localStatusSchema>;
 export const TERMINAL_STATUSES: readonly LocalStatus[] = ['completed', 'failed', 'skipped'];
 
-export const scanOriginSchema = z.enum(['drop', 'dialog', 'cli', 'watch', 'second-instance', 'rescan']);
+/** `schedule`: a scan job started by its schedule (issue 16); automatic, as `watch` is. */
+export const scanOriginSchema = z.enum(['drop', 'dialog', 'cli', 'watch', 'second-instance', 'rescan', 'schedule']);
 export type ScanOrigin = z.infer<typeof scanOriginSchema>;
 
 export const modeChoiceSchema = z.enum(['auto', 'sync', 'async']);

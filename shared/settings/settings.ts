@@ -12,6 +12,7 @@ import {
   protectionSettingsShape,
   threatActionSchema,
 } from './protection.ts';
+import { scanSchedulesSchema } from './schedules.ts';
 
 export const SETTINGS_VERSION = 1;
 
@@ -90,6 +91,8 @@ const userPreferences = {
   startAtLogin: z.boolean(),
   /** The offer to start at login, made once when the first folder is watched, was answered. */
   startAtLoginOffered: z.boolean(),
+  /** When quick and full scans run by themselves (issue 16); replaced whole. */
+  scanSchedules: scanSchedulesSchema,
 };
 
 export const settingsSchema = z.object({
@@ -104,6 +107,7 @@ export const settingsSchema = z.object({
   watchedFolders: z.array(watchedFolderSchema).max(100).default([]),
   startAtLogin: userPreferences.startAtLogin.default(false),
   startAtLoginOffered: userPreferences.startAtLoginOffered.default(false),
+  scanSchedules: userPreferences.scanSchedules.prefault({}),
   // Every protection field has a default, so settings files written before issue 8 parse unchanged.
   ...protectionSettingsShape,
 });

@@ -34,6 +34,7 @@ const fullSettings: Settings = {
   watchingPaused: true,
   startAtLogin: true,
   startAtLoginOffered: true,
+  scanSchedules: { quick: { repeat: 'daily', time: '12:30' }, full: { repeat: 'weekly', weekday: 0, time: '03:00' }, skipOnBattery: false },
   watchedFolders: [
     {
       id: 'w1',

@@ -7,6 +7,7 @@ import { ok } from '../../../shared/result.ts';
 import { queuedRecord, type ScanEvent, type ScanRecord } from '../../../shared/scans/record.ts';
 import { defaultSettings, type Settings } from '../../../shared/settings/settings.ts';
 import type { Core } from '../../../electron/core/core.ts';
+import type { SchedulesView } from '../../../electron/jobs/schedule/scheduler.ts';
 
 export interface TestCore extends Core {
   calls: Array<{ method: string; args: unknown[] }>;
@@ -17,6 +18,9 @@ export interface TestCore extends Core {
   /** The protection view status() answers; emitProtection sets it and tells the listeners. */
   protectionValue: ProtectionView;
   emitProtection(view: ProtectionView): void;
+  /** The schedules view view() answers; emitSchedules sets it and tells the listeners. */
+  schedulesValue: SchedulesView;
+  emitSchedules(view: SchedulesView): void;
   listenerCount(): number;
 }
 
@@ -24,6 +28,7 @@ export function createTestCore(): TestCore {
   const listeners = new Set<(event: ScanEvent) => void>();
   const watchListeners = new Set<(folders: WatchedFolderStatus[]) => void>();
   const protectionListeners = new Set<(view: ProtectionView) => void>();
+  const scheduleListeners = new Set<(view: SchedulesView) => void>();
   const calls: TestCore['calls'] = [];
   const record = (method: string, args: unknown[]) => calls.push({ method, args });
   const core: TestCore = {
@@ -37,6 +42,18 @@ export function createTestCore(): TestCore {
     emitProtection(view) {
       core.protectionValue = view;
       protectionListeners.forEach((listener) => listener(view));
+    },
+    schedulesValue: { skipOnBattery: true, kinds: [], next: null },
+    emitSchedules(view) {
+      core.schedulesValue = view;
+      scheduleListeners.forEach((listener) => listener(view));
+    },
+    schedules: {
+      view: () => core.schedulesValue,
+      onChange(listener) {
+        scheduleListeners.add(listener);
+        return () => scheduleListeners.delete(listener);
+      },
     },
     listenerCount: () => listeners.size,
     async submit(...args) {
