@@ -33,7 +33,7 @@ export async function setupSchedules(ctx: CoreContext, input: { jobs: Jobs; hist
   if (ctx.tuning.schedules === false) return scheduler;
   await scheduler.start();
   ctx.settings.onChange((settings, previous) => {
-    if (!sameSchedules(settings.scanSchedules, previous.scanSchedules)) void scheduler.update(settings.scanSchedules);
+    if (!sameSchedules(settings.scanSchedules, previous.scanSchedules)) scheduler.update(settings.scanSchedules);
   });
   return scheduler;
 }

@@ -20,7 +20,7 @@ export interface Scheduler {
   /** Looks for due times now (the wake timer, the computer woke up). */
   check(): void;
   /** The settings' schedules changed. */
-  update(schedules: ScanSchedules): Promise<void>;
+  update(schedules: ScanSchedules): void;
   view(): SchedulesView;
   onChange(listener: (view: SchedulesView) => void): () => void;
   /** Resolves when no kind is being served and the state is saved (tests, close). */
@@ -55,14 +55,15 @@ export function createScheduler(input: SchedulerInput): Scheduler {
     setWakeTimer(state, deps, check);
   };
 
-  const arm = async () => {
+  // Synchronous, so a check right after a settings change sees the new records; the save is queued in order.
+  const arm = () => {
     const hadRecords = Object.keys(state.records).length > 0;
     const armed = armRecords(state.records, state.schedules, input.clock.now());
     state.records = armed.records;
     // Nothing is written until a schedule is first set (a data directory without schedules stays as it was).
     const allOff = SCHEDULED_KINDS.every((kind) => state.schedules[kind].repeat === 'off');
     if (!armed.changed || (allOff && !hadRecords)) return;
-    await store.save(state.records).catch((error: unknown) => input.log.error({ err: error }, 'could not save the schedule state'));
+    store.save(state.records).catch((error: unknown) => input.log.error({ err: error }, 'could not save the schedule state'));
   };
 
   const stopResume = input.power.onResume(() => {
@@ -73,14 +74,14 @@ export function createScheduler(input: SchedulerInput): Scheduler {
   return {
     async start() {
       state.records = await store.load();
-      await arm();
+      arm();
       check();
       changed();
     },
     check,
-    async update(schedules) {
+    update(schedules) {
       state.schedules = schedules;
-      await arm();
+      arm();
       check();
       changed();
     },
