@@ -19,6 +19,7 @@ import { forwardEvents, registerIpcHandlers } from './shell/ipc.ts';
 import { closeBeforeQuit } from './shell/lifecycle.ts';
 import { logFile, setupLogging } from './shell/logging.ts';
 import { setupNotifications } from './shell/notifications.ts';
+import { electronPower } from './shell/power.ts';
 import { hardenAllWebContents, hardenSession } from './shell/session-hardening.ts';
 import { cliCommandOfLaunch, runCliInApp } from './shell/cli-mode.ts';
 import { claimSingleInstance, type SingleInstance } from './shell/single-instance.ts';
@@ -41,7 +42,7 @@ async function start(instance: SingleInstance, log: Logger, secrets: SecretList)
   serveAppProtocol(session.defaultSession, path.join(here, '../dist/renderer'), csp);
 
   // One SecretList for both logs: a key the core learns is scrubbed from main.log too.
-  const core: Core = await createCore({ dataDir: app.getPath('userData'), logFile: logFile('core.log'), secrets });
+  const core: Core = await createCore({ dataDir: app.getPath('userData'), logFile: logFile('core.log'), secrets, power: electronPower() });
   const icons = iconLocations({ packaged: app.isPackaged, resourcesPath: process.resourcesPath, appPath: app.getAppPath() });
 
   let tray: TrayController | null = null;

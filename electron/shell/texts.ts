@@ -2,6 +2,7 @@
 // English and German. The renderer has its own catalogues; these stay small.
 import type { ProtectionState } from '../../shared/engine/protection-state.ts';
 import type { Verdict } from '../../shared/scans/record.ts';
+import type { ScheduledKind } from '../../shared/settings/schedules.ts';
 
 export type ShellLanguage = 'en' | 'de';
 
@@ -37,6 +38,13 @@ export interface ShellTexts {
   /** Said once when the window closes while folders are watched and no tray icon can be shown. */
   backgroundTitle: string;
   backgroundBody: string;
+  /** The next scheduled scan, for the tray: its kind and when (ISO), shown in local time. */
+  nextScan(kind: ScheduledKind, at: string): string;
+}
+
+/** "Thu, 26 Nov, 09:00" in the language's own order, on the 24-hour clock the schedules use. */
+export function scheduleWhen(language: ShellLanguage, at: string): string {
+  return new Intl.DateTimeFormat(language === 'de' ? 'de-DE' : 'en-GB', { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(at));
 }
 
 const en: ShellTexts = {
@@ -78,6 +86,7 @@ const en: ShellTexts = {
   loginEntryComment: 'Keeps watching your folders for malware',
   backgroundTitle: 'Verdict keeps watching',
   backgroundBody: 'Your watched folders stay protected in the background. To open Verdict again, start it from your applications.',
+  nextScan: (kind, at) => `Next scan: ${kind === 'quick' ? 'quick scan' : 'full scan'}, ${scheduleWhen('en', at)}`,
 };
 
 const de: ShellTexts = {
@@ -119,6 +128,7 @@ const de: ShellTexts = {
   loginEntryComment: 'Überwacht Ihre Ordner auf Schadsoftware',
   backgroundTitle: 'Verdict überwacht weiter',
   backgroundBody: 'Ihre überwachten Ordner bleiben im Hintergrund geschützt. Um Verdict wieder zu öffnen, starten Sie es aus Ihren Anwendungen.',
+  nextScan: (kind, at) => `Nächste Prüfung: ${kind === 'quick' ? 'Schnellprüfung' : 'vollständige Prüfung'}, ${scheduleWhen('de', at)}`,
 };
 
 export function textsFor(language: ShellLanguage): ShellTexts {

@@ -5,6 +5,8 @@ import type { ProtectionView, WatchedFolderStatus } from '../../shared/bridge/ap
 import type { ProtectionState } from '../../shared/engine/protection-state.ts';
 import { displayName } from '../../shared/display-name.ts';
 import { TERMINAL_STATUSES, verdictOf, type QueueCounts, type ScanEvent, type Verdict } from '../../shared/scans/record.ts';
+import type { ScheduledKind } from '../../shared/settings/schedules.ts';
+import type { SchedulesView } from '../jobs/schedule/schedule-view.ts';
 import type { ShellTexts } from './texts.ts';
 
 export type TrayIcon = 'idle' | 'scanning' | 'threat';
@@ -25,6 +27,8 @@ export interface TrayState {
   watch: WatchSummary;
   /** The protection state of Verdict's engine; null until known, and with a remote service (its engine is not Verdict's). */
   protection: ProtectionState | null;
+  /** The next scheduled scan (ISO time); null when no schedule is on. */
+  nextScan: { kind: ScheduledKind; at: string } | null;
 }
 
 export const RECENT_LIMIT = 5;
@@ -35,6 +39,7 @@ export const initialTrayState: TrayState = {
   recent: [],
   watch: 'none',
   protection: null,
+  nextScan: null,
 };
 
 export function reduceTray(state: TrayState, event: ScanEvent): TrayState {
@@ -83,16 +88,24 @@ export function withProtection(state: TrayState, view: ProtectionView): TrayStat
   return protection === state.protection ? state : { ...state, protection };
 }
 
+export function withSchedules(state: TrayState, view: SchedulesView): TrayState {
+  const next = view.next;
+  if (next?.kind === state.nextScan?.kind && next?.at === state.nextScan?.at) return state;
+  return { ...state, nextScan: next };
+}
+
 /** Protection that is limited, outdated or not running, which the tooltip and the menu's first line name. */
 export function protectionProblem(state: TrayState): Exclude<ProtectionState, 'protected'> | null {
   return state.protection === null || state.protection === 'protected' ? null : state.protection;
 }
 
-/** The icon's state, then the protection problem when there is one: "Verdict · Limited protection: …". */
+/** The icon's state, the protection problem when there is one, the next scheduled scan when there is one: "Verdict · Limited protection: … · Next scan: …". */
 export function trayTooltip(state: TrayState, texts: ShellTexts): string {
   const problem = protectionProblem(state);
-  const base = texts.tooltip[trayIcon(state)];
-  return problem === null ? base : `${base} · ${texts.protection[problem]}`;
+  const parts = [texts.tooltip[trayIcon(state)]];
+  if (problem !== null) parts.push(texts.protection[problem]);
+  if (state.nextScan !== null) parts.push(texts.nextScan(state.nextScan.kind, state.nextScan.at));
+  return parts.join(' · ');
 }
 
 export function trayIcon(state: TrayState): TrayIcon {
@@ -134,6 +147,8 @@ export function trayMenu(state: TrayState, texts: ShellTexts): TrayMenuItem[] {
         }));
   // The protection state first, when known; a click opens the window, where the action that fixes it is.
   const protection: TrayMenuItem[] = state.protection === null ? [] : [{ type: 'item', label: texts.protection[state.protection], enabled: true, action: { type: 'open' } }, { type: 'separator' }];
+  // The next scheduled scan, as a line of information (Settings change it).
+  const nextScan: TrayMenuItem[] = state.nextScan === null ? [] : [{ type: 'item', label: texts.nextScan(state.nextScan.kind, state.nextScan.at), enabled: false, action: null }, { type: 'separator' }];
   return [
     ...protection,
     { type: 'item', label: texts.open, enabled: true, action: { type: 'open' } },
@@ -142,6 +157,7 @@ export function trayMenu(state: TrayState, texts: ShellTexts): TrayMenuItem[] {
       ? { type: 'item', label: texts.resumeWatching, enabled: true, action: { type: 'set-paused', paused: false } }
       : { type: 'item', label: texts.pauseWatching, enabled: state.watch === 'watching', action: { type: 'set-paused', paused: true } },
     { type: 'separator' },
+    ...nextScan,
     { type: 'item', label: texts.recentVerdicts, enabled: false, action: null },
     ...recent,
     { type: 'separator' },

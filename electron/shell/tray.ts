@@ -13,6 +13,7 @@ import {
   trayMenu,
   trayTooltip,
   withProtection,
+  withSchedules,
   withWatch,
   type TrayAction,
   type TrayIcon,
@@ -21,7 +22,7 @@ import {
 import { shellLanguage, textsFor, type ShellTexts } from './texts.ts';
 
 export interface TrayOptions {
-  core: Pick<Core, 'onEvent' | 'watch' | 'settings'> & Partial<Pick<Core, 'protection'>>;
+  core: Pick<Core, 'onEvent' | 'watch' | 'settings'> & Partial<Pick<Core, 'protection' | 'schedules'>>;
   /** PNG file for each icon state. */
   iconPath(icon: TrayIcon): string;
   onOpen(): void;
@@ -100,6 +101,8 @@ export function createTray(options: TrayOptions): TrayController {
   void core.watch.list().then((result) => result.ok && update(withWatch(state, result.value)));
   const stopProtection = core.protection?.onChange((view) => update(withProtection(state, view)));
   void core.protection?.status().then((result) => result.ok && update(withProtection(state, result.value)));
+  const stopSchedules = core.schedules?.onChange((view) => update(withSchedules(state, view)));
+  if (core.schedules) update(withSchedules(state, core.schedules.view()));
   const refreshTexts = () =>
     void shellLanguage(core.settings)
       .then((language) => {
@@ -118,6 +121,7 @@ export function createTray(options: TrayOptions): TrayController {
       stopEvents();
       stopWatch();
       stopProtection?.();
+      stopSchedules?.();
       tray.destroy();
     },
   };

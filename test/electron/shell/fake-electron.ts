@@ -164,6 +164,13 @@ class FakeApp extends EventEmitter {
 }
 export const app = new FakeApp();
 
+/** Battery or mains (`onBattery`), and 'resume' emitted by a test as a wake-up from sleep. */
+class FakePowerMonitor extends EventEmitter {
+  onBattery = false;
+  isOnBatteryPower = () => this.onBattery;
+}
+export const powerMonitor = new FakePowerMonitor();
+
 export const protocol = { registerSchemesAsPrivileged: vi.fn((_schemes: unknown[]) => {}) };
 
 export class FakeSession extends EventEmitter {
@@ -264,6 +271,8 @@ export function resetFakeElectron(): void {
   app.isPackaged = false;
   app.lock = true;
   nativeTheme.removeAllListeners();
+  powerMonitor.removeAllListeners();
+  powerMonitor.onBattery = false;
   nativeTheme.shouldUseDarkColors = false;
   nativeTheme.themeSource = 'light';
   session.defaultSession = new FakeSession();

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EVENT_CHANNELS, INVOKE_CHANNELS } from '../../../shared/bridge/api.ts';
 import { err } from '../../../shared/result.ts';
 import type { CoreOptions } from '../../../electron/core/core.ts';
-import { app, BrowserWindow, events, FakeEvent, ipcMain, protocol, session, Tray } from './fake-electron.ts';
+import { app, BrowserWindow, events, FakeEvent, ipcMain, powerMonitor, protocol, session, Tray } from './fake-electron.ts';
 import { createTestCore, type TestCore } from './test-core.ts';
 
 const hoisted = vi.hoisted(() => ({ core: null as TestCore | null, options: [] as unknown[] }));
@@ -52,7 +52,21 @@ describe('electron/main.ts', () => {
   });
 
   it('creates the core in the user data folder', () => {
-    expect(hoisted.options).toEqual([{ dataDir: path.join(tmp, 'userData'), logFile: path.join(tmp, 'logs', 'core.log'), secrets: expect.anything() }]);
+    expect(hoisted.options).toEqual([{ dataDir: path.join(tmp, 'userData'), logFile: path.join(tmp, 'logs', 'core.log'), secrets: expect.anything(), power: expect.anything() }]);
+  });
+
+  it('gives the core the power supply as the powerMonitor tells it (battery, wake-ups)', () => {
+    const power = (hoisted.options[0] as CoreOptions).power!;
+    expect(power.onBattery()).toBe(false);
+    powerMonitor.onBattery = true;
+    expect(power.onBattery()).toBe(true);
+    powerMonitor.onBattery = false;
+    let woke = 0;
+    const stop = power.onResume(() => woke++);
+    powerMonitor.emit('resume');
+    stop();
+    powerMonitor.emit('resume');
+    expect(woke).toBe(1);
   });
 
   it('hardens the session and serves the UI from the app scheme', () => {
