@@ -1,5 +1,5 @@
-// The settings section: language, scanning service, submission, notifications
-// and watched folders. Choices apply at once; text fields apply on Enter or blur.
+// The settings section: language, scanning service, submission, notifications,
+// watched folders and scheduled scans. Choices apply at once; text fields apply on Enter or blur.
 import { useId, useState, type ReactElement } from 'react';
 import type { ModeChoice } from '../../shared/scans/record.ts';
 import type { Settings } from '../../shared/settings/settings.ts';
@@ -7,6 +7,7 @@ import { useTranslator } from '../i18n/use-translator.ts';
 import { useVerdict } from '../store/use-verdict.ts';
 import { EngineSettings } from './EngineSettings.tsx';
 import { AllowedFiles, ExclusionSettings, HistorySettings, PrivacySettings, ThreatSettings } from './ProtectionSettings.tsx';
+import { ScheduleSettings } from './ScheduleSettings.tsx';
 import { ServiceSettings } from './ServiceSettings.tsx';
 import { updateSettings } from './settings-actions.ts';
 import { StartupSettings } from './StartupSettings.tsx';
@@ -29,6 +30,7 @@ export function SettingsView(): ReactElement {
       <ThreatSettings settings={settings} />
       <WatchedFolders />
       <StartupSettings settings={settings} />
+      <ScheduleSettings settings={settings} />
       <ExclusionSettings settings={settings} />
       <HistorySettings settings={settings} />
       <AllowedFiles />
