@@ -34,6 +34,6 @@ describe('the schedule form', () => {
   it('words the next run in local time on the 24-hour clock', () => {
     const at = new Date(2026, 10, 26, 21, 5).getTime();
     expect(plain(formatNextRun('en', at))).toBe('Thursday 26 November at 21:05');
-    expect(plain(formatNextRun('de', at))).toBe('Donnerstag, 26. November, 21:05');
+    expect(plain(formatNextRun('de', at))).toBe('Donnerstag, 26. November um 21:05');
   });
 });
