@@ -94,7 +94,16 @@ function KindSchedule({ kind, schedule, onChange }: { kind: ScheduledKind; sched
             <label className="field__label" htmlFor={timeId}>
               {t('settings.schedules.time')}
             </label>
-            <input id={timeId} type="time" className="input--narrow" value={time} required onChange={(event) => setTime(event.target.value)} onBlur={commitTime} />
+            <input
+              id={timeId}
+              type="time"
+              value={time}
+              required
+              onChange={(event) => setTime(event.target.value)}
+              onBlur={commitTime}
+              // Chromium does not submit a form from a time field on Enter.
+              onKeyDown={(event) => event.key === 'Enter' && commitTime()}
+            />
           </div>
         )}
       </form>
