@@ -19,8 +19,12 @@ import type { ThreatActions } from './threat-actions.ts';
 /** Files up to this size are read once (fingerprint) and uploaded from memory; at most `concurrency` are held at a time. */
 const SINGLE_READ_MAX_BYTES = 1024 * 1024;
 
-/** Manual scans ask before a file goes to a remote service; a watched folder and the command line do not. */
-const ASKS_BEFORE_UPLOAD: ReadonlySet<ScanOrigin> = new Set(['drop', 'dialog', 'second-instance', 'rescan']);
+/**
+ * Manual scans ask before a file goes to a remote service; a watched folder and the command line do not.
+ * A scheduled scan asks too: it walks whole folders with no one there to choose, so its files wait
+ * until the user agrees to the service once (or has already, for that host).
+ */
+const ASKS_BEFORE_UPLOAD: ReadonlySet<ScanOrigin> = new Set(['drop', 'dialog', 'second-instance', 'rescan', 'schedule']);
 
 export interface Scanning {
   scans: ScanPipeline;

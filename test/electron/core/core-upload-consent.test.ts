@@ -3,7 +3,7 @@
 // gnome-keyring): a manual scan without the user's consent waits as
 // `awaiting_upload_consent` and nothing reaches the service; consent given with
 // the submission, afterwards for chosen scans, or remembered per host lets it go.
-// Watched folders and the built-in engine never ask.
+// A scheduled scan asks as a manual one does; watched folders and the built-in engine never ask.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -125,6 +125,18 @@ describe.runIf(canRun)('upload consent for a remote service', () => {
     await core.idle();
     expect(await get(submitted.value.ids[0]!)).toMatchObject({ status: 'completed' });
     expect((await core.settings.update({ confirmRemoteUploads: true })).ok).toBe(true);
+  });
+
+  it('holds a scheduled scan too (whole folders, no one there to choose) until the host is agreed to', async () => {
+    const before = service.scanCount();
+    const [file] = await newFiles('scheduled', 1);
+    const submitted = await core.submit([file!], { origin: 'schedule' });
+    if (!submitted.ok) throw new Error('not queued');
+    const id = submitted.value.ids[0]!;
+    await until(() => waitingForConsent(id), 'the scheduled scan waits for consent');
+    expect(service.scanCount()).toBe(before);
+    expect((await core.scans.allowUpload([id], origin)).ok).toBe(true);
+    await until(async () => (await get(id)).status === 'completed', 'the scheduled scan is sent once agreed to');
   });
 
   it('a held scan goes to the built-in engine without asking when the user switches back to it', async () => {
