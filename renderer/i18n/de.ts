@@ -158,7 +158,7 @@ export const de: Messages = {
   'origin.watch': 'Überwachter Ordner',
   'origin.second-instance': 'Mit Verdict geöffnet',
   'origin.rescan': 'Erneut prüfen',
-  'origin.schedule': 'Zeitplan',
+  'origin.schedule': 'Geplante Prüfung',
 
   'failure.auth.reason': 'Der Prüfdienst hat den API-Schlüssel nicht akzeptiert, oder es ist kein Schlüssel hinterlegt.',
   'failure.auth.next': 'Öffnen Sie die Einstellungen, geben Sie einen gültigen API-Schlüssel ein und wählen Sie dann „Erneut prüfen“.',

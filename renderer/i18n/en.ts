@@ -158,7 +158,7 @@ export const en = {
   'origin.watch': 'Watched folder',
   'origin.second-instance': 'Opened with Verdict',
   'origin.rescan': 'Scan again',
-  'origin.schedule': 'Schedule',
+  'origin.schedule': 'Scheduled scan',
 
   'failure.auth.reason': 'The scanning service did not accept the API key, or no key is set.',
   'failure.auth.next': 'Open Settings, enter a valid API key for the service, then choose “Scan again”.',
