@@ -187,6 +187,40 @@ describe('no double run', () => {
     expect(await servedUntil()).toBe(new Date(local(27, 9)).toISOString());
   });
 
+  it('a scheduled job still running at its next due time serves that one too: one job, not a queue', async () => {
+    const clock = fakeClock(local(25, 8));
+    const core = await openAt(clock);
+    await core.settings.update({ scanSchedules: quickDaily('09:00') });
+    let scheduledId: number | null = null;
+    core.jobs.onEvent((event) => {
+      if (event.type === 'progress' && event.progress.job.origin === 'schedule' && scheduledId === null) {
+        scheduledId = event.progress.job.id;
+        core.jobs.pause(scheduledId);
+      }
+    });
+    clock.advance(1 * HOUR);
+    await expect.poll(() => scheduledId).not.toBeNull();
+    expect(quickView(core).activity).toBe('running');
+    clock.advance(2 * DAY);
+    expect(scheduledJobs(core)).toHaveLength(1);
+
+    core.jobs.resume(scheduledId!);
+    await core.schedules.settled();
+    expect(scheduledJobs(core)).toHaveLength(1);
+    expect(await servedUntil()).toBe(new Date(local(27, 9)).toISOString());
+    expect(quickView(core)).toMatchObject({ activity: 'idle', nextDue: new Date(local(28, 9)).toISOString() });
+  });
+
+  it('quick and full due at the same time run side by side, each once', async () => {
+    const clock = fakeClock(local(25, 8));
+    const core = await openAt(clock);
+    await core.settings.update({ scanSchedules: { quick: daily('09:00'), full: { repeat: 'weekly', weekday: 3, time: '09:00' }, skipOnBattery: true } });
+    clock.advance(1 * HOUR);
+    await core.schedules.settled();
+    expect(scheduledJobs(core).map((job) => job.kind).sort()).toEqual(['full', 'quick']);
+    expect(core.schedules.view().next).toEqual({ kind: 'quick', at: new Date(local(26, 9)).toISOString() });
+  });
+
   it('a scheduled job interrupted by a restart resumes, and is not started a second time', async () => {
     const clock = fakeClock(local(25, 8));
     const first = await openAt(clock);
