@@ -61,7 +61,7 @@ export function nameMatchQuery(search: string): string {
   return `"${search.trim().replaceAll('"', '""')}"`;
 }
 
-export function buildFilter(query: Pick<ParsedHistoryQuery, 'statuses' | 'verdicts' | 'search' | 'order' | 'pendingReasons'>, options: FilterOptions = {}): SqlFilter {
+export function buildFilter(query: Pick<ParsedHistoryQuery, 'statuses' | 'verdicts' | 'search' | 'order' | 'pendingReasons' | 'job' | 'jobRows'>, options: FilterOptions = {}): SqlFilter {
   const clauses: string[] = [];
   const params: SQLInputValue[] = [];
 
@@ -82,6 +82,16 @@ export function buildFilter(query: Pick<ParsedHistoryQuery, 'statuses' | 'verdic
     // Only non-terminal rows wait; the status condition lets the status index narrow it.
     clauses.push(`status IN ('queued', 'uploading', 'processing') AND pending_reason IN (${reasons.map(() => '?').join(', ')})`);
     params.push(...reasons);
+  }
+
+  if (query.job !== undefined) {
+    clauses.push('job_id = ?');
+    params.push(query.job);
+  }
+  if (query.jobRows === 'threats') {
+    // The main list: a job is one row of its own; of its files only the threats show here too
+    // (the same rule as shownOutsideItsJob in shared/jobs/job.ts).
+    clauses.push("(job_id IS NULL OR (status = 'completed' AND safe = 0))");
   }
 
   const search = query.search?.trim() ?? '';
