@@ -1,6 +1,7 @@
 // What the job controls do: start a quick, full or custom scan (the custom one's
-// folders from the folder dialog), and pause, resume or cancel one. Each answer is
-// an update of the job's row, so the row follows at once, before the next event.
+// folders from the folder dialog), and pause, resume or cancel one. The row follows
+// the job's events (each change of state is one); an answer can be older than an
+// event that overtook it, so it only adds a row the events have not brought yet.
 import type { JobKind } from '../../shared/jobs/job.ts';
 import { api, call } from '../bridge/api.ts';
 import { verdictStore } from '../store/store.ts';
@@ -18,11 +19,12 @@ export async function startJob(kind: JobKind): Promise<void> {
     else store.notify('error', 'error.generic', { message: result.error.message });
     return;
   }
-  verdictStore.getState().applyJobUpdate({ type: 'progress', progress: result.value });
+  if (!verdictStore.getState().jobs.some((known) => known.job.id === result.value.job.id)) {
+    verdictStore.getState().applyJobUpdate({ type: 'progress', progress: result.value });
+  }
   verdictStore.getState().notify('info', `jobs.started.${kind}`);
 }
 
 export async function controlJob(id: number, action: 'pause' | 'resume' | 'cancel'): Promise<void> {
-  const progress = await call(api.scanJobs[action](id));
-  if (progress) verdictStore.getState().applyJobUpdate({ type: 'progress', progress });
+  await call(api.scanJobs[action](id));
 }
