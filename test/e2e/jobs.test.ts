@@ -133,6 +133,9 @@ describe('scan jobs in the window', () => {
     await germanRow.getByLabel(de['jobs.clean.label']).waitFor();
     expect(describeViolations(await axeViolations(page))).toEqual([]);
     await app.screenshot('job-finished-de');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(describeViolations(await axeViolations(page))).toEqual([]);
+    await app.screenshot('job-finished-de-dark');
     expectNoProblems(app);
   });
 });
