@@ -66,14 +66,18 @@ export function buildFilter(query: Pick<ParsedHistoryQuery, 'statuses' | 'verdic
   const params: SQLInputValue[] = [];
 
   // An empty list means "no filter", like an absent one: the UI sends [] when nothing is ticked.
+  // The main list (jobRows 'threats') walks its own index in page order (migration 7); a `+`
+  // keeps SQLite from walking the status or verdict index instead, through every file of a job.
+  const listed = query.jobRows === 'threats';
+  const unindexed = listed ? '+' : '';
   const statuses = [...new Set(query.statuses ?? [])].sort();
   if (statuses.length > 0) {
-    clauses.push(`status IN (${statuses.map(() => '?').join(', ')})`);
+    clauses.push(`${unindexed}status IN (${statuses.map(() => '?').join(', ')})`);
     params.push(...statuses);
   }
   const verdicts = [...new Set(query.verdicts ?? [])].sort();
   if (verdicts.length > 0) {
-    clauses.push(`verdict IN (${verdicts.map(() => '?').join(', ')})`);
+    clauses.push(`${unindexed}verdict IN (${verdicts.map(() => '?').join(', ')})`);
     params.push(...verdicts);
   }
 
@@ -88,9 +92,10 @@ export function buildFilter(query: Pick<ParsedHistoryQuery, 'statuses' | 'verdic
     clauses.push('job_id = ?');
     params.push(query.job);
   }
-  if (query.jobRows === 'threats') {
+  if (listed) {
     // The main list: a job is one row of its own; of its files only the threats show here too
-    // (the same rule as shownOutsideItsJob in shared/jobs/job.ts).
+    // (the same rule as shownOutsideItsJob in shared/jobs/job.ts). The same expression as the
+    // WHERE of the index scans_listed (migration 7), so SQLite can use it.
     clauses.push("(job_id IS NULL OR (status = 'completed' AND safe = 0))");
   }
 
