@@ -66,16 +66,17 @@ export function buildFilter(query: Pick<ParsedHistoryQuery, 'statuses' | 'verdic
   const params: SQLInputValue[] = [];
 
   // An empty list means "no filter", like an absent one: the UI sends [] when nothing is ticked.
-  // The main list (jobRows 'threats') walks its own index in page order (migration 7); a `+`
-  // keeps SQLite from walking the status or verdict index instead, through every file of a job.
+  // The main list (jobRows 'threats') walks its own index in page order (migration 7). Asked for
+  // clean or completed rows, a `+` keeps SQLite from walking the verdict or status index instead,
+  // through every clean file of a job; a rarer verdict or status is still found through its index.
   const listed = query.jobRows === 'threats';
-  const unindexed = listed ? '+' : '';
   const statuses = [...new Set(query.statuses ?? [])].sort();
+  const verdicts = [...new Set(query.verdicts ?? [])].sort();
+  const unindexed = listed && (verdicts.includes('safe') || statuses.includes('completed')) ? '+' : '';
   if (statuses.length > 0) {
     clauses.push(`${unindexed}status IN (${statuses.map(() => '?').join(', ')})`);
     params.push(...statuses);
   }
-  const verdicts = [...new Set(query.verdicts ?? [])].sort();
   if (verdicts.length > 0) {
     clauses.push(`${unindexed}verdict IN (${verdicts.map(() => '?').join(', ')})`);
     params.push(...verdicts);
