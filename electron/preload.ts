@@ -4,7 +4,7 @@
 // a sandboxed preload can require only `electron`, so this file imports nothing
 // else at runtime (the contract is imported for its types only).
 import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
-import type { EVENT_CHANNELS, InvokeChannel, ProtectionView, Unsubscribe, VerdictApi, WatchedFolderStatus } from '../shared/bridge/api.ts';
+import type { EVENT_CHANNELS, InvokeChannel, JobUpdate, ProtectionView, Unsubscribe, VerdictApi, WatchedFolderStatus } from '../shared/bridge/api.ts';
 import type { ScanEvent } from '../shared/scans/record.ts';
 
 /** A copy of the contract's event channels; the type makes the compiler check every name. */
@@ -13,6 +13,7 @@ const EVENTS: typeof EVENT_CHANNELS = {
   watchChange: 'watch:change',
   showScan: 'app:showScan',
   protectionChange: 'protection:change',
+  jobUpdate: 'scanJobs:event',
 };
 
 /** Invokes a contract channel, leaving out trailing undefined (optional) arguments. */
@@ -104,6 +105,15 @@ export const api: VerdictApi = {
     refresh: () => invoke('protection:refresh'),
     updateSignatures: () => invoke('protection:updateSignatures'),
     onChange: (listener) => subscribe(EVENTS.protectionChange, (payload) => safely(listener, payload as ProtectionView)),
+  },
+  scanJobs: {
+    start: (request) => invoke('scanJobs:start', request),
+    pause: (id) => invoke('scanJobs:pause', id),
+    resume: (id) => invoke('scanJobs:resume', id),
+    cancel: (id) => invoke('scanJobs:cancel', id),
+    list: (options) => invoke('scanJobs:list', options),
+    get: (id) => invoke('scanJobs:get', id),
+    onEvent: (listener) => subscribe(EVENTS.jobUpdate, (payload) => safely(listener, payload as JobUpdate)),
   },
   app: {
     onShowScan: (listener) =>

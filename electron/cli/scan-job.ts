@@ -7,6 +7,7 @@ import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { displayName } from '../../shared/display-name.ts';
 import type { ModeChoice, ScanRecord } from '../../shared/scans/record.ts';
 import type { CoreInternals } from '../core/create-core.ts';
+import { isDefaultExclusionSkip } from '../jobs/default-exclusions.ts';
 import { summaryLine } from '../jobs/job-progress.ts';
 import type { JobKind } from '../jobs/job-state.ts';
 import { CliExit, COMMON_OPTIONS, ENGINES, type CliIo, type EngineChoice } from './cli-options.ts';
@@ -56,12 +57,16 @@ export async function runJobScan(core: CoreInternals, io: CliIo, input: JobScanI
   let done = 0;
   let found = 0;
   let walked = false;
+  let excluded: readonly string[] = [];
+  /** Folders the job's defaults left out (caches, trash, Verdict's data): shown, but no reason for exit 2. */
+  let leftOutByDefault = 0;
   const unsubscribe = core.jobs.onEvent((event) => {
     if (event.type === 'progress' && event.progress.job.id === jobId) {
       found = event.progress.job.counts.found;
       walked = event.progress.job.walkComplete;
     } else if (event.type === 'file' && event.jobId === jobId) {
       done++;
+      if (isDefaultExclusionSkip(event.record, excluded)) leftOutByDefault++;
       io.stdout(formatRecord(event.record, input.json));
       io.stderr(`[${done}/${Math.max(found, done)}${walked ? '' : '+'}] ${event.record.status}: ${displayName(event.record.fileName)}`);
     }
@@ -78,13 +83,14 @@ export async function runJobScan(core: CoreInternals, io: CliIo, input: JobScanI
   try {
     const started = await core.jobs.start({ kind: input.kind, roots: input.roots, origin: 'cli', mode: input.mode, force: input.force, settled: input.giveUp });
     jobId = started.id;
+    excluded = started.excluded;
     io.stderr(`${started.kind === 'custom' ? 'Custom' : started.kind === 'quick' ? 'Quick' : 'Full'} scan of ${started.roots.join(', ') || '(no folders found)'}`);
     if (started.excluded.length > 0) io.stderr(`Left out by default: ${started.excluded.join(', ')}`);
     const job = await Promise.race([core.jobs.finished(started.id), new Promise<null>((resolve) => (stop = () => resolve(null)))]);
     if (!job || interrupted) return 2;
     io.stderr(job.counts.found === 0 ? 'No files found to scan.' : summaryLine(job, Date.now()));
     const { threats, couldNotScan, skipped } = job.counts;
-    return threats > 0 ? 1 : couldNotScan + skipped > 0 ? 2 : 0;
+    return threats > 0 ? 1 : couldNotScan + Math.max(0, skipped - leftOutByDefault) > 0 ? 2 : 0;
   } finally {
     unsubscribe();
     process.off('SIGINT', onSignal);

@@ -22,7 +22,8 @@ ${COMMON_USAGE}
   --force              scan again even when identical content has a recent verdict
   -h, --help           this text
 
-Exit codes: 0 every file completed safe; 1 a threat was found; 2 a file could not be scanned.`;
+Exit codes: 0 every file completed safe; 1 a threat was found; 2 a file could not be scanned or was skipped
+(a job's default exclusions, listed on stderr, do not count).`;
 
 /** Upload progress is worth a line only for files that take a moment to send. */
 const PROGRESS_FROM_BYTES = 1024 * 1024;

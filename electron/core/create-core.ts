@@ -21,6 +21,7 @@ import { setupBackend, setupKeys } from './setup-backend.ts';
 import { setupEngine } from './setup-engine.ts';
 import { historyApi, setupHistory, setupRetention, setupScanEvents } from './setup-history.ts';
 import { quarantineApi, setupQuarantine, setupThreats } from './setup-quarantine.ts';
+import { jobsApi } from './jobs-api.ts';
 import { setupJobs } from './setup-jobs.ts';
 import { setupScanning } from './setup-scanning.ts';
 import { setupSchedules } from './setup-schedules.ts';
@@ -76,7 +77,7 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
     jobs.resumeUnfinished();
     const schedules = await setupSchedules(ctx, { jobs, history });
 
-    const retention = setupRetention(ctx, history, events);
+    const retention = setupRetention(ctx, history, events, jobs);
     const submit = createSubmit(scans, ctx.log);
     const watch = await setupWatching(ctx, { exclusions: scanning.exclusions, submit: (paths) => submit(paths, { origin: 'watch' }) });
     ctx.settings.onChange(reactToSettings({ backend, scans, scanning, retention, watch }));
@@ -112,6 +113,7 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
       settings: settingsApi(ctx, { guard, keys, backend, scans, installId, startupWarnings }),
       watch: watchApi(ctx, guard, watch),
       protection: engine.api(guard),
+      scanJobs: jobsApi(guard, jobs),
     };
   } catch (error) {
     await teardown.run();

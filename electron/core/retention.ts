@@ -2,7 +2,9 @@
 // applied at start, when the setting changes and every few hours; and "clear
 // history". Only finished scans go (history.ts keeps pending ones and those of
 // files in quarantine); the quarantine's own entries are never touched (they
-// live in another database). Removals reach the UI as a `removed` ScanEvent.
+// live in another database). Removals reach the UI as a `removed` ScanEvent. A finished
+// scan job counts as one entry; when it goes, its threats and quarantined files stay
+// (history/job-retention.ts), and the window hears of it through `jobsRemoved`.
 import type { HistoryRetention } from '../../shared/settings/protection.ts';
 import type { History } from '../history/history.ts';
 import type { Logger } from '../logging/logger.ts';
@@ -20,10 +22,12 @@ export interface Retention {
 }
 
 export function startRetention(input: {
-  history: Pick<History, 'deleteOlderThan' | 'keepLast' | 'transaction'>;
+  history: Pick<History, 'deleteOlderThan' | 'keepLast' | 'transaction'> & { jobs: Pick<History['jobs'], 'expireOlderThan' | 'expireBeyond'> };
   retention: () => HistoryRetention;
   events: Pick<ScanEvents, 'removed'>;
   log: Logger;
+  /** Finished jobs removed (with their rows, except threats and quarantined files). */
+  jobsRemoved?: (ids: number[]) => void;
   intervalMs?: number;
   now?: () => number;
 }): Retention {
@@ -35,15 +39,25 @@ export function startRetention(input: {
     return ids;
   };
 
+  const jobsRemovedNow = (ids: readonly number[], why: string) => {
+    if (ids.length === 0) return;
+    input.jobsRemoved?.([...ids]);
+    input.log.info({ jobs: ids.length, why }, 'scan jobs removed from history');
+  };
+
   const apply = (): string[] => {
     const { keepDays, keepScans } = input.retention();
     if (keepDays === undefined && keepScans === undefined) return [];
     // Both set: each removes what it must, so the stricter one wins for every record.
-    const ids = input.history.transaction(() => [
-      ...(keepDays !== undefined ? input.history.deleteOlderThan(new Date(now() - keepDays * DAY_MS).toISOString()) : []),
-      ...(keepScans !== undefined ? input.history.keepLast(keepScans) : []),
-    ]);
-    return removedNow(ids, 'retention');
+    const { history } = input;
+    const before = new Date(now() - (keepDays ?? 0) * DAY_MS).toISOString();
+    const [ids, jobIds] = history.transaction(() => {
+      const byAge = keepDays !== undefined ? [history.deleteOlderThan(before), history.jobs.expireOlderThan(before)] as const : [[], []] as const;
+      const byCount = keepScans !== undefined ? [history.keepLast(keepScans), history.jobs.expireBeyond(keepScans)] as const : [[], []] as const;
+      return [[...byAge[0], ...byCount[0]], [...byAge[1], ...byCount[1]]] as const;
+    });
+    jobsRemovedNow(jobIds, 'retention');
+    return removedNow([...ids], 'retention');
   };
 
   // Cheap: both deletes walk an index and usually find nothing; unref'd, so it never keeps a CLI alive.
@@ -58,7 +72,11 @@ export function startRetention(input: {
 
   return {
     apply,
-    clear: () => removedNow(input.history.keepLast(0), 'cleared'),
+    clear: () => {
+      const [ids, jobIds] = input.history.transaction(() => [input.history.keepLast(0), input.history.jobs.expireBeyond(0)] as const);
+      jobsRemovedNow(jobIds, 'cleared');
+      return removedNow([...ids], 'cleared');
+    },
     close: () => clearInterval(timer),
   };
 }

@@ -4,6 +4,7 @@ import { ok } from '../../shared/result.ts';
 import type { CoreApi } from '../../shared/bridge/api.ts';
 import { exportHistory } from '../history/export-history.ts';
 import { openHistory, type History } from '../history/history.ts';
+import type { Jobs } from '../jobs/jobs.ts';
 import { createScanEvents, type ScanEvents } from '../scans/events.ts';
 import { loadInstallId } from '../scans/reference.ts';
 import type { CoreContext, Guard } from './core-context.ts';
@@ -41,9 +42,16 @@ export interface HistoryRetention {
 }
 
 /** Started once the pipeline runs; applied at once, and again when its setting changes. */
-export function setupRetention(ctx: CoreContext, history: History, events: ScanEvents): HistoryRetention {
+export function setupRetention(ctx: CoreContext, history: History, events: ScanEvents, jobs: Pick<Jobs, 'removed'>): HistoryRetention {
   const { log, settings } = ctx;
-  const retention = startRetention({ history, retention: () => settings.get().historyRetention, events, log, intervalMs: ctx.tuning.retentionIntervalMs });
+  const retention = startRetention({
+    history,
+    retention: () => settings.get().historyRetention,
+    events,
+    log,
+    jobsRemoved: (ids) => jobs.removed(ids),
+    intervalMs: ctx.tuning.retentionIntervalMs,
+  });
   ctx.onClose(() => retention.close());
   const apply = () => {
     try {

@@ -17,7 +17,8 @@ export interface HistoryDb {
   nameIndex: NameIndex;
 }
 
-export const SELECT_COLUMNS = RECORD_COLUMNS.join(', ');
+/** What a read selects: the record's columns and the scan job it belongs to (written on insert only). */
+export const SELECT_COLUMNS = `${RECORD_COLUMNS.join(', ')}, job_id`;
 
 export const one = (h: HistoryDb, sql: string, ...params: SQLInputValue[]): ScanRecord | null => {
   const row = h.prepare(sql).get(...params);

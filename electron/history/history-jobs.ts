@@ -2,6 +2,7 @@
 // and the questions a job asks about its own scan rows (scans.job_id).
 import type { JobCounts, JobKind, JobState } from '../jobs/job-state.ts';
 import type { HistoryDb } from './history-db.ts';
+import { expireJobsBeyond, expireJobsOlderThan } from './job-retention.ts';
 
 interface JobRow {
   id: number;
@@ -105,6 +106,10 @@ export interface HistoryJobs {
   paths(id: number): Generator<string>;
   pendingIds(id: number): string[];
   totals(id: number): JobTotals;
+  /** Retention: removes finished jobs that ended before `iso` (their threats and quarantined files stay); their ids. */
+  expireOlderThan(iso: string): number[];
+  /** Retention: removes finished jobs beyond the newest `count` entries (a job is one entry); their ids. */
+  expireBeyond(count: number): number[];
 }
 
 export const historyJobs = (h: HistoryDb): HistoryJobs => ({
@@ -117,4 +122,6 @@ export const historyJobs = (h: HistoryDb): HistoryJobs => ({
   paths: (id) => jobPaths(h, id),
   pendingIds: (id) => jobPendingIds(h, id),
   totals: (id) => jobTotals(h, id),
+  expireOlderThan: (iso) => expireJobsOlderThan(h, iso),
+  expireBeyond: (count) => expireJobsBeyond(h, count),
 });

@@ -6,10 +6,21 @@ import { parseOrExplain, SELECT_COLUMNS, type HistoryDb } from './history-db.ts'
 import { recordById } from './history-reads.ts';
 import { fieldsToColumns, insertSchema, patchSchema, RECORD_COLUMNS, recordToRow, rowToRecord, type RecordColumn, type ScanRecordPatch } from './row-mapping.ts';
 
-const INSERT_SQL = `INSERT INTO scans (${SELECT_COLUMNS}, job_id) VALUES (${RECORD_COLUMNS.map(() => '?').join(', ')}, ?)`;
+const INSERT_SQL = `INSERT INTO scans (${RECORD_COLUMNS.join(', ')}, job_id) VALUES (${RECORD_COLUMNS.map(() => '?').join(', ')}, ?)`;
 
 /** Rows retention may delete: finished, and not the record of a file in quarantine. */
-const TERMINAL = `status IN ('completed', 'failed', 'skipped') AND (disposition IS NULL OR disposition NOT IN ('quarantine_pending', 'quarantined'))`;
+export const TERMINAL = `status IN ('completed', 'failed', 'skipped') AND (disposition IS NULL OR disposition NOT IN ('quarantine_pending', 'quarantined'))`;
+
+export const FINAL_JOB = "status IN ('completed', 'cancelled')";
+
+/**
+ * What retention counts, newest first: each finished scan of its own (those
+ * deleteOlderThan may delete) and each finished scan job, as one entry (job-retention.ts).
+ */
+export const ENTRIES_BEYOND = `SELECT kind, key FROM (
+    SELECT 0 AS kind, seq AS key, queued_at AS at FROM scans WHERE job_id IS NULL AND ${TERMINAL}
+    UNION ALL SELECT 1, id, started_at FROM jobs WHERE ${FINAL_JOB}
+  ) ORDER BY at DESC, kind DESC, key DESC LIMIT -1 OFFSET ?`;
 
 /** Stores records in one transaction (all or none), each with its name index entry (and the scan job they belong to). */
 export function insertRecords(h: HistoryDb, records: readonly ScanRecord[], jobId: number | null = null): ScanRecord[] {
@@ -17,7 +28,7 @@ export function insertRecords(h: HistoryDb, records: readonly ScanRecord[], jobI
     records.map((record) => {
       const valid = parseOrExplain(insertSchema, record, 'scan record');
       const row = recordToRow(valid);
-      const { lastInsertRowid } = h.prepare(INSERT_SQL).run(...RECORD_COLUMNS.map((column) => row[column] ?? null), jobId);
+      const { lastInsertRowid } = h.prepare(INSERT_SQL).run(...RECORD_COLUMNS.map((column) => row[column] ?? null), valid.jobId ?? jobId);
       h.nameIndex.add(lastInsertRowid, valid.fileName);
       return valid;
     }),
@@ -65,7 +76,7 @@ export function applyPatch(h: HistoryDb, record: ScanRecord, patch: ScanRecordPa
 }
 
 /** Deletes rows chosen by a `SELECT seq …` and unindexes their names; returns their ids. */
-function deleteWhere(h: HistoryDb, selectSeqs: string, ...params: SQLInputValue[]): string[] {
+export function deleteWhere(h: HistoryDb, selectSeqs: string, ...params: SQLInputValue[]): string[] {
   return h.transaction(() => {
     const rows = h.prepare(`DELETE FROM scans WHERE seq IN (${selectSeqs}) RETURNING seq, id, file_name`).all(...params) as Array<{
       seq: number;
@@ -77,9 +88,12 @@ function deleteWhere(h: HistoryDb, selectSeqs: string, ...params: SQLInputValue[
   });
 }
 
-export const deleteOlderThan = (h: HistoryDb, iso: string): string[] => deleteWhere(h, `SELECT seq FROM scans WHERE queued_at < ? AND ${TERMINAL}`, iso);
+/** Scans of their own (a job's rows go with their job: job-retention.ts) queued before `iso`. */
+export const deleteOlderThan = (h: HistoryDb, iso: string): string[] =>
+  deleteWhere(h, `SELECT seq FROM scans WHERE queued_at < ? AND job_id IS NULL AND ${TERMINAL}`, iso);
 
 export function keepLast(h: HistoryDb, count: number): string[] {
   if (!Number.isInteger(count) || count < 0) throw new RangeError('keepLast needs a whole number of records (0 or more).');
-  return deleteWhere(h, `SELECT seq FROM scans WHERE ${TERMINAL} ORDER BY queued_at DESC, seq DESC LIMIT -1 OFFSET ?`, count);
+  // A finished job counts as one entry among them (job-retention.ts expires it).
+  return deleteWhere(h, `SELECT key FROM (${ENTRIES_BEYOND}) WHERE kind = 0`, count);
 }

@@ -61,19 +61,24 @@ export function nameMatchQuery(search: string): string {
   return `"${search.trim().replaceAll('"', '""')}"`;
 }
 
-export function buildFilter(query: Pick<ParsedHistoryQuery, 'statuses' | 'verdicts' | 'search' | 'order' | 'pendingReasons'>, options: FilterOptions = {}): SqlFilter {
+export function buildFilter(query: Pick<ParsedHistoryQuery, 'statuses' | 'verdicts' | 'search' | 'order' | 'pendingReasons' | 'job' | 'jobRows'>, options: FilterOptions = {}): SqlFilter {
   const clauses: string[] = [];
   const params: SQLInputValue[] = [];
 
   // An empty list means "no filter", like an absent one: the UI sends [] when nothing is ticked.
+  // The main list (jobRows 'threats') walks its own index in page order (migration 7). Asked for
+  // clean or completed rows, a `+` keeps SQLite from walking the verdict or status index instead,
+  // through every clean file of a job; a rarer verdict or status is still found through its index.
+  const listed = query.jobRows === 'threats';
   const statuses = [...new Set(query.statuses ?? [])].sort();
+  const verdicts = [...new Set(query.verdicts ?? [])].sort();
+  const unindexed = listed && (verdicts.includes('safe') || statuses.includes('completed')) ? '+' : '';
   if (statuses.length > 0) {
-    clauses.push(`status IN (${statuses.map(() => '?').join(', ')})`);
+    clauses.push(`${unindexed}status IN (${statuses.map(() => '?').join(', ')})`);
     params.push(...statuses);
   }
-  const verdicts = [...new Set(query.verdicts ?? [])].sort();
   if (verdicts.length > 0) {
-    clauses.push(`verdict IN (${verdicts.map(() => '?').join(', ')})`);
+    clauses.push(`${unindexed}verdict IN (${verdicts.map(() => '?').join(', ')})`);
     params.push(...verdicts);
   }
 
@@ -82,6 +87,17 @@ export function buildFilter(query: Pick<ParsedHistoryQuery, 'statuses' | 'verdic
     // Only non-terminal rows wait; the status condition lets the status index narrow it.
     clauses.push(`status IN ('queued', 'uploading', 'processing') AND pending_reason IN (${reasons.map(() => '?').join(', ')})`);
     params.push(...reasons);
+  }
+
+  if (query.job !== undefined) {
+    clauses.push('job_id = ?');
+    params.push(query.job);
+  }
+  if (listed) {
+    // The main list: a job is one row of its own; of its files only the threats show here too
+    // (the same rule as shownOutsideItsJob in shared/jobs/job.ts). The same expression as the
+    // WHERE of the index scans_listed (migration 7), so SQLite can use it.
+    clauses.push("(job_id IS NULL OR (status = 'completed' AND safe = 0))");
   }
 
   const search = query.search?.trim() ?? '';

@@ -40,7 +40,8 @@ export type RecordColumn = (typeof RECORD_COLUMNS)[number];
 /** What SELECT returns for a record (the RECORD_COLUMNS). */
 export type ScanRow = Record<RecordColumn, SQLInputValue>;
 
-type Field = keyof ScanRecord;
+/** A record's fields that have columns of their own (`jobId` is written once, on insert: see history-writes.ts). */
+type Field = Exclude<keyof ScanRecord, 'jobId'>;
 
 /** Which columns each record field is stored in (`error` takes three). */
 const FIELD_COLUMNS: Record<Field, readonly RecordColumn[]> = {
@@ -73,7 +74,7 @@ const FIELD_COLUMNS: Record<Field, readonly RecordColumn[]> = {
 };
 
 /** Column values for the given fields of a (partial) record. */
-export function fieldsToColumns(record: Partial<ScanRecord>): Partial<ScanRow> {
+export function fieldsToColumns(record: Partial<Omit<ScanRecord, 'jobId'>>): Partial<ScanRow> {
   const out: Partial<ScanRow> = {};
   for (const key of Object.keys(record) as Field[]) {
     if (!(key in FIELD_COLUMNS) || record[key] === undefined) continue;
@@ -136,6 +137,8 @@ export function rowToRecord(row: Record<string, unknown>): ScanRecord {
     reusedFromId: strOrNull('reused_from_id'),
     disposition: strOrNull('disposition') as ScanRecord['disposition'],
     quarantineId: strOrNull('quarantine_id'),
+    // Absent for a file scanned on its own, so such records read exactly as before jobs existed.
+    ...(row.job_id === null || row.job_id === undefined ? {} : { jobId: Number(row.job_id) }),
   };
 }
 
@@ -165,5 +168,5 @@ function parseFindings(json: string | null): ScanRecord['findings'] {
 export const insertSchema = scanRecordSchema;
 
 /** Validates a patch: any subset of fields except `id`. */
-export const patchSchema = scanRecordSchema.omit({ id: true }).partial().strict();
+export const patchSchema = scanRecordSchema.omit({ id: true, jobId: true }).partial().strict();
 export type ScanRecordPatch = z.infer<typeof patchSchema>;

@@ -4,7 +4,7 @@
 // every one met becomes one skipped row: nothing is left out silently.
 // node_modules is walked: installed packages are a real way in for malware.
 import path from 'node:path';
-import type { RecordError } from '../../shared/scans/record.ts';
+import type { RecordError, ScanRecord } from '../../shared/scans/record.ts';
 import type { JobPlaces } from './job-roots.ts';
 import type { JobKind } from './job-state.ts';
 
@@ -28,4 +28,10 @@ export function jobExclusionError(folder: string): RecordError {
     message: `Not scanned: ${folder} is left out by this scan's default exclusions (caches, trash, Verdict's own data); nothing in this folder was looked at.`,
     params: { scope: 'global', target: 'folder', rule: folder },
   };
+}
+
+/** Whether a skipped row is one of the job's default exclusions (the CLI's exit code leaves these out: they are the job's design, not a problem). */
+export function isDefaultExclusionSkip(record: Pick<ScanRecord, 'status' | 'error'>, excluded: readonly string[]): boolean {
+  const rule = record.error?.params?.rule;
+  return record.status === 'skipped' && record.error?.code === 'excluded_path' && typeof rule === 'string' && excluded.includes(rule);
 }

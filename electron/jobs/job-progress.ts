@@ -1,14 +1,10 @@
 // What a job's progress shows beyond its counts: files per second, and once the walk
 // is complete an ETA, paced by the last completed job of the same kind (its files
 // per second), or by this one's own pace when there was none.
+import type { JobProgress } from '../../shared/jobs/job.ts';
 import { doneCount, type JobState } from './job-state.ts';
 
-export interface JobProgress {
-  job: JobState;
-  filesPerSecond: number;
-  /** Seconds left, or null while the walk is still finding files (the total is not known). */
-  etaSeconds: number | null;
-}
+export type { JobProgress } from '../../shared/jobs/job.ts';
 
 export function activeMs(job: JobState, now: number): number {
   return job.activeMs + (job.runningSince === null ? 0 : Math.max(0, now - job.runningSince));

@@ -28,8 +28,8 @@ export interface JobRequest {
   settled?: (record: ScanRecord) => boolean;
 }
 
-/** Progress (throttled; every change of state is sent), and each of a job's files as it ends. */
-export type JobEvent = { type: 'progress'; progress: JobProgress } | { type: 'file'; jobId: number; record: ScanRecord };
+/** Progress (throttled; every change of state is sent), each of a job's files as it ends, and jobs history retention removed. */
+export type JobEvent = { type: 'progress'; progress: JobProgress } | { type: 'file'; jobId: number; record: ScanRecord } | { type: 'removed'; ids: number[] };
 
 export interface Jobs {
   start(request: JobRequest): Promise<JobState>;
@@ -43,6 +43,8 @@ export interface Jobs {
   list(limit?: number): JobState[];
   progress(id: number): JobProgress | null;
   onEvent(listener: (event: JobEvent) => void): () => void;
+  /** History retention removed these finished jobs: tells subscribers. */
+  removed(ids: readonly number[]): void;
   /** After the pipeline's recovery started: jobs left running or paused go on where they were. */
   resumeUnfinished(): void;
   close(): Promise<void>;
@@ -171,6 +173,9 @@ export function createJobs(input: JobsInput): Jobs {
     onEvent(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    removed(ids) {
+      if (ids.length > 0) send({ type: 'removed', ids: [...ids] });
     },
     resumeUnfinished() {
       for (const saved of history.jobs.unfinished()) {

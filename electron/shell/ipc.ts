@@ -6,6 +6,7 @@
 import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import type { z } from 'zod';
 import { EVENT_CHANNELS, INVOKE_CHANNELS, type CoreApi, type InvokeChannel } from '../../shared/bridge/api.ts';
+import { shownOutsideItsJob } from '../../shared/jobs/job.ts';
 import { err, type Result } from '../../shared/result.ts';
 import type { HistoryQuery, ScanEvent } from '../../shared/scans/record.ts';
 import type { Core } from '../core/core.ts';
@@ -135,14 +136,18 @@ export interface EventForwarding {
 }
 
 export interface EventForwardingOptions {
-  core: Pick<Core, 'onEvent' | 'watch'> & Partial<Pick<Core, 'protection'>>;
+  core: Pick<Core, 'onEvent' | 'watch'> & Partial<Pick<Core, 'protection' | 'scanJobs'>>;
   target(): WebContents | null;
   /** How long events are collected before one message goes out. */
   delayMs?: number;
   timers?: Timers;
 }
 
-/** Core events → the window: scan events batched (an array per message), folder and protection changes as they come. */
+/**
+ * Core events → the window: scan events batched (an array per message), folder, protection
+ * and job changes as they come. A scan job's own files stay inside its row (a full scan
+ * would send every file of the home folder): only its threats go out as scan events.
+ */
 export function forwardEvents(options: EventForwardingOptions): EventForwarding {
   const send = (channel: string, payload: unknown) => {
     const contents = options.target();
@@ -156,7 +161,10 @@ export function forwardEvents(options: EventForwardingOptions): EventForwarding 
     delayMs: options.delayMs ?? 50,
     ...(options.timers ? { timers: options.timers } : {}),
   });
-  const stopEvents = options.core.onEvent((event) => batcher.push(event));
+  const stopEvents = options.core.onEvent((event) => {
+    if (event.type !== 'record' || shownOutsideItsJob(event.record)) batcher.push(event);
+  });
+  const stopJobs = options.core.scanJobs?.onEvent((update) => send(EVENT_CHANNELS.jobUpdate, update));
   const stopWatch = options.core.watch.onChange((folders) => send(EVENT_CHANNELS.watchChange, folders));
   const stopProtection = options.core.protection?.onChange((view) => send(EVENT_CHANNELS.protectionChange, view));
   return {
@@ -165,6 +173,7 @@ export function forwardEvents(options: EventForwardingOptions): EventForwarding 
       stopEvents();
       stopWatch();
       stopProtection?.();
+      stopJobs?.();
       batcher.dispose();
     },
   };

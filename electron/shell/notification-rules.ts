@@ -3,12 +3,13 @@
 // A threat always notifies; clean results only when the user asked for it; a
 // burst becomes one summary; failures are announced once per batch.
 import { displayName } from '../../shared/display-name.ts';
+import type { JobState } from '../../shared/jobs/job.ts';
 import { TERMINAL_STATUSES, verdictOf, type ScanRecord } from '../../shared/scans/record.ts';
 import type { Timers } from './event-batcher.ts';
 import type { ShellTexts, ThreatOutcome } from './texts.ts';
 
 export interface Notice {
-  kind: 'threat' | 'clean' | 'failed' | 'summary';
+  kind: 'threat' | 'clean' | 'failed' | 'summary' | 'job';
   title: string;
   body: string;
   /** The scan a click opens; null opens the main view. */
@@ -71,6 +72,12 @@ export function planNotifications(batch: readonly Finished[], policy: Notificati
     individual.push({ kind: 'failed', title: texts.failedTitle, body: texts.failedBody(failed.length), scanId: failed[0]?.id ?? null });
   }
   return individual;
+}
+
+/** The end of a scan job: its summary (files scanned, threats, could not scan, skipped, duration); a click opens the window, where its row is. */
+export function jobNotice(job: Pick<JobState, 'kind' | 'status' | 'counts' | 'activeMs'>, texts: ShellTexts): Notice | null {
+  if (job.status !== 'completed' && job.status !== 'cancelled') return null;
+  return { kind: 'job', title: texts.jobTitle(job.kind, job.status), body: texts.jobBody(job.counts, job.activeMs), scanId: null };
 }
 
 export interface FinishedScanCollector {

@@ -4,11 +4,12 @@ import { Notification } from 'electron';
 import type { Core } from '../core/core.ts';
 import type { Logger } from '../logging/logger.ts';
 import { realTimers, type Timers } from './event-batcher.ts';
-import { createFinishedScanCollector, DEFAULT_MAX_INDIVIDUAL, planNotifications, type Notice, type NotificationPolicy } from './notification-rules.ts';
+import { isFinalStatus, shownOutsideItsJob } from '../../shared/jobs/job.ts';
+import { createFinishedScanCollector, DEFAULT_MAX_INDIVIDUAL, jobNotice, planNotifications, type Notice, type NotificationPolicy } from './notification-rules.ts';
 import { shellLanguage, textsFor } from './texts.ts';
 
 export interface NotificationsOptions {
-  core: Pick<Core, 'onEvent' | 'settings'>;
+  core: Pick<Core, 'onEvent' | 'settings'> & Partial<Pick<Core, 'scanJobs'>>;
   /** A click on a notice about one scan. */
   onShowScan(id: string): void;
   /** A click on a notice about many. */
@@ -53,11 +54,26 @@ export function setupNotifications(options: NotificationsOptions): () => void {
       })().catch((error: unknown) => options.log.error({ err: error }, 'could not show notifications'));
     },
   });
+  // A job's own files are told once, in its summary at the end; only its threats are notified as they come.
   const stop = options.core.onEvent((event) => {
-    if (event.type === 'record') collector.offer(event.record);
+    if (event.type === 'record' && shownOutsideItsJob(event.record)) collector.offer(event.record);
+  });
+  const toldJobs = new Set<number>();
+  const stopJobs = options.core.scanJobs?.onEvent((update) => {
+    if (update.type !== 'progress' || !isFinalStatus(update.progress.job.status) || toldJobs.has(update.progress.job.id)) return;
+    const job = update.progress.job;
+    void shellLanguage(options.core.settings)
+      .then((language) => {
+        const notice = jobNotice(job, textsFor(language));
+        if (!notice || toldJobs.has(job.id)) return;
+        toldJobs.add(job.id);
+        show(notice);
+      })
+      .catch((error: unknown) => options.log.error({ err: error }, 'could not show the end of a scan job'));
   });
   return () => {
     stop();
+    stopJobs?.();
     collector.dispose();
     for (const notification of live) notification.close();
     live.clear();

@@ -1,6 +1,7 @@
 // The few texts the main process shows itself (tray menu, notifications), in
 // English and German. The renderer has its own catalogues; these stay small.
 import type { ProtectionState } from '../../shared/engine/protection-state.ts';
+import type { JobCounts, JobKind } from '../../shared/jobs/job.ts';
 import type { Verdict } from '../../shared/scans/record.ts';
 import type { ScheduledKind } from '../../shared/settings/schedules.ts';
 
@@ -40,6 +41,12 @@ export interface ShellTexts {
   backgroundBody: string;
   /** The next scheduled scan, for the tray: its kind and when (ISO), shown in local time. */
   nextScan(kind: ScheduledKind, at: string): string;
+  /** The tray's entries that start a scan job. */
+  quickScan: string;
+  fullScan: string;
+  /** The notice at the end of a scan job. */
+  jobTitle(kind: JobKind, status: 'completed' | 'cancelled'): string;
+  jobBody(counts: JobCounts, durationMs: number): string;
 }
 
 /** "Thu, 26 Nov, 09:00" in the language's own order, on the 24-hour clock the schedules use. */
@@ -87,6 +94,12 @@ const en: ShellTexts = {
   backgroundTitle: 'Verdict keeps watching',
   backgroundBody: 'Your watched folders stay protected in the background. To open Verdict again, start it from your applications.',
   nextScan: (kind, at) => `Next scan: ${kind === 'quick' ? 'quick scan' : 'full scan'}, ${scheduleWhen('en', at)}`,
+  quickScan: 'Quick scan',
+  fullScan: 'Full scan',
+  jobTitle: (kind, status) => `${{ quick: 'Quick scan', full: 'Full scan', custom: 'Custom scan' }[kind]} ${status === 'completed' ? 'finished' : 'cancelled'}`,
+  jobBody: (counts, durationMs) =>
+    `${counts.scanned} ${counts.scanned === 1 ? 'file' : 'files'} scanned, ${counts.threats} ${counts.threats === 1 ? 'threat' : 'threats'}, ` +
+    `${counts.couldNotScan} could not be scanned, ${counts.skipped} skipped, in ${duration(durationMs, 'min')}.`,
 };
 
 const de: ShellTexts = {
@@ -129,7 +142,22 @@ const de: ShellTexts = {
   backgroundTitle: 'Verdict überwacht weiter',
   backgroundBody: 'Ihre überwachten Ordner bleiben im Hintergrund geschützt. Um Verdict wieder zu öffnen, starten Sie es aus Ihren Anwendungen.',
   nextScan: (kind, at) => `Nächste Prüfung: ${kind === 'quick' ? 'Schnellprüfung' : 'vollständige Prüfung'}, ${scheduleWhen('de', at)}`,
+  quickScan: 'Schnellprüfung',
+  fullScan: 'Vollständige Prüfung',
+  jobTitle: (kind, status) =>
+    `${{ quick: 'Schnellprüfung', full: 'Vollständige Prüfung', custom: 'Benutzerdefinierte Prüfung' }[kind]} ${status === 'completed' ? 'abgeschlossen' : 'abgebrochen'}`,
+  jobBody: (counts, durationMs) =>
+    `${counts.scanned} ${counts.scanned === 1 ? 'Datei' : 'Dateien'} geprüft, ${counts.threats} ${counts.threats === 1 ? 'Bedrohung' : 'Bedrohungen'}, ` +
+    `${counts.couldNotScan} nicht prüfbar, ${counts.skipped} übersprungen, in ${duration(durationMs, 'Min.')}.`,
 };
+
+/** "42 s", "3 min 5 s", "2 h 10 min" (with the language's word for minutes). */
+function duration(ms: number, minutes: string): string {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 60) return `${seconds} s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} ${minutes} ${seconds % 60} s`;
+  return `${Math.floor(seconds / 3600)} h ${Math.floor((seconds % 3600) / 60)} ${minutes}`;
+}
 
 export function textsFor(language: ShellLanguage): ShellTexts {
   return language === 'de' ? de : en;

@@ -119,7 +119,12 @@ export function keepsRunningInTray(state: TrayState): boolean {
   return state.watch === 'watching';
 }
 
-export type TrayAction = { type: 'open' } | { type: 'set-paused'; paused: boolean } | { type: 'show-scan'; id: string } | { type: 'quit' };
+export type TrayAction =
+  | { type: 'open' }
+  | { type: 'set-paused'; paused: boolean }
+  | { type: 'show-scan'; id: string }
+  | { type: 'start-job'; kind: 'quick' | 'full' }
+  | { type: 'quit' };
 
 export type TrayMenuItem = { type: 'separator' } | { type: 'item'; label: string; enabled: boolean; action: TrayAction | null };
 
@@ -158,6 +163,9 @@ export function trayMenu(state: TrayState, texts: ShellTexts): TrayMenuItem[] {
       : { type: 'item', label: texts.pauseWatching, enabled: state.watch === 'watching', action: { type: 'set-paused', paused: true } },
     { type: 'separator' },
     ...nextScan,
+    { type: 'item', label: texts.quickScan, enabled: true, action: { type: 'start-job', kind: 'quick' } },
+    { type: 'item', label: texts.fullScan, enabled: true, action: { type: 'start-job', kind: 'full' } },
+    { type: 'separator' },
     { type: 'item', label: texts.recentVerdicts, enabled: false, action: null },
     ...recent,
     { type: 'separator' },

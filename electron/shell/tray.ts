@@ -22,7 +22,7 @@ import {
 import { shellLanguage, textsFor, type ShellTexts } from './texts.ts';
 
 export interface TrayOptions {
-  core: Pick<Core, 'onEvent' | 'watch' | 'settings'> & Partial<Pick<Core, 'protection' | 'schedules'>>;
+  core: Pick<Core, 'onEvent' | 'watch' | 'settings'> & Partial<Pick<Core, 'protection' | 'schedules' | 'scanJobs'>>;
   /** PNG file for each icon state. */
   iconPath(icon: TrayIcon): string;
   onOpen(): void;
@@ -60,6 +60,15 @@ export function createTray(options: TrayOptions): TrayController {
         return options.onShowScan(action.id);
       case 'quit':
         return options.onQuit();
+      case 'start-job':
+        // Its progress is in the window's job row, its end a notification. One of its kind is
+        // already running: the window shows it.
+        void core.scanJobs?.start({ kind: action.kind }).then((result) => {
+          if (result.ok) return;
+          log.warn({ error: result.error, kind: action.kind }, 'could not start a scan from the tray');
+          if (result.error.code === 'job_running') options.onOpen();
+        });
+        return;
       case 'set-paused':
         void core.watch.setAllPaused(action.paused).then((result) => {
           if (result.ok) update(withWatch(state, result.value));

@@ -3,6 +3,7 @@
 import { api, call } from '../bridge/api.ts';
 import { showScan } from '../detail/show-scan.ts';
 import { localeFromTag } from '../i18n/messages.ts';
+import { startJobFeed } from '../jobs/job-feed.ts';
 import { followProtection } from '../protection/protection-actions.ts';
 import { startScanFeed, type ScanFeed } from '../scans/scan-feed.ts';
 import { refreshKeyStatus, refreshSettings } from '../settings/settings-actions.ts';
@@ -22,6 +23,7 @@ export function boot(): ScanFeed {
   api.watch.onChange((folders) => verdictStore.getState().receiveWatchChange(folders));
   api.app.onShowScan((id) => void showScan(id));
   followProtection();
+  startJobFeed(api.scanJobs, verdictStore);
 
   // A file dropped outside the drop zone must not make the window navigate to it.
   window.addEventListener('dragover', (event) => event.preventDefault());

@@ -48,7 +48,8 @@ export function ExportControl(): ReactElement {
     setBusy(true);
     try {
       // Every matching scan, not one page of the list.
-      const { offset: _offset, limit: _limit, ...query } = pageQuery(filters, 0, 1);
+      // Every matching scan, a scan job's clean files too (the list shows those inside the job's row).
+      const { offset: _offset, limit: _limit, jobRows: _jobRows, ...query } = pageQuery(filters, 0, 1);
       const result = await api.history.export(format, query);
       if (!result.ok) notify('error', 'export.failed', { message: result.error.message });
       else if (result.value) {

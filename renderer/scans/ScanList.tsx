@@ -113,6 +113,8 @@ export function ScanList({ feed }: { feed: ScanFeed }): ReactElement {
   };
 
   const activeRendered = items.some((item) => item.index === activeIndex);
+  // Since scan jobs keep their clean files out of the list, it is empty more often (a first full scan).
+  const empty = listState === 'ready' && count === 0;
 
   return (
     // A focus scope: when the bulk bar goes (its action done), focus moves on to the list.
@@ -137,15 +139,16 @@ export function ScanList({ feed }: { feed: ScanFeed }): ReactElement {
         ref={scrollRef}
         id={LIST_ID}
         className="list__scroller"
-        role="listbox"
-        aria-multiselectable="true"
+        // An empty list is no listbox (one needs options): it holds the sentence that says so.
+        role={empty ? undefined : 'listbox'}
+        aria-multiselectable={empty ? undefined : 'true'}
         tabIndex={0}
-        aria-label={t('list.label')}
+        aria-label={empty ? undefined : t('list.label')}
         aria-activedescendant={count > 0 && activeRendered ? rowDomId(activeIndex) : undefined}
         onKeyDown={onKeyDown}
         data-testid="scan-list"
       >
-        {listState === 'ready' && count === 0 ? (
+        {empty ? (
           <p className="list__empty">{filtered ? t('list.emptyFiltered') : t('list.empty')}</p>
         ) : (
           <div className="list__canvas" style={{ height: `${virtualizer.getTotalSize()}px` }}>

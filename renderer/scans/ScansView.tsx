@@ -2,6 +2,8 @@
 import type { ReactElement } from 'react';
 import { usePaintedOnce } from '../app/after-paint.ts';
 import { DetailPanel } from '../detail/DetailPanel.tsx';
+import { JobList } from '../jobs/JobList.tsx';
+import { ScanComputer } from '../jobs/ScanComputer.tsx';
 import { ProtectionLine } from '../protection/ProtectionLine.tsx';
 import { useVerdict } from '../store/use-verdict.ts';
 import { DropZone } from './DropZone.tsx';
@@ -19,6 +21,8 @@ export function ScansView({ feed }: { feed: ScanFeed }): ReactElement {
       <div className="scans__main">
         <ProtectionLine />
         <DropZone />
+        <ScanComputer />
+        <JobList />
         <div className="scans__toolbar">
           <FilterBar />
           <ExportControl />

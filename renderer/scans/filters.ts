@@ -1,5 +1,6 @@
 // The list filters: how they become a HistoryQuery for the core, and the same
 // test applied locally so live events can be merged without refetching.
+import { shownOutsideItsJob } from '../../shared/jobs/job.ts';
 import { verdictOf, type HistoryQuery, type LocalStatus, type ScanRecord, type Verdict } from '../../shared/scans/record.ts';
 
 export interface Filters {
@@ -25,11 +26,14 @@ export function pageQuery(filters: Filters, offset: number, limit: number): Hist
     offset,
     limit,
     order: 'newest',
+    // A scan job is one row of its own (above the list); of its files only the threats are listed here too.
+    jobRows: 'threats',
   };
 }
 
 /** Mirrors the core's query: name substring or digest prefix, case-insensitive. */
 export function matchesFilters(record: ScanRecord, filters: Filters): boolean {
+  if (!shownOutsideItsJob(record)) return false;
   if (filters.status !== 'all' && record.status !== filters.status) return false;
   if (filters.verdict !== 'all' && verdictOf(record) !== filters.verdict) return false;
   const search = filters.search.trim().toLowerCase();

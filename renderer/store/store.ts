@@ -1,12 +1,13 @@
 // One store combined from typed slices (zustand's slices pattern). Vanilla, so
 // unit tests drive it without React; components use ./use-verdict.ts.
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import { createJobsSlice, type JobsSlice } from './jobs-slice.ts';
 import { createProtectionSlice, type ProtectionSlice } from './protection-slice.ts';
 import { createScansSlice, type ScansSlice } from './scans-slice.ts';
 import { createSettingsSlice, type SettingsSlice } from './settings-slice.ts';
 import { createViewSlice, type ViewSlice } from './view-slice.ts';
 
-export type VerdictStore = ScansSlice & ViewSlice & SettingsSlice & ProtectionSlice;
+export type VerdictStore = ScansSlice & ViewSlice & SettingsSlice & ProtectionSlice & JobsSlice;
 
 export function createVerdictStore(): StoreApi<VerdictStore> {
   return createStore<VerdictStore>()((...a) => ({
@@ -14,6 +15,7 @@ export function createVerdictStore(): StoreApi<VerdictStore> {
     ...createViewSlice(...a),
     ...createSettingsSlice(...a),
     ...createProtectionSlice(...a),
+    ...createJobsSlice(...a),
   }));
 }
 

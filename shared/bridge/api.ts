@@ -25,9 +25,11 @@ import {
 } from '../settings/settings.ts';
 import { consentOriginSchema } from '../settings/protection.ts';
 import type { ProtectionView, SignatureUpdateOutcome } from '../engine/protection-view.ts';
+import { jobIdSchema, jobStartSchema, type JobProgress, type JobStart, type JobUpdate } from '../jobs/job.ts';
 
 export { watchedFolderPatchSchema, type WatchedFolderPatch };
 export type { ProtectionView, SignatureUpdateOutcome };
+export type { JobProgress, JobStart, JobUpdate };
 
 export type Unsubscribe = () => void;
 
@@ -197,6 +199,19 @@ export interface VerdictApi {
     updateSignatures(): Promise<Result<SignatureUpdateOutcome>>;
     onChange(listener: (view: ProtectionView) => void): Unsubscribe;
   };
+  /** Quick, full and custom scans of whole folders (a job is one row in the list). */
+  scanJobs: {
+    /** Starts a job (refused while one of the same kind, quick or full, is unfinished); its progress so far. */
+    start(request: JobStart): Promise<Result<JobProgress>>;
+    pause(id: number): Promise<Result<JobProgress>>;
+    resume(id: number): Promise<Result<JobProgress>>;
+    /** Stops the walk; the few files already queued still finish, then the job ends as cancelled. */
+    cancel(id: number): Promise<Result<JobProgress>>;
+    /** The newest jobs first, each with its progress. A job's files: scans.list({ job: id, … }). */
+    list(options?: { limit?: number }): Promise<Result<JobProgress[]>>;
+    get(id: number): Promise<Result<JobProgress>>;
+    onEvent(listener: (update: JobUpdate) => void): Unsubscribe;
+  };
   app: {
     /** Fired when the main process asks the UI to show a scan (notification click). */
     onShowScan(listener: (id: string) => void): Unsubscribe;
@@ -209,7 +224,7 @@ export interface VerdictApi {
  * `files` and `app` belong to the Electron shell. The exception is `history:export`:
  * the shell asks for the file with its save dialog, then calls `core.history.export(path, …)`.
  */
-export type CoreApi = Pick<VerdictApi, 'scans' | 'settings' | 'watch' | 'quarantine' | 'protection'> & {
+export type CoreApi = Pick<VerdictApi, 'scans' | 'settings' | 'watch' | 'quarantine' | 'protection' | 'scanJobs'> & {
   history: Omit<VerdictApi['history'], 'export'> & {
     /** Streams the matching scans to `path` (written atomically). */
     export(path: string, options: { format: ExportFormat; query?: HistoryQuery }): Promise<Result<HistoryExportResult>>;
@@ -277,6 +292,12 @@ export const INVOKE_CHANNELS = {
   'protection:status': z.tuple([]),
   'protection:refresh': z.tuple([]),
   'protection:updateSignatures': z.tuple([]),
+  'scanJobs:start': z.tuple([jobStartSchema]),
+  'scanJobs:pause': z.tuple([jobIdSchema]),
+  'scanJobs:resume': z.tuple([jobIdSchema]),
+  'scanJobs:cancel': z.tuple([jobIdSchema]),
+  'scanJobs:list': z.tuple([z.object({ limit: z.number().int().min(1).max(100).optional() }).strict().optional()]),
+  'scanJobs:get': z.tuple([jobIdSchema]),
 } as const;
 export type InvokeChannel = keyof typeof INVOKE_CHANNELS;
 
@@ -285,4 +306,5 @@ export const EVENT_CHANNELS = {
   watchChange: 'watch:change',
   showScan: 'app:showScan',
   protectionChange: 'protection:change',
+  jobUpdate: 'scanJobs:event',
 } as const;

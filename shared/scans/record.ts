@@ -75,6 +75,8 @@ export const scanRecordSchema = z.object({
   disposition: dispositionSchema.nullable().optional(),
   /** The quarantine entry (shared/quarantine/entry.ts) of this scan's file, once there is one. */
   quarantineId: z.string().nullable().optional(),
+  /** The scan job (shared/jobs/job.ts) this file was scanned by; absent for files scanned on their own. */
+  jobId: z.number().int().positive().optional(),
 });
 export type ScanRecord = z.infer<typeof scanRecordSchema>;
 
@@ -163,6 +165,13 @@ export const historyQuerySchema = z.object({
   offset: z.number().int().nonnegative().default(0),
   limit: z.number().int().min(1).max(1000).default(100),
   order: z.enum(['newest', 'oldest']).default('newest'),
+  /** Only the rows of this scan job (its expansion in the list). */
+  job: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+  /**
+   * `threats`: of the rows that belong to a job, only its threats (the main list: a job is
+   * one row of its own, see shownOutsideItsJob in shared/jobs/job.ts). Default: every row.
+   */
+  jobRows: z.enum(['all', 'threats']).optional(),
 });
 export type HistoryQuery = z.input<typeof historyQuerySchema>;
 

@@ -210,7 +210,7 @@ describe('coalescing a frame of events', () => {
 
 describe('filters', () => {
   it('become a history query, leaving out what is not filtered', () => {
-    expect(pageQuery(NO_FILTERS, 200, 100)).toEqual({ offset: 200, limit: 100, order: 'newest' });
+    expect(pageQuery(NO_FILTERS, 200, 100)).toEqual({ offset: 200, limit: 100, order: 'newest', jobRows: 'threats' });
     expect(pageQuery({ status: 'failed', verdict: 'could-not-scan', search: '  abc ' }, 0, 50)).toEqual({
       statuses: ['failed'],
       verdicts: ['could-not-scan'],
@@ -218,7 +218,17 @@ describe('filters', () => {
       offset: 0,
       limit: 50,
       order: 'newest',
+      jobRows: 'threats',
     });
+  });
+
+  it('keep a scan job’s files out of the list, except its threats (the job has a row of its own)', () => {
+    const scan = record({ fileName: 'in-a-job.txt', jobId: 4 });
+    expect(matchesFilters(scan, NO_FILTERS)).toBe(false);
+    expect(matchesFilters(completed(scan, true), NO_FILTERS)).toBe(false);
+    expect(matchesFilters({ ...scan, status: 'failed' }, NO_FILTERS)).toBe(false);
+    expect(matchesFilters(completed(scan, false), NO_FILTERS)).toBe(true);
+    expect(matchesFilters(completed(record({ fileName: 'single.txt' }), true), NO_FILTERS)).toBe(true);
   });
 
   it('match names by substring and digests by prefix, ignoring case', () => {

@@ -50,7 +50,10 @@ export async function submit(p: Pipeline, paths: readonly string[], submission: 
       }
       const id = randomUUID();
       ids.push(id);
-      const { record, counts } = recordOf(p, entry, newRecord(p, id, entry.path, origin, isoNow(p)), excluded, choice);
+      const fresh = newRecord(p, id, entry.path, origin, isoNow(p));
+      // A job's rows say so in every event, so the window can keep them inside the job's row.
+      const base = submission.jobId === undefined ? fresh : { ...fresh, jobId: submission.jobId };
+      const { record, counts } = recordOf(p, entry, base, excluded, choice);
       summary[counts]++;
       await afterBatch(batch.add(record));
       if (p.memory.closed) break;

@@ -2,7 +2,7 @@
 // user runs them (a real `node electron/cli/scan.ts` process, a fake HOME and TMPDIR):
 // one line per file on stdout, the job's description and the summary line on stderr,
 // and the exit codes as documented (0 all safe, 1 a threat, 2 anything not scanned).
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir, writeEicar } from '../scans/harness.ts';
@@ -41,16 +41,28 @@ describe('scan jobs from the command line', () => {
     expect(lines(run.stderr).at(-1)).toMatch(/^Quick scan done: 6 scanned, 0 threats, 0 could not scan, 0 skipped, in \d+\.\d s \(\d+ files\/s\)\.$/);
   });
 
-  it('--job full scans HOME, shows what it leaves out, and exits 2 for the skipped folders', async () => {
+  it('--job full scans HOME and shows what it leaves out; those folders alone do not make exit 2', async () => {
     const home = join(dir.path, 'home');
     await writeTree(join(home, 'Documents'), 3);
     await writeTree(join(home, '.cache', 'thumbs'), 20);
     const dataDir = join(home, '.config', 'Verdict');
     const run = await scan(['--job', 'full'], dataDir, { HOME: home, TMPDIR: join(dir.path, 'none') });
-    expect(run.code, run.stderr).toBe(2);
+    // The default exclusions are the full scan's design, listed on stderr and kept as skipped rows: exit 0.
+    expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain(`Left out by default: ${join(home, '.cache')}, ${join(home, '.local', 'share', 'Trash')}, ${join(home, '.thumbnails')}, ${dataDir}`);
     expect(lines(run.stderr).at(-1)).toMatch(/^Full scan done: 3 scanned, 0 threats, 0 could not scan, 2 skipped, /);
     expect(run.stdout).not.toContain('thumbs');
+  });
+
+  it('--job full still exits 2 for a skip that is not a default exclusion (a link out of HOME)', async () => {
+    const home = join(dir.path, 'home');
+    await writeTree(join(home, 'Documents'), 2);
+    await writeTree(join(home, '.cache'), 5);
+    await writeFile(join(dir.path, 'outside.txt'), 'not in home\n');
+    await symlink(join(dir.path, 'outside.txt'), join(home, 'Documents', 'link-out.txt'));
+    const run = await scan(['--job', 'full'], join(home, '.config', 'Verdict'), { HOME: home, TMPDIR: join(dir.path, 'none') });
+    expect(run.code, run.stderr).toBe(2);
+    expect(lines(run.stderr).at(-1)).toMatch(/^Full scan done: 2 scanned, 0 threats, 0 could not scan, 3 skipped, /);
   });
 
   it('a folder given to scan is a custom job: a threat exits 1 with the summary line', async () => {

@@ -35,6 +35,7 @@ describe('what the preload exposes', () => {
       'scans.onEvent',
       'watch.onChange',
       'protection.onChange',
+      'scanJobs.onEvent',
       'app.onShowScan',
     ];
     expect(exposedNames(api).sort()).toEqual(expected.sort());
@@ -96,6 +97,12 @@ describe('named methods', () => {
       ['protection:status', () => api.protection.status(), []],
       ['protection:refresh', () => api.protection.refresh(), []],
       ['protection:updateSignatures', () => api.protection.updateSignatures(), []],
+      ['scanJobs:start', () => api.scanJobs.start({ kind: 'custom', roots: ['/home/u/Pictures'] }), [{ kind: 'custom', roots: ['/home/u/Pictures'] }]],
+      ['scanJobs:pause', () => api.scanJobs.pause(3), [3]],
+      ['scanJobs:resume', () => api.scanJobs.resume(3), [3]],
+      ['scanJobs:cancel', () => api.scanJobs.cancel(3), [3]],
+      ['scanJobs:list', () => api.scanJobs.list(), []],
+      ['scanJobs:get', () => api.scanJobs.get(3), [3]],
     ];
     expect(cases.map(([channel]) => channel).sort()).toEqual(Object.keys(INVOKE_CHANNELS).sort());
     for (const [channel, call, args] of cases) {
@@ -160,6 +167,16 @@ describe('subscriptions', () => {
     stop();
     ipcRenderer.emit(EVENT_CHANNELS.protectionChange, fakeEvent, view);
     expect(listener.mock.calls).toEqual([[view]]);
+  });
+
+  it('delivers job updates to the listener, payload only, until unsubscribed', () => {
+    const listener = vi.fn();
+    const stop = api.scanJobs.onEvent(listener);
+    const update = { type: 'removed', ids: [4] };
+    ipcRenderer.emit(EVENT_CHANNELS.jobUpdate, fakeEvent, update);
+    stop();
+    ipcRenderer.emit(EVENT_CHANNELS.jobUpdate, fakeEvent, update);
+    expect(listener.mock.calls).toEqual([[update]]);
   });
 
   it('unsubscribing one of two identical listeners keeps the other', () => {

@@ -1,7 +1,8 @@
 // A Core for shell tests: a plain object implementing the Core interface that
 // records calls and lets a test emit events. It stands in for electron/core,
 // which another module owns; the shell only forwards to it.
-import type { ProtectionView, WatchedFolderStatus } from '../../../shared/bridge/api.ts';
+import type { JobProgress, JobUpdate, ProtectionView, WatchedFolderStatus } from '../../../shared/bridge/api.ts';
+import type { JobState } from '../../../shared/jobs/job.ts';
 import type { QuarantineEntry } from '../../../shared/quarantine/entry.ts';
 import { ok } from '../../../shared/result.ts';
 import { queuedRecord, type ScanEvent, type ScanRecord } from '../../../shared/scans/record.ts';
@@ -21,6 +22,8 @@ export interface TestCore extends Core {
   /** The schedules view view() answers; emitSchedules sets it and tells the listeners. */
   schedulesValue: SchedulesView;
   emitSchedules(view: SchedulesView): void;
+  /** Tells the scanJobs.onEvent listeners (the shell's notifications, the tray, the window). */
+  emitJob(update: JobUpdate): void;
   listenerCount(): number;
 }
 
@@ -29,6 +32,7 @@ export function createTestCore(): TestCore {
   const watchListeners = new Set<(folders: WatchedFolderStatus[]) => void>();
   const protectionListeners = new Set<(view: ProtectionView) => void>();
   const scheduleListeners = new Set<(view: SchedulesView) => void>();
+  const jobListeners = new Set<(update: JobUpdate) => void>();
   const calls: TestCore['calls'] = [];
   const record = (method: string, args: unknown[]) => calls.push({ method, args });
   const core: TestCore = {
@@ -55,6 +59,7 @@ export function createTestCore(): TestCore {
         return () => scheduleListeners.delete(listener);
       },
     },
+    emitJob: (update) => jobListeners.forEach((listener) => listener(update)),
     listenerCount: () => listeners.size,
     async submit(...args) {
       record('submit', args);
@@ -209,8 +214,62 @@ export function createTestCore(): TestCore {
         return () => protectionListeners.delete(listener);
       },
     },
+    scanJobs: {
+      async start(request) {
+        record('scanJobs.start', [request]);
+        return ok(jobProgress({ kind: request.kind, roots: request.roots ?? ['/home/user'] }));
+      },
+      async pause(id) {
+        record('scanJobs.pause', [id]);
+        return ok(jobProgress({ id, status: 'paused' }));
+      },
+      async resume(id) {
+        record('scanJobs.resume', [id]);
+        return ok(jobProgress({ id }));
+      },
+      async cancel(id) {
+        record('scanJobs.cancel', [id]);
+        return ok(jobProgress({ id, status: 'cancelled' }));
+      },
+      async list(...args) {
+        record('scanJobs.list', args);
+        return ok([]);
+      },
+      async get(id) {
+        return ok(jobProgress({ id }));
+      },
+      onEvent(listener) {
+        jobListeners.add(listener);
+        return () => jobListeners.delete(listener);
+      },
+    },
   };
   return core;
+}
+
+/** A job's progress: a running quick scan unless overridden. */
+export function jobProgress(job: Partial<JobState> = {}, progress: Partial<Omit<JobProgress, 'job'>> = {}): JobProgress {
+  return {
+    job: {
+      id: 1,
+      kind: 'quick',
+      roots: ['/home/user/Downloads'],
+      excluded: [],
+      origin: 'dialog',
+      status: 'running',
+      walkComplete: false,
+      counts: { found: 0, bytes: 0, scanned: 0, threats: 0, couldNotScan: 0, skipped: 0 },
+      startedAt: '2026-11-25T10:00:00.000Z',
+      finishedAt: null,
+      activeMs: 0,
+      currentFolder: null,
+      runningSince: null,
+      ...job,
+    },
+    filesPerSecond: 0,
+    etaSeconds: null,
+    ...progress,
+  };
 }
 
 /** A protection view: the built-in engine (limited) unless overridden. */

@@ -91,8 +91,10 @@ describe('tray menu', () => {
 
   it('offers open, pause, the recent verdicts and quit', () => {
     const state = withWatch(run([finished('a', false), finished('b', true)]), [folderStatus('w')]);
-    expect(labels(state)).toEqual(['Open Verdict', '---', 'Pause watching', '---', 'Recent verdicts', 'Clean: b.bin', 'Threat: a.bin', '---', 'Quit Verdict']);
     const items = trayMenu(state, texts);
+    expect(labels(state)).toEqual(['Open Verdict', '---', 'Pause watching', '---', 'Quick scan', 'Full scan', '---', 'Recent verdicts', 'Clean: b.bin', 'Threat: a.bin', '---', 'Quit Verdict']);
+    expect(items.find((item) => item.type === 'item' && item.label === 'Quick scan')).toMatchObject({ enabled: true, action: { type: 'start-job', kind: 'quick' } });
+    expect(items.find((item) => item.type === 'item' && item.label === 'Full scan')).toMatchObject({ enabled: true, action: { type: 'start-job', kind: 'full' } });
     expect(items.find((item) => item.type === 'item' && item.label === 'Threat: a.bin')).toMatchObject({ enabled: true, action: { type: 'show-scan', id: 'a' } });
     expect(items.find((item) => item.type === 'item' && item.label === 'Pause watching')).toMatchObject({ enabled: true, action: { type: 'set-paused', paused: true } });
   });
@@ -105,7 +107,7 @@ describe('tray menu', () => {
 
   it('speaks German', () => {
     const german = trayMenu(run([finished('a', false)]), textsFor('de')).map((item) => (item.type === 'separator' ? '---' : item.label));
-    expect(german).toEqual(expect.arrayContaining(['Verdict öffnen', 'Bedrohung: a.bin', 'Verdict beenden']));
+    expect(german).toEqual(expect.arrayContaining(['Verdict öffnen', 'Schnellprüfung', 'Vollständige Prüfung', 'Bedrohung: a.bin', 'Verdict beenden']));
   });
 
   it('shortens long file names, keeping their end', () => {

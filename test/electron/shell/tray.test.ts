@@ -77,6 +77,18 @@ describe('createTray', () => {
     await vi.waitFor(() => expect(tray.keepsRunning()).toBe(true));
   });
 
+  it('starts a quick or a full scan through the core; one of its kind already running opens the window', async () => {
+    item('Quick scan').click!();
+    item('Full scan').click!();
+    await vi.waitFor(() => expect(core.calls.filter((call) => call.method === 'scanJobs.start').map((call) => call.args)).toEqual([[{ kind: 'quick' }], [{ kind: 'full' }]]));
+    expect(actions.onOpen).not.toHaveBeenCalled();
+
+    core.scanJobs.start = async () => ({ ok: false, error: { code: 'job_running', message: 'A quick scan is already running.', params: { id: 4 } } });
+    item('Quick scan').click!();
+    await vi.waitFor(() => expect(actions.onOpen).toHaveBeenCalledTimes(1));
+    expect(capture.lines().some((line) => line.msg === 'could not start a scan from the tray')).toBe(true);
+  });
+
   it('keeps the app running while folders are watched, following folder changes', async () => {
     await vi.waitFor(() => expect(tray.keepsRunning()).toBe(true));
     core.emitWatch([]);

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { openHistory } from '../../../electron/history/history.ts';
+import { shownOutsideItsJob } from '../../../shared/jobs/job.ts';
 import { historyQuerySchema, localStatusSchema, VERDICTS, type HistoryQuery, type ScanRecord } from '../../../shared/scans/record.ts';
 import { makeRecord } from '../../electron/history/fixtures/records.ts';
 import { expectThat, type FuzzTarget } from '../harness/target.ts';
@@ -25,11 +26,27 @@ const wellShaped = fc.record(
     offset: fc.oneof(fc.nat({ max: 60 }), fc.integer(), fc.double()),
     limit: fc.oneof(fc.integer({ min: 1, max: 30 }), fc.integer(), fc.constant(1000)),
     order: fc.oneof(fc.constantFrom('newest', 'oldest'), trickyString(1)),
+    job: fc.oneof(fc.constantFrom(1, 2, 3), fc.integer(), anyJsonValue),
+    jobRows: fc.oneof(fc.constantFrom('all', 'threats'), trickyString(1)),
   },
   { requiredKeys: [] },
 );
 
-const queryInput: fc.Arbitrary<unknown> = fc.oneof({ weight: 6, arbitrary: wellShaped }, { weight: 1, arbitrary: anyJsonValue }, { weight: 1, arbitrary: fc.dictionary(fc.constantFrom('statuses', 'verdicts', 'search', 'offset', 'limit', 'order', 'pendingReasons'), anyJsonValue) });
+/** Mostly valid queries about scan jobs, so their rows are actually compared (a hostile search would match nothing). */
+const aboutJobs = fc.record(
+  {
+    job: fc.constantFrom(1, 2, 3),
+    jobRows: fc.constantFrom('all', 'threats'),
+    verdicts: fc.array(fc.constantFrom(...VERDICTS), { maxLength: 2 }),
+    search: fc.constantFrom('report', '.bak', 'a'),
+    offset: fc.nat({ max: 10 }),
+    limit: fc.integer({ min: 1, max: 30 }),
+    order: fc.constantFrom('newest', 'oldest'),
+  },
+  { requiredKeys: ['jobRows'] },
+);
+
+const queryInput: fc.Arbitrary<unknown> = fc.oneof({ weight: 6, arbitrary: wellShaped }, { weight: 3, arbitrary: aboutJobs }, { weight: 1, arbitrary: anyJsonValue }, { weight: 1, arbitrary: fc.dictionary(fc.constantFrom('statuses', 'verdicts', 'search', 'offset', 'limit', 'order', 'pendingReasons', 'job', 'jobRows'), anyJsonValue) });
 
 /** The rows a query must return, worked out in plain code over the records (ASCII case-insensitive substring, or digest prefix). */
 function expected(records: ScanRecord[], query: ReturnType<typeof historyQuerySchema.parse>, verdictOf: (record: ScanRecord) => string): ScanRecord[] {
@@ -38,6 +55,8 @@ function expected(records: ScanRecord[], query: ReturnType<typeof historyQuerySc
   const matches = records.filter((record) => {
     if (query.statuses?.length && !query.statuses.includes(record.status)) return false;
     if (query.verdicts?.length && !(query.verdicts as string[]).includes(verdictOf(record))) return false;
+    if (query.job !== undefined && record.jobId !== query.job) return false;
+    if (query.jobRows === 'threats' && !shownOutsideItsJob(record)) return false;
     if (term === '') return true;
     const hex = term.toLowerCase();
     const digest = /^[0-9a-f]{1,64}$/.test(hex) && [record.sha256, record.sha1, record.md5].some((value) => value?.startsWith(hex));
@@ -61,7 +80,11 @@ export const historyQueryTarget: FuzzTarget<unknown> = {
       makeRecord({ fileName: name, status: 'completed', safe: index % 2 === 0, detailed: 'clean', completedAt: '2026-02-01T00:00:00.000Z', sha256: `${index.toString(16).padStart(2, '0')}${'ab'.repeat(31)}` }),
       makeRecord({ fileName: `${name}.bak`, status: 'failed', error: { code: 'engine_error', message: 'x' }, completedAt: '2026-02-01T00:00:00.000Z' }),
     ]);
-    history.insertMany(records);
+    // A third on their own, a third in scan job 1, a third in job 2 (the `job` and `jobRows` filters).
+    const third = Math.ceil(records.length / 3);
+    history.insertMany(records.slice(0, third));
+    history.insertMany(records.slice(third, 2 * third), 1);
+    history.insertMany(records.slice(2 * third), 2);
     const stored = records.map((record) => history.get(record.id) as ScanRecord);
     return {
       arbitrary: queryInput,

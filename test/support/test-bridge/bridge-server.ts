@@ -6,6 +6,7 @@
 // are the test's own handlers, since there is no OS shell here.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { INVOKE_CHANNELS, type CoreApi, type ExportFormat, type InvokeChannel, type VerdictApi } from '../../../shared/bridge/api.ts';
+import { shownOutsideItsJob } from '../../../shared/jobs/job.ts';
 import { err, ok, type Result } from '../../../shared/result.ts';
 
 export const BRIDGE_PREFIX = '/__bridge';
@@ -57,6 +58,7 @@ export function createTestBridge(core: CoreApi, files: TestFiles): TestBridge {
     watch: core.watch,
     quarantine: core.quarantine,
     protection: core.protection,
+    scanJobs: core.scanJobs,
     history: { ...core.history, export: exportHistory },
     files,
   };
@@ -100,7 +102,11 @@ export function createTestBridge(core: CoreApi, files: TestFiles): TestBridge {
       response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     };
     const showScan = (id: string): void => write('showScan', id);
-    const unsubscribeScans = core.scans.onEvent((event) => write('scan', event));
+    // As the shell forwards them (electron/shell/ipc.ts): a job's own files stay inside its row.
+    const unsubscribeScans = core.scans.onEvent((event) => {
+      if (event.type !== 'record' || shownOutsideItsJob(event.record)) write('scan', event);
+    });
+    const unsubscribeJobs = core.scanJobs.onEvent((update) => write('job', update));
     const unsubscribeWatch = core.watch.onChange((folders) => write('watch', folders));
     const unsubscribeProtection = core.protection.onChange((view) => write('protection', view));
     showScanListeners.add(showScan);
@@ -111,6 +117,7 @@ export function createTestBridge(core: CoreApi, files: TestFiles): TestBridge {
       unsubscribeScans();
       unsubscribeWatch();
       unsubscribeProtection();
+      unsubscribeJobs();
       showScanListeners.delete(showScan);
       streams.delete(response);
     };

@@ -3,7 +3,7 @@
 // origin (so the production CSP's `connect-src 'self'` holds, no bypass needed).
 // Injected with page.addInitScript(installTestBridge, config): the function is
 // serialized, so it must not use anything from outside its own body.
-import type { DroppedFile, ProtectionView, Unsubscribe, VerdictApi, WatchedFolderStatus } from '../../../shared/bridge/api.ts';
+import type { DroppedFile, JobUpdate, ProtectionView, Unsubscribe, VerdictApi, WatchedFolderStatus } from '../../../shared/bridge/api.ts';
 import type { Result } from '../../../shared/result.ts';
 import type { ScanEvent } from '../../../shared/scans/record.ts';
 
@@ -45,7 +45,7 @@ export function installTestBridge(config: BrowserBridgeConfig): void {
   };
 
   // One event stream for all subscriptions, opened on the first one.
-  const listeners: Record<string, Set<(payload: unknown) => void>> = { scan: new Set(), watch: new Set(), showScan: new Set(), protection: new Set() };
+  const listeners: Record<string, Set<(payload: unknown) => void>> = { scan: new Set(), watch: new Set(), showScan: new Set(), protection: new Set(), job: new Set() };
   let source: BrowserEventSource | null = null;
   const subscribe = (type: string, listener: (payload: unknown) => void): Unsubscribe => {
     if (!source) {
@@ -122,6 +122,15 @@ export function installTestBridge(config: BrowserBridgeConfig): void {
       refresh: () => invoke('protection', 'refresh'),
       updateSignatures: () => invoke('protection', 'updateSignatures'),
       onChange: (listener) => subscribe('protection', (payload) => listener(payload as ProtectionView)),
+    },
+    scanJobs: {
+      start: (request) => invoke('scanJobs', 'start', request),
+      pause: (id) => invoke('scanJobs', 'pause', id),
+      resume: (id) => invoke('scanJobs', 'resume', id),
+      cancel: (id) => invoke('scanJobs', 'cancel', id),
+      list: (options) => invoke('scanJobs', 'list', options),
+      get: (id) => invoke('scanJobs', 'get', id),
+      onEvent: (listener) => subscribe('job', (payload) => listener(payload as JobUpdate)),
     },
     app: {
       onShowScan: (listener) => subscribe('showScan', (payload) => listener(payload as string)),

@@ -1,0 +1,76 @@
+// A job's clean files, found by part of a name or the start of a hash, ten at a time
+// with previous and next: a scan of a home folder has hundreds of thousands of them.
+import { useEffect, useState, type ReactElement } from 'react';
+import { displayName } from '../../shared/display-name.ts';
+import { formatCount } from '../i18n/format.ts';
+import { useTranslator } from '../i18n/use-translator.ts';
+import { openJobFile, useJobFiles } from './job-files.ts';
+
+const PAGE = 10;
+const TYPING_MS = 250;
+
+export function CleanSearch({ jobId, clean }: { jobId: number; clean: number }): ReactElement {
+  const { t, tn, locale } = useTranslator();
+  const [typed, setTyped] = useState('');
+  const [search, setSearch] = useState('');
+  const [offset, setOffset] = useState(0);
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      setSearch(typed.trim());
+      setOffset(0);
+    }, TYPING_MS);
+    return () => clearTimeout(timer);
+  }, [typed]);
+  const { page } = useJobFiles(search ? { job: jobId, verdicts: ['safe'], search, limit: PAGE, offset, order: 'oldest' } : null, 0);
+  const inputId = `job-${jobId}-clean-search`;
+  const hintId = `${inputId}-hint`;
+  const total = page?.total ?? 0;
+  return (
+    <section className="clean-search" data-testid="job-clean-search">
+      <label htmlFor={inputId} className="clean-search__label">
+        {t('jobs.clean.label')}
+      </label>
+      <input
+        id={inputId}
+        type="search"
+        className="input clean-search__input"
+        placeholder={t('jobs.clean.placeholder')}
+        aria-describedby={hintId}
+        value={typed}
+        maxLength={512}
+        onChange={(event) => setTyped(event.target.value)}
+      />
+      <p id={hintId} className="muted clean-search__hint">
+        {tn('jobs.clean.hint', clean)}
+      </p>
+      {page && search ? (
+        <div role="status" className="clean-search__results">
+          <p>{page.totalIsLowerBound ? `${tn('jobs.clean.results', total)}+` : tn('jobs.clean.results', total)}</p>
+          <ul className="job-files__list">
+            {page.items.map((record) => (
+              <li key={record.id} className="job-file">
+                <button type="button" className="job-file__name link-button" title={displayName(record.path)} onClick={() => openJobFile(record)}>
+                  <bdi>{displayName(record.fileName)}</bdi>
+                </button>
+                <span className="muted job-file__path">
+                  <bdi>{displayName(record.path)}</bdi>
+                </span>
+              </li>
+            ))}
+          </ul>
+          {total > PAGE ? (
+            <div className="clean-search__pager">
+              <button type="button" className="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
+                {t('jobs.clean.previous')}
+              </button>
+              <span>{t('jobs.clean.page', { from: formatCount(locale, offset + 1), to: formatCount(locale, Math.min(total, offset + PAGE)), total: formatCount(locale, total) })}</span>
+              <button type="button" className="button" disabled={offset + PAGE >= total} onClick={() => setOffset(offset + PAGE)}>
+                {t('jobs.clean.next')}
+              </button>
+            </div>
+          ) : null}
+        </div>
+      ) : null}
+    </section>
+  );
+}

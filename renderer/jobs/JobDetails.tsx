@@ -1,0 +1,74 @@
+// A job's expansion: what its defaults left out, its threats, the files it could not
+// scan and the ones it skipped (a page each, then "show more"), and a search for its
+// clean files by name or hash, a page at a time: never a wall of rows.
+import { useState, type ReactElement } from 'react';
+import { displayName } from '../../shared/display-name.ts';
+import type { JobState } from '../../shared/jobs/job.ts';
+import { verdictOf, type Verdict } from '../../shared/scans/record.ts';
+import type { MessageKey } from '../i18n/messages.ts';
+import { useTranslator } from '../i18n/use-translator.ts';
+import { VerdictBadge } from '../scans/VerdictBadge.tsx';
+import { CleanSearch } from './CleanSearch.tsx';
+import { openJobFile, reasonOf, useJobFiles } from './job-files.ts';
+
+const PAGE = 20;
+
+export function JobDetails({ job }: { job: JobState }): ReactElement {
+  const { t } = useTranslator();
+  const c = job.counts;
+  return (
+    <div className="job-details">
+      {job.excluded.length > 0 ? <p className="muted job-details__left-out">{t('jobs.leftOut', { folders: job.excluded.map((folder) => displayName(folder)).join(', ') })}</p> : null}
+      <JobFiles jobId={job.id} verdicts={['unsafe', 'allowed']} title="jobs.files.threats" count={c.threats} name="threats" />
+      <JobFiles jobId={job.id} verdicts={['could-not-scan']} title="jobs.files.couldNotScan" count={c.couldNotScan} name="could-not-scan" />
+      <JobFiles jobId={job.id} verdicts={['skipped']} title="jobs.files.skipped" count={c.skipped} name="skipped" />
+      <CleanSearch jobId={job.id} clean={Math.max(0, c.scanned - c.threats)} />
+    </div>
+  );
+}
+
+interface JobFilesProps {
+  jobId: number;
+  verdicts: Verdict[];
+  title: MessageKey;
+  /** How many the job counted: the list is fetched again when it changes. */
+  count: number;
+  name: string;
+}
+
+function JobFiles({ jobId, verdicts, title, count, name }: JobFilesProps): ReactElement {
+  const translator = useTranslator();
+  const { t, tn } = translator;
+  const [limit, setLimit] = useState(PAGE);
+  const { page } = useJobFiles(count > 0 ? { job: jobId, verdicts, limit, offset: 0, order: 'oldest' } : null, count);
+  const headingId = `job-${jobId}-${name}`;
+  const items = page?.items ?? [];
+  const more = Math.min(PAGE, Math.max(0, (page?.total ?? 0) - items.length));
+  return (
+    <section className="job-files" aria-labelledby={headingId} data-testid={`job-files-${name}`}>
+      <h3 id={headingId} className="job-files__title">
+        {t(title)} <span className="muted">({count})</span>
+      </h3>
+      {count === 0 ? (
+        <p className="muted">{t('jobs.files.none')}</p>
+      ) : (
+        <ul className="job-files__list">
+          {items.map((record) => (
+            <li key={record.id} className={`job-file job-file--${verdictOf(record)}`}>
+              <button type="button" className="job-file__name link-button" title={displayName(record.path)} onClick={() => openJobFile(record)}>
+                <bdi>{displayName(record.fileName)}</bdi>
+              </button>
+              <VerdictBadge record={record} />
+              {reasonOf(translator, record) ? <span className="job-file__reason muted">{reasonOf(translator, record)}</span> : null}
+            </li>
+          ))}
+        </ul>
+      )}
+      {more > 0 ? (
+        <button type="button" className="button" onClick={() => setLimit(limit + PAGE)}>
+          {tn('jobs.files.more', more)}
+        </button>
+      ) : null}
+    </section>
+  );
+}
