@@ -149,6 +149,25 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 5,
+    description: "the engine that made each verdict (ClamAV's version and signatures, or the built-in engine)",
+    up(db) {
+      // Earlier rows keep NULL (not recorded), except the built-in engine's clean verdicts, which
+      // their label names: "Scan again with ClamAV" must find them. rescan_requested_at: when that
+      // action took a row up, so it is offered once (see history-engine.ts).
+      db.exec(`
+        ALTER TABLE scans ADD COLUMN engine_name TEXT;
+        ALTER TABLE scans ADD COLUMN engine_version TEXT;
+        ALTER TABLE scans ADD COLUMN signatures_version INTEGER;
+        ALTER TABLE scans ADD COLUMN signatures_date TEXT;
+        ALTER TABLE scans ADD COLUMN rescan_requested_at TEXT;
+        UPDATE scans SET engine_name = 'builtin' WHERE detailed = 'clean (basic checks only; ClamAV not available)';
+        CREATE INDEX scans_safe_by_builtin ON scans (path)
+          WHERE engine_name = 'builtin' AND safe = 1 AND status = 'completed' AND rescan_requested_at IS NULL;
+      `);
+    },
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

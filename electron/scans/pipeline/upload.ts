@@ -14,7 +14,7 @@ import type { TrackedRecord } from './memory.ts';
 import { PENDING_REASONS } from './options.ts';
 import { pauseLane } from './pause.ts';
 import { prepare, type Prepared } from './prepare.ts';
-import { leadContent, reuseOrWait } from './reuse.ts';
+import { engineForReuse, leadContent, reuseOrWait } from './reuse.ts';
 
 export async function processRecord(p: Pipeline, id: string, signal: AbortSignal): Promise<void> {
   let record = p.history.get(id);
@@ -61,7 +61,8 @@ export async function processRecord(p: Pipeline, id: string, signal: AbortSignal
     sha256: prepared.digests.sha256,
   };
   const sha256 = prepared.digests.sha256;
-  if (!tracked?.forced && record.origin !== 'rescan' && reuseOrWait(p, id, sha256, service.label, digests)) return;
+  const mayReuse = !tracked?.forced && record.origin !== 'rescan';
+  if (mayReuse && reuseOrWait(p, id, sha256, service.label, digests, await engineForReuse(p, service.label))) return;
   leadContent(p, sha256, id);
   await send(p, { record, tracked, prepared, digests, service, signal });
 }
