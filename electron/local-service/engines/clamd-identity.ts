@@ -33,8 +33,11 @@ export class ClamdIdentity {
         return identity;
       },
       () => {
+        // Kept like an answer, so a clamd that does not answer VERSION delays one verdict per period, not each.
         this.#asking = null;
-        return this.#known?.identity ?? UNKNOWN_CLAMAV;
+        const identity = this.#known?.identity ?? UNKNOWN_CLAMAV;
+        this.#known = { identity, at: performance.now() };
+        return identity;
       },
     );
     return this.#asking;
