@@ -3,6 +3,7 @@
 // no longer on disk are left out; either way each is offered once.
 import { stat } from 'node:fs/promises';
 import type { CoreApi } from '../../shared/bridge/api.ts';
+import { clamavScansNow } from '../../shared/engine/clamav-available.ts';
 import type { ProtectionView } from '../../shared/engine/protection-view.ts';
 import { err, ok, type Result } from '../../shared/result.ts';
 import type { History } from '../history/history.ts';
@@ -19,12 +20,6 @@ interface BasicOnlyDeps {
   /** The protection state now (the core's: it looks once when nothing is known yet). */
   protection: () => Promise<Result<ProtectionView>>;
   now?: () => Date;
-}
-
-/** ClamAV answers now (protected or outdated): not when it is missing, loading or stopped. */
-export function clamavScansNow(view: ProtectionView): boolean {
-  const status = view.status;
-  return status !== null && status.engine.name === 'clamav' && status.state !== 'not_running';
 }
 
 export function basicOnlyApi(deps: BasicOnlyDeps): Pick<CoreApi['scans'], 'basicOnlyCount' | 'rescanBasicOnly'> {

@@ -2,6 +2,7 @@
 import type { ReactElement } from 'react';
 import { usePaintedOnce } from '../app/after-paint.ts';
 import { DetailPanel } from '../detail/DetailPanel.tsx';
+import { BasicOnlyRescan } from '../protection/BasicOnlyRescan.tsx';
 import { ProtectionLine } from '../protection/ProtectionLine.tsx';
 import { useVerdict } from '../store/use-verdict.ts';
 import { DropZone } from './DropZone.tsx';
@@ -18,6 +19,7 @@ export function ScansView({ feed }: { feed: ScanFeed }): ReactElement {
     <div className={`scans${hasSelection ? ' scans--with-detail' : ''}`}>
       <div className="scans__main">
         <ProtectionLine />
+        <BasicOnlyRescan />
         <DropZone />
         <div className="scans__toolbar">
           <FilterBar />
