@@ -61,8 +61,12 @@ export async function processRecord(p: Pipeline, id: string, signal: AbortSignal
     sha256: prepared.digests.sha256,
   };
   const sha256 = prepared.digests.sha256;
-  const mayReuse = !tracked?.forced && record.origin !== 'rescan';
-  if (mayReuse && reuseOrWait(p, id, sha256, service.label, digests, await engineForReuse(p, service.label))) return;
+  if (!tracked?.forced && record.origin !== 'rescan') {
+    const engineNow = await engineForReuse(p, service.label);
+    // Stopped while the engine was looked at: as when stopped while fingerprinting.
+    signal.throwIfAborted();
+    if (reuseOrWait(p, id, sha256, service.label, digests, engineNow)) return;
+  }
   leadContent(p, sha256, id);
   await send(p, { record, tracked, prepared, digests, service, signal });
 }
