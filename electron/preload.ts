@@ -50,6 +50,8 @@ export const api: VerdictApi = {
     get: (id) => invoke('scans:get', id),
     rescan: (id, options) => invoke('scans:rescan', id, options),
     counts: () => invoke('scans:counts'),
+    basicOnlyCount: () => invoke('scans:basicOnlyCount'),
+    rescanBasicOnly: () => invoke('scans:rescanBasicOnly'),
     allowUpload: (ids, origin) => invoke('scans:allowUpload', ids, origin),
     // Scan events arrive batched (an array per message) and are delivered one by one.
     onEvent: (listener) =>

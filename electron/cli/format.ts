@@ -2,6 +2,7 @@
 // Plain: `CLEAN  path  (detailed)`, `THREAT path  (detailed: findings)`,
 // `ALLOWED path  (detailed; allowed by you)`, `ERROR  path  (message)`; JSON: one object per line.
 import { displayName } from '../../shared/display-name.ts';
+import type { EngineIdentity } from '../../shared/engine/engine-identity.ts';
 import { verdictOf, type ScanRecord } from '../../shared/scans/record.ts';
 
 /**
@@ -72,6 +73,8 @@ export interface JsonLine {
   pendingReason: string | null;
   /** What was done about a threat (see ScanRecord.disposition). */
   disposition: ScanRecord['disposition'] | null;
+  /** Who made the verdict: `{name: "clamav" | "builtin", version, signatures}`; null when not known (or no verdict). */
+  engine: EngineIdentity | null;
 }
 
 export function toJsonLine(record: ScanRecord): JsonLine {
@@ -89,6 +92,7 @@ export function toJsonLine(record: ScanRecord): JsonLine {
     error: record.error,
     pendingReason: record.pendingReason,
     disposition: record.disposition ?? null,
+    engine: record.engine ?? null,
   };
 }
 

@@ -18,6 +18,7 @@ import { scansApi, createSubmit } from './scans-api.ts';
 import { reactToSettings } from './settings-reactions.ts';
 import { settingsApi } from './settings-api.ts';
 import { setupBackend, setupKeys } from './setup-backend.ts';
+import { engineNowPort } from './engine-now.ts';
 import { setupEngine } from './setup-engine.ts';
 import { historyApi, setupHistory, setupRetention, setupScanEvents } from './setup-history.ts';
 import { quarantineApi, setupQuarantine, setupThreats } from './setup-quarantine.ts';
@@ -67,7 +68,9 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
     const threats = setupThreats(ctx, { history, quarantine, events });
     const engine = setupEngine(ctx);
     const backend = await setupBackend(ctx, keys, engine.onLocalEngine);
-    const scanning = setupScanning(ctx, { history, installId, events, threats, backend });
+    const guard = createGuard(ctx.log);
+    const protection = engine.api(guard);
+    const scanning = setupScanning(ctx, { history, installId, events, threats, backend, engineNow: engineNowPort(protection.status) });
     const { scans } = scanning;
     // After recovery, before retention: a record whose file a crash left restored, allowed, deleted or lost says so.
     threats.reconcile();
@@ -83,7 +86,6 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
     ctx.settings.onChange(reactToSettings({ backend, scans, scanning, retention, watch }));
 
     const startupWarnings = collectStartupWarnings({ settings: ctx.settings, history, quarantine, recovery: recovered });
-    const guard = createGuard(ctx.log);
     let closed = false;
     return {
       dataDir,
@@ -107,12 +109,12 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
         await scans.idle();
         await threats.idle();
       },
-      scans: scansApi({ guard, submit, scans, history, events }),
+      scans: scansApi({ guard, submit, scans, history, events, protection: protection.status }),
       quarantine: quarantineApi(guard, threats),
       history: historyApi(guard, history, retention.retention),
       settings: settingsApi(ctx, { guard, keys, backend, scans, installId, startupWarnings }),
       watch: watchApi(ctx, guard, watch),
-      protection: engine.api(guard),
+      protection,
       scanJobs: jobsApi(guard, jobs),
     };
   } catch (error) {

@@ -1,6 +1,7 @@
 // The core's scans API, and submit(): the one way paths reach the pipeline,
 // checked here because callers (IPC, CLI, second instance) send anything.
 import type { CoreApi } from '../../shared/bridge/api.ts';
+import type { ProtectionView } from '../../shared/engine/protection-view.ts';
 import { err, ok, type Result } from '../../shared/result.ts';
 import { LINK_OUTSIDE, linkOutsideParamsSchema } from '../../shared/scans/exclusion.ts';
 import { historyQuerySchema, modeChoiceSchema, type ScanOrigin, type SubmitSummary } from '../../shared/scans/record.ts';
@@ -10,6 +11,7 @@ import type { History } from '../history/history.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { ScanEvents } from '../scans/events.ts';
 import type { ScanPipeline } from '../scans/pipeline.ts';
+import { basicOnlyApi } from './basic-only-rescan.ts';
 import type { Guard } from './core-context.ts';
 
 export interface CoreSubmitOptions {
@@ -43,9 +45,17 @@ export function createSubmit(scans: ScanPipeline, log: Logger): Submit {
   };
 }
 
-export function scansApi(input: { guard: Guard; submit: Submit; scans: ScanPipeline; history: History; events: ScanEvents }): CoreApi['scans'] {
+export function scansApi(input: {
+  guard: Guard;
+  submit: Submit;
+  scans: ScanPipeline;
+  history: History;
+  events: ScanEvents;
+  protection: () => Promise<Result<ProtectionView>>;
+}): CoreApi['scans'] {
   const { guard, submit, scans, history, events } = input;
   return {
+    ...basicOnlyApi({ guard, history, submit, protection: input.protection }),
     submit: async (paths, submitOptions) => {
       const result = await submit(paths, { origin: 'dialog', mode: submitOptions?.mode, uploadConsent: submitOptions?.consent });
       return result.ok

@@ -10,7 +10,7 @@ import { tooLargeFailure } from '../scans/failures.ts';
 import type { History } from '../history/history.ts';
 import { expandPaths } from '../intake/expand-paths.ts';
 import type { ScanEvents } from '../scans/events.ts';
-import { createScanPipeline, type ScanPipeline } from '../scans/pipeline.ts';
+import { createScanPipeline, type PipelineOptions, type ScanPipeline } from '../scans/pipeline.ts';
 import type { Fingerprinter, Intake } from '../scans/ports.ts';
 import type { CoreContext } from './core-context.ts';
 import { createRouter } from './routing.ts';
@@ -34,7 +34,17 @@ export interface Scanning {
   exclusionsChanged(): void;
 }
 
-export function setupScanning(ctx: CoreContext, input: { history: History; installId: string; events: ScanEvents; threats: ThreatActions; backend: BackendManager }): Scanning {
+export interface ScanningInput {
+  history: History;
+  installId: string;
+  events: ScanEvents;
+  threats: ThreatActions;
+  backend: BackendManager;
+  /** Which engine would scan now (engine-now.ts): a verdict is reused only when that engine made it. */
+  engineNow?: PipelineOptions['engineNow'];
+}
+
+export function setupScanning(ctx: CoreContext, input: ScanningInput): Scanning {
   const { settings, tuning, log, options } = ctx;
   const { threats, backend } = input;
 
@@ -77,6 +87,7 @@ export function setupScanning(ctx: CoreContext, input: { history: History; insta
     threatResponse: (record) => threats.respond(record),
     onThreat: (record, request) => threats.onThreat(record, request),
     mayUpload,
+    ...(input.engineNow ? { engineNow: input.engineNow } : {}),
   });
   ctx.onClose(() => scans.close());
   return {

@@ -36,6 +36,11 @@ const CSV_COLUMNS: ReadonlyArray<readonly [string, (record: ScanRecord) => strin
   ['reused_from_id', (r) => r.reusedFromId],
   ['disposition', (r) => r.disposition ?? null],
   ['quarantine_id', (r) => r.quarantineId ?? null],
+  // Who made the verdict (issue 14): `clamav` or `builtin`, empty when not known.
+  ['engine', (r) => r.engine?.name ?? null],
+  ['engine_version', (r) => r.engine?.version ?? null],
+  ['signatures_version', (r) => r.engine?.signatures?.version ?? null],
+  ['signatures_date', (r) => r.engine?.signatures?.date ?? null],
 ];
 
 export const CSV_HEADER = CSV_COLUMNS.map(([name]) => name);

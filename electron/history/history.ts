@@ -10,6 +10,7 @@ import { statementCache } from '../sqlite/statements.ts';
 import { csvChunks, jsonChunks, type ExportTarget } from './export-format.ts';
 import { createGroupCommit } from './group-commit.ts';
 import { exportWith } from './history-export.ts';
+import { countSafeByBuiltin, markRescanRequested, safeByBuiltinPaths } from './history-engine.ts';
 import { historyJobs, type HistoryJobs } from './history-jobs.ts';
 import { counts, findReusable, listPending, queryPage, recordById, recordByReference, withDisposition } from './history-reads.ts';
 import type { HistoryDb } from './history-db.ts';
@@ -85,6 +86,16 @@ export interface History {
    * verdict's age is counted from the real scan).
    */
   findReusable(sha256: string, sinceIso: string, options?: { backend?: string }): ScanRecord | null;
+  /**
+   * Files judged clean by the built-in engine only (basic checks), not taken up by
+   * "Scan again with ClamAV" yet and not judged by ClamAV since (history-engine.ts).
+   */
+  readonly basicOnly: {
+    count(): number;
+    paths(limit: number): string[];
+    /** The action took these paths up: they are not offered again. */
+    markRescanRequested(paths: readonly string[], atIso: string): number;
+  };
   /** Every non-terminal record (queued, uploading, processing), oldest first: crash recovery. */
   listPending(): ScanRecord[];
   /** Records with this disposition (e.g. quarantines to finish after a crash), oldest first; optionally of one content. */
@@ -150,6 +161,11 @@ function createHistory(db: DatabaseSync, file: string, warning: string | null, o
     get: (id) => recordById(h, id),
     getByReference: (ref) => recordByReference(h, ref),
     findReusable: (sha256, sinceIso, reuseOptions = {}) => findReusable(h, sha256, sinceIso, reuseOptions),
+    basicOnly: {
+      count: () => countSafeByBuiltin(h),
+      paths: (limit) => safeByBuiltinPaths(h, limit),
+      markRescanRequested: (paths, atIso) => markRescanRequested(h, paths, atIso),
+    },
     listPending: () => listPending(h),
     withDisposition: (disposition, dispositionOptions = {}) => withDisposition(h, disposition, dispositionOptions),
     query: (query) => queryPage(h, query),

@@ -150,6 +150,25 @@ export const MIGRATIONS: readonly Migration[] = [
     },
   },
   {
+    version: 5,
+    description: "the engine that made each verdict (ClamAV's version and signatures, or the built-in engine)",
+    up(db) {
+      // Earlier rows keep NULL (not recorded), except the built-in engine's clean verdicts, which
+      // their label names: "Scan again with ClamAV" must find them. rescan_requested_at: when that
+      // action took a row up, so it is offered once (see history-engine.ts).
+      db.exec(`
+        ALTER TABLE scans ADD COLUMN engine_name TEXT;
+        ALTER TABLE scans ADD COLUMN engine_version TEXT;
+        ALTER TABLE scans ADD COLUMN signatures_version INTEGER;
+        ALTER TABLE scans ADD COLUMN signatures_date TEXT;
+        ALTER TABLE scans ADD COLUMN rescan_requested_at TEXT;
+        UPDATE scans SET engine_name = 'builtin' WHERE detailed = 'clean (basic checks only; ClamAV not available)';
+        CREATE INDEX scans_safe_by_builtin ON scans (path)
+          WHERE engine_name = 'builtin' AND safe = 1 AND status = 'completed' AND rescan_requested_at IS NULL;
+      `);
+    },
+  },
+  {
     // 7, not 5: 5 and 6 are taken by work on other branches (engine identity, lean rows).
     version: 7,
     description: "the list's rows in page order: scans of their own and a job's threats (a job's other files are in its row)",

@@ -1,6 +1,7 @@
 // The one place that maps a ScanRecord to a `scans` row and back.
 import type { SQLInputValue } from 'node:sqlite';
 import { errorParamsSchema, scanRecordSchema, type RecordError, type ScanRecord } from '../../shared/scans/record.ts';
+import type { EngineIdentity } from '../../shared/engine/engine-identity.ts';
 import { findingSchema } from '../../shared/service-contract/scan.ts';
 import { z } from 'zod';
 
@@ -34,6 +35,10 @@ export const RECORD_COLUMNS = [
   'disposition',
   'quarantine_id',
   'error_params',
+  'engine_name',
+  'engine_version',
+  'signatures_version',
+  'signatures_date',
 ] as const;
 export type RecordColumn = (typeof RECORD_COLUMNS)[number];
 
@@ -71,6 +76,7 @@ const FIELD_COLUMNS: Record<Field, readonly RecordColumn[]> = {
   reusedFromId: ['reused_from_id'],
   disposition: ['disposition'],
   quarantineId: ['quarantine_id'],
+  engine: ['engine_name', 'engine_version', 'signatures_version', 'signatures_date'],
 };
 
 /** Column values for the given fields of a (partial) record. */
@@ -89,6 +95,12 @@ export function fieldsToColumns(record: Partial<Omit<ScanRecord, 'jobId'>>): Par
         out.error_code = record.error?.code ?? null;
         out.error_message = record.error?.message ?? null;
         out.error_params = record.error?.params ? JSON.stringify(record.error.params) : null;
+        break;
+      case 'engine':
+        out.engine_name = record.engine?.name ?? null;
+        out.engine_version = record.engine?.version ?? null;
+        out.signatures_version = record.engine?.signatures?.version ?? null;
+        out.signatures_date = record.engine?.signatures?.date ?? null;
         break;
       default: {
         const [column] = FIELD_COLUMNS[key];
@@ -137,9 +149,16 @@ export function rowToRecord(row: Record<string, unknown>): ScanRecord {
     reusedFromId: strOrNull('reused_from_id'),
     disposition: strOrNull('disposition') as ScanRecord['disposition'],
     quarantineId: strOrNull('quarantine_id'),
+    engine: engineOf(strOrNull('engine_name'), strOrNull('engine_version'), numOrNull('signatures_version'), strOrNull('signatures_date')),
     // Absent for a file scanned on its own, so such records read exactly as before jobs existed.
     ...(row.job_id === null || row.job_id === undefined ? {} : { jobId: Number(row.job_id) }),
   };
+}
+
+/** The verdict's engine from its columns; an unknown name (a newer Verdict's engine) reads as not recorded. */
+function engineOf(name: string | null, version: string | null, signatures: number | null, date: string | null): EngineIdentity | null {
+  if (name !== 'clamav' && name !== 'builtin') return null;
+  return { name, version, signatures: signatures !== null && date !== null ? { version: signatures, date } : null };
 }
 
 /** An error's parameters, when its row has readable ones (a damaged cell leaves the English message alone). */

@@ -19,6 +19,7 @@ import { verdictStore } from '../store/store.ts';
 import { useVerdict } from '../store/use-verdict.ts';
 import { failureHelp } from './failure-help.ts';
 import { failureText } from './failure-text.ts';
+import { verdictEngineText } from './engine-text.ts';
 import { showScan } from './show-scan.ts';
 import { ExclusionReason } from './ExclusionReason.tsx';
 import { linkOutsideText } from './exclusion-text.ts';
@@ -70,7 +71,9 @@ export function DetailPanel(): ReactElement | null {
 }
 
 function RecordDetails({ record }: { record: ScanRecord }): ReactElement {
-  const { t, locale } = useTranslator();
+  const translator = useTranslator();
+  const { t, locale } = translator;
+  const engineText = verdictEngineText(record, translator);
   const verdict = verdictOf(record);
   const unknown = t('detail.unknown');
   const time = (iso: string | null): string => (iso ? formatDateTime(locale, iso) : unknown);
@@ -115,6 +118,11 @@ function RecordDetails({ record }: { record: ScanRecord }): ReactElement {
         </Fact>
         <Fact label={t('detail.type')}>{record.fileType ?? unknown}</Fact>
         <Fact label={t('detail.detailed')}>{record.detailed ?? unknown}</Fact>
+        {engineText ? (
+          <Fact label={t('detail.engine')}>
+            <span data-testid="detail-engine">{engineText}</span>
+          </Fact>
+        ) : null}
         <Fact label={t('detail.findings')}>
           {record.findings.length === 0 ? (
             t('detail.noFindings')

@@ -4,6 +4,7 @@ import { usePaintedOnce } from '../app/after-paint.ts';
 import { DetailPanel } from '../detail/DetailPanel.tsx';
 import { JobList } from '../jobs/JobList.tsx';
 import { ScanComputer } from '../jobs/ScanComputer.tsx';
+import { BasicOnlyRescan } from '../protection/BasicOnlyRescan.tsx';
 import { ProtectionLine } from '../protection/ProtectionLine.tsx';
 import { useVerdict } from '../store/use-verdict.ts';
 import { DropZone } from './DropZone.tsx';
@@ -20,6 +21,7 @@ export function ScansView({ feed }: { feed: ScanFeed }): ReactElement {
     <div className={`scans${hasSelection ? ' scans--with-detail' : ''}`}>
       <div className="scans__main">
         <ProtectionLine />
+        <BasicOnlyRescan />
         <DropZone />
         <ScanComputer />
         <JobList />

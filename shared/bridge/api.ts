@@ -124,6 +124,13 @@ export interface VerdictApi {
     /** Submit the same file again, bypassing verdict reuse (and exclusions: "scan anyway"). */
     rescan(id: string, options?: { consent?: string }): Promise<Result<{ queued: number }>>;
     counts(): Promise<Result<QueueCounts>>;
+    /** Files judged clean by basic checks only (the built-in engine) that ClamAV has not looked at since. */
+    basicOnlyCount(): Promise<Result<{ count: number }>>;
+    /**
+     * "Scan again with ClamAV": sends those files again (those still on disk), bypassing verdict
+     * reuse. `clamav_not_available` while ClamAV does not scan.
+     */
+    rescanBasicOnly(): Promise<Result<{ queued: number; missing: number }>>;
     /**
      * The user agreed to send these waiting scans (pending `awaiting_upload_consent`)
      * to `origin`; they go on if it is still the service in use.
@@ -258,6 +265,8 @@ export const INVOKE_CHANNELS = {
   'scans:get': z.tuple([id]),
   'scans:rescan': z.tuple([id, z.object({ consent: consentOriginSchema.optional() }).strict().optional()]),
   'scans:counts': z.tuple([]),
+  'scans:basicOnlyCount': z.tuple([]),
+  'scans:rescanBasicOnly': z.tuple([]),
   'scans:allowUpload': z.tuple([ids, consentOriginSchema]),
   'quarantine:list': z.tuple([z.object({ include: z.enum(['active', 'all']).optional() }).strict().optional()]),
   'quarantine:forRecord': z.tuple([id]),

@@ -1,7 +1,7 @@
 // A scan as Verdict tracks it locally: one history row per file handed to it.
 // Shared by the core (which writes it), the IPC bridge and the renderer.
 import { z } from 'zod';
-import { findingSchema } from '../service-contract/scan.ts';
+import { engineIdentitySchema, findingSchema } from '../service-contract/scan.ts';
 
 /**
  * queued → uploading → processing → completed | failed. `skipped` is terminal
@@ -59,6 +59,12 @@ export const scanRecordSchema = z.object({
   safe: z.boolean().nullable(),
   detailed: z.string().nullable(),
   findings: z.array(findingSchema),
+  /**
+   * Who made the verdict (ClamAV and its signatures, or the built-in engine); null
+   * when the service did not say (remote services, records before issue 14). Optional
+   * without a default, like `disposition`.
+   */
+  engine: engineIdentitySchema.nullable().optional(),
   fileType: z.string().nullable(),
   queuedAt: z.string(),
   submittedAt: z.string().nullable(),
@@ -98,6 +104,7 @@ export function queuedRecord(fields: QueuedRecordFields): ScanRecord {
     safe: null,
     detailed: null,
     findings: [],
+    engine: null,
     fileType: null,
     submittedAt: null,
     completedAt: null,

@@ -2,6 +2,7 @@
 // The local service builds its responses from these types and the client
 // parses responses with these schemas; unknown fields are tolerated (loose).
 import { z } from 'zod';
+import { ENGINE_NAMES } from '../engine/engine-identity.ts';
 import { EXTERNAL_REFERENCE_MAX_LENGTH, EXTERNAL_REFERENCE_PATTERN } from './limits.ts';
 
 export const scanStatusSchema = z.enum(['processing', 'completed', 'failed']);
@@ -40,6 +41,21 @@ export const scanResultSchema = z.looseObject({
 });
 export type ScanResult = z.infer<typeof scanResultSchema>;
 
+/**
+ * Who made a completed scan's verdict (an addition of ours, see SERVICE-DECISIONS.md):
+ * ClamAV with its version and signatures, or the built-in engine. Unknown members are dropped.
+ */
+export const engineIdentitySchema = z.object({
+  name: z.enum(ENGINE_NAMES),
+  version: z.string().min(1).max(64).nullable(),
+  signatures: z
+    .object({
+      version: z.number().int().nonnegative(),
+      date: z.string().max(64).refine((text) => !Number.isNaN(Date.parse(text)), 'must be a date'),
+    })
+    .nullable(),
+});
+
 /** Why a scan failed (decision: failed scans carry `error` and no `result`). */
 export const scanErrorSchema = z.looseObject({
   code: z.string(),
@@ -75,6 +91,8 @@ export const scanSchema = z.looseObject({
   file_type: z.string().optional(),
   file_hash: fileHashSchema.optional(),
   result: scanResultSchema.optional(),
+  /** Absent from other services (and unreadable ones are dropped): the verdict's engine is then unknown. */
+  engine: engineIdentitySchema.nullable().optional().catch(undefined),
   error: scanErrorSchema.optional(),
   completed_at: isoTimestamp.optional(),
   scan_duration_ms: z.number().int().nonnegative().optional(),

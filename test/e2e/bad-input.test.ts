@@ -191,6 +191,8 @@ describe('sizes', () => {
     await expect.poll(() => detail.getByTestId('detail-mode').textContent()).toBe(en['mode.sync']);
     await rowFor(page, 'empty.txt').click();
     await expect.poll(() => detail.getByTestId('detail-mode').textContent()).toBe(en['mode.sync']);
+    // Which engine made the verdict (issue 14): the built-in one here.
+    expect(await detail.getByTestId('detail-engine').textContent()).toBe(en['detail.engine.builtin']);
     expectNoProblems(app);
   });
 });

@@ -6,15 +6,17 @@
 // restore into a chosen folder, allow a threat left in place, a rescan of
 // allowed content); and the consent question before a manual scan goes to a
 // remote service (a second real local service, configured as the remote one,
-// its key in a private gnome-keyring), including a scan the core held back.
+// its key in a private gnome-keyring), including a scan the core held back; and
+// "Scan again with ClamAV" for a file judged clean by basic checks only.
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EICAR_TEST_STRING } from '../../electron/local-service/engines/builtin-engine.ts';
-import { verdictOf, type ScanRecord } from '../../shared/scans/record.ts';
+import { openHistory } from '../../electron/history/history.ts';
+import { queuedRecord, verdictOf, type ScanRecord } from '../../shared/scans/record.ts';
 import { de } from '../../renderer/i18n/de.ts';
 import { en } from '../../renderer/i18n/en.ts';
 import { keyringTestsCanRun } from '../support/keyring.ts';
@@ -620,5 +622,40 @@ describe.runIf(canUseKeyring)('upload consent for a remote service', () => {
     expect((await recordFor(real, files['payslip.pdf']!))?.backend).toBe('local');
     expect(remote.scanCount()).toBe(0);
     expectNoProblems(app);
+  });
+});
+
+describe('files judged by basic checks only, once ClamAV scans', () => {
+  it('"Scan again with ClamAV (1 file)" sends the file again; ClamAV\'s verdict names its engine and the button goes', async (context) => {
+    const files = await writeFiles({ 'old-notes.txt': 'judged by basic checks only' });
+    const file = files['old-notes.txt']!;
+    const { real, page } = await start({
+      // A verdict from a day when only the built-in engine was there.
+      prepare: (dataDir) => {
+        const history = openHistory(dataDir);
+        const id = randomUUID();
+        history.insert({
+          ...queuedRecord({ id, path: file, fileName: 'old-notes.txt', origin: 'drop', backend: 'local', externalReferenceId: `verdict/e2e/${id}`, queuedAt: '2026-11-20T10:00:00.000Z' }),
+          status: 'completed',
+          safe: true,
+          detailed: 'clean (basic checks only; ClamAV not available)',
+          engine: { name: 'builtin', version: null, signatures: null },
+          completedAt: '2026-11-20T10:00:01.000Z',
+        });
+        history.close();
+      },
+    });
+    const view = await real.core.protection.status();
+    if (!view.ok || view.value.status?.engine.name !== 'clamav') return context.skip('clamd is not installed');
+    const offer = page.getByTestId('basic-only-rescan');
+    await offer.getByRole('button', { name: 'Scan again with ClamAV (1 file)' }).click();
+    await page.getByText('1 file queued again for ClamAV.').waitFor();
+    await expect.poll(async () => {
+      const listed = await real.core.scans.list({ statuses: ['completed'], order: 'newest', limit: 1 });
+      return listed.ok ? listed.value.items[0]?.engine?.name : null;
+    }, { timeout: 60_000 }).toBe('clamav');
+    await rowFor(page, 'old-notes.txt').first().click();
+    await expect.poll(() => page.getByTestId('detail-engine').textContent()).toMatch(/^ClamAV \d+\.\d+\.\d+ · signatures without a version/);
+    await offer.waitFor({ state: 'detached' });
   });
 });

@@ -45,3 +45,51 @@ export function datedVersionLine(hours: number, signatureVersion = 27467): { lin
   date.setUTCMilliseconds(0);
   return { line: `ClamAV 1.4.6/${signatureVersion}/${clamdCtime(date)}`, date };
 }
+
+/**
+ * A stand-in that also scans: INSTREAM reads the chunks and answers `stream: OK`
+ * (it knows no signature), VERSION answers the chosen line. No sessions (IDSESSION is
+ * an unknown command), so the engine uses a connection per scan. With it, verdicts carry
+ * dated signatures, which a real clamd with the tests' own databases never reports.
+ */
+export async function startScanningClamdStandIn(socketPath: string, versionLine: string): Promise<ClamdStandIn & { scans(): number }> {
+  let version = versionLine;
+  let scans = 0;
+  const server = createServer((socket) => {
+    socket.on('error', () => undefined);
+    let buffered = Buffer.alloc(0);
+    let streaming = false;
+    socket.on('data', (data) => {
+      buffered = Buffer.concat([buffered, data]);
+      if (!streaming) {
+        const end = buffered.indexOf(0);
+        if (end < 0) return;
+        const command = buffered.subarray(0, end).toString();
+        buffered = buffered.subarray(end + 1);
+        if (command !== 'zINSTREAM') {
+          socket.end(command === 'zPING' ? 'PONG\0' : command === 'zVERSION' ? `${version}\0` : 'UNKNOWN COMMAND\0');
+          return;
+        }
+        streaming = true;
+      }
+      // Length-prefixed chunks; a zero-length one ends the file.
+      while (buffered.length >= 4) {
+        const length = buffered.readUInt32BE(0);
+        if (length === 0) {
+          scans++;
+          socket.end('stream: OK\0');
+          return;
+        }
+        if (buffered.length < 4 + length) return;
+        buffered = buffered.subarray(4 + length);
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+  return {
+    socketPath,
+    scans: () => scans,
+    setVersion: (line) => void (version = line),
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

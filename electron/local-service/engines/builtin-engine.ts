@@ -1,6 +1,7 @@
 // The engine used when no clamd is reachable. It recognises only the EICAR
 // anti-virus test file, and its clean label says so: it is not malware detection.
 import { open } from 'node:fs/promises';
+import { BUILTIN_IDENTITY } from '../../../shared/engine/engine-identity.ts';
 import { DETAILED_LABELS, EngineError, type EngineVerdict, type ScanEngine } from './engine.ts';
 
 // Assembled from two halves so that this source file is not itself the test
@@ -52,9 +53,9 @@ export class BuiltinEngine implements ScanEngine {
 /** `head`: up to one byte more than an EICAR file may have, from the start of the file. */
 function verdictFor(head: Buffer): EngineVerdict {
   if (isEicarTestFile(head)) {
-    return { safe: false, detailed: DETAILED_LABELS.infected, findings: [{ name: EICAR_FINDING }] };
+    return { safe: false, detailed: DETAILED_LABELS.infected, findings: [{ name: EICAR_FINDING }], engine: BUILTIN_IDENTITY };
   }
-  return { safe: true, detailed: DETAILED_LABELS.basicChecksClean, findings: [] };
+  return { safe: true, detailed: DETAILED_LABELS.basicChecksClean, findings: [], engine: BUILTIN_IDENTITY };
 }
 
 /** Up to `limit` bytes from the start of the file: one more than EICAR allows tells "too long". */

@@ -6,6 +6,7 @@ import { ClamdStreamDropped, clamdRequest } from './clamd-connection.ts';
 import { BufferChunks, FileChunks, type ChunkSource } from './file-chunks.ts';
 import { COMMANDS, endpointLabel, parseInstreamReply, quoteReply, replyMessages, type ClamdEndpoint } from './clamd-protocol.ts';
 import { ClamdSessionPool } from './clamd-session-pool.ts';
+import { ClamdIdentity, IDENTITY_MAX_AGE_MS } from './clamd-identity.ts';
 
 export interface ClamdEngineOptions {
   endpoint: ClamdEndpoint;
@@ -25,6 +26,11 @@ export interface ClamdEngineOptions {
    * use a connection of their own.
    */
   sessions?: number;
+  /**
+   * How long clamd's VERSION answer stands for the verdicts that follow (default 60 s).
+   * It is asked again after that and after any failed scan. 0: asked for every scan.
+   */
+  identityMaxAgeMs?: number;
 }
 
 export const CLAMD_DEFAULTS = {
@@ -40,6 +46,7 @@ export class ClamdEngine implements ScanEngine {
   readonly #idleTimeoutMs: number;
   readonly #chunkSize: number;
   readonly #sessions: ClamdSessionPool | null;
+  readonly #identity: ClamdIdentity;
 
   constructor(options: ClamdEngineOptions) {
     this.endpoint = options.endpoint;
@@ -48,6 +55,7 @@ export class ClamdEngine implements ScanEngine {
     this.#chunkSize = options.chunkSize ?? CLAMD_DEFAULTS.chunkSize;
     const sessions = options.sessions ?? 0;
     this.#sessions = sessions > 0 ? new ClamdSessionPool(this.endpoint, sessions, Math.min(this.#connectTimeoutMs, 2_000)) : null;
+    this.#identity = new ClamdIdentity(() => this.version({ timeoutMs: Math.min(this.#connectTimeoutMs, 2_000) }), options.identityMaxAgeMs ?? IDENTITY_MAX_AGE_MS);
   }
 
   /**
@@ -78,10 +86,19 @@ export class ClamdEngine implements ScanEngine {
     return this.#instream(async () => new BufferChunks(content, this.#chunkSize), signal);
   }
 
+  /** Each verdict carries who made it; VERSION is asked alongside the scan, when it is due. */
   async #instream(openBody: () => Promise<ChunkSource>, signal?: AbortSignal): Promise<EngineVerdict> {
     if (signal?.aborted) throw new EngineError('engine_aborted', 'the scan was cancelled', { cause: signal.reason });
-    if (this.#sessions?.ready) return this.#instreamInSession(this.#sessions, openBody, signal);
-    return this.#instreamAlone(openBody, signal);
+    void this.#identity.current();
+    try {
+      const verdict = this.#sessions?.ready ? await this.#instreamInSession(this.#sessions, openBody, signal) : await this.#instreamAlone(openBody, signal);
+      // Asked again here only if a lost session made it forget meanwhile (clamd may have restarted).
+      return { ...verdict, engine: await this.#identity.current() };
+    } catch (error) {
+      // clamd may have restarted, or reloaded other signatures: the next verdict asks again.
+      this.#identity.forget();
+      throw error;
+    }
   }
 
   /** INSTREAM on a connection of its own. */
@@ -117,6 +134,7 @@ export class ClamdEngine implements ScanEngine {
         reply = await session.instream(opening, this.#idleTimeoutMs, signal);
       } catch (error) {
         if (reused && isLostSession(error, signal)) {
+          this.#identity.forget();
           closeWhenOpened(opening);
           return await this.#instreamAlone(openBody, signal);
         }

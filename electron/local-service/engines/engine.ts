@@ -1,6 +1,7 @@
 // What the local service needs from a malware engine: scan one file that is
 // already on disk and say what was found. An engine that cannot decide throws
 // (or rejects) an EngineError; the service then fails the scan, never calls it safe.
+import type { EngineIdentity } from '../../../shared/engine/engine-identity.ts';
 
 export interface EngineFinding {
   /** Signature name as the engine reports it, e.g. `Eicar-Signature` or `Win.Test.Clam.UNOFFICIAL`. */
@@ -12,6 +13,12 @@ export interface EngineVerdict {
   /** Label for result.detailed, e.g. `clean`, `infected`, `clean (basic checks only)`. */
   detailed: string;
   findings: EngineFinding[];
+  /**
+   * Who made the verdict (ClamAV and its signatures, or the built-in engine). Both of
+   * Verdict's engines set it; a verdict without one is stored with `engine: null`
+   * and is never reused as safe (shared/engine/verdict-reuse.ts).
+   */
+  engine?: EngineIdentity;
 }
 
 export interface ScanEngine {

@@ -108,6 +108,7 @@ export function createScanRunner(options: ScanRunnerOptions): ScanRunner {
       stored = record(() =>
         store.complete(scanId, {
           result: { safe: result.verdict.safe === true, detailed: String(result.verdict.detailed), findings },
+          engine: result.verdict.engine ?? null,
           completedAt,
           scanDurationMs,
         }),

@@ -30,7 +30,11 @@ export function toScan(scan: StoredScan, language: Language): Scan {
   if (scan.status !== 'processing') {
     if (scan.fileType !== null) terminal.file_type = scan.fileType;
     if (scan.fileHash !== null) terminal.file_hash = scan.fileHash;
-    if (scan.status === 'completed' && scan.result !== null) terminal.result = scan.result;
+    if (scan.status === 'completed' && scan.result !== null) {
+      terminal.result = scan.result;
+      // Who made the verdict (our addition; clients of the spec ignore it). null: not known (scanned before it was kept).
+      terminal.engine = scan.engine;
+    }
     if (scan.status === 'failed') terminal.error = toScanError(scan.error ?? { code: ENGINE_FAILED_UNEXPECTEDLY, detail: null }, language);
     if (scan.completedAt !== null) terminal.completed_at = scan.completedAt;
     if (scan.scanDurationMs !== null) terminal.scan_duration_ms = scan.scanDurationMs;

@@ -35,6 +35,8 @@ const MIGRATIONS: readonly string[] = [
      scan_id    TEXT NOT NULL,
      body       TEXT NOT NULL
    );`,
+  // Who made a completed scan's verdict (JSON EngineIdentity); NULL for scans made before it was kept.
+  `ALTER TABLE scans ADD COLUMN engine_json TEXT;`,
 ];
 
 export function openDatabase(file: string): DatabaseSync {

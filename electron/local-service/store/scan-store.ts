@@ -2,7 +2,8 @@
 // reference unique per integration. Rows map to StoredScan; the wire shape is
 // built from it in scanning/scan-view.ts.
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
-import type { ExecutionMode, FileHash, ScanResult, ScanStatus } from '../../../shared/service-contract/scan.ts';
+import type { EngineIdentity } from '../../../shared/engine/engine-identity.ts';
+import { engineIdentitySchema, type ExecutionMode, type FileHash, type ScanResult, type ScanStatus } from '../../../shared/service-contract/scan.ts';
 import { createTransactions } from '../../sqlite/statements.ts';
 
 /** Why a scan failed: a code, and the engine's own explanation when it gave one. */
@@ -22,6 +23,8 @@ export interface StoredScan {
   fileType: string | null;
   fileHash: FileHash | null;
   result: ScanResult | null;
+  /** Who made the verdict; null without one, or when the engine did not say. */
+  engine: EngineIdentity | null;
   error: StoredScanError | null;
   submittedAt: string;
   completedAt: string | null;
@@ -40,7 +43,7 @@ export interface ScanStore {
   findById(integrationId: string, id: string): StoredScan | null;
   findByReference(integrationId: string, externalReferenceId: string): StoredScan | null;
   listProcessing(): StoredScan[];
-  complete(id: string, outcome: { result: ScanResult; completedAt: string; scanDurationMs: number }): StoredScan | null;
+  complete(id: string, outcome: { result: ScanResult; engine: EngineIdentity | null; completedAt: string; scanDurationMs: number }): StoredScan | null;
   fail(id: string, outcome: { error: StoredScanError; completedAt: string; scanDurationMs: number | null }): StoredScan | null;
   /** Deletes a scan that is still processing (a sync scan nobody was answered about; see scanning/recovery.ts). */
   forget(id: string): boolean;
@@ -63,6 +66,7 @@ interface ScanRow {
   result_safe: number | null;
   result_detailed: string | null;
   result_findings: string | null;
+  engine_json: string | null;
   error_code: string | null;
   error_detail: string | null;
   submitted_at: string;
@@ -74,7 +78,7 @@ const SQLITE_CONSTRAINT_UNIQUE = 2067;
 
 /** The row `insert` has just stored, without reading it back. */
 export function processingScan(scan: NewScan): StoredScan {
-  return { ...scan, status: 'processing', result: null, error: null, completedAt: null, scanDurationMs: null };
+  return { ...scan, status: 'processing', result: null, engine: null, error: null, completedAt: null, scanDurationMs: null };
 }
 
 function fromRow(row: ScanRow): StoredScan {
@@ -92,11 +96,23 @@ function fromRow(row: ScanRow): StoredScan {
       row.result_safe !== null && row.result_detailed !== null
         ? { safe: row.result_safe === 1, detailed: row.result_detailed, findings: JSON.parse(row.result_findings ?? '[]') as ScanResult['findings'] }
         : null,
+    engine: parseEngine(row.engine_json),
     error: row.error_code !== null ? { code: row.error_code, detail: row.error_detail } : null,
     submittedAt: row.submitted_at,
     completedAt: row.completed_at,
     scanDurationMs: row.scan_duration_ms,
   };
+}
+
+/** A damaged cell reads as "engine unknown" rather than failing the scan's GET. */
+function parseEngine(json: string | null): EngineIdentity | null {
+  if (json === null) return null;
+  try {
+    const parsed = engineIdentitySchema.safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
 export function createScanStore(db: DatabaseSync): ScanStore {
@@ -112,7 +128,7 @@ export function createScanStore(db: DatabaseSync): ScanStore {
   // RETURNING gives the stored row in the same statement; a row that was already
   // terminal returns nothing and is read as it is.
   const complete = db.prepare(
-    `UPDATE scans SET status = 'completed', result_safe = ?, result_detailed = ?, result_findings = ?, completed_at = ?, scan_duration_ms = ?
+    `UPDATE scans SET status = 'completed', result_safe = ?, result_detailed = ?, result_findings = ?, engine_json = ?, completed_at = ?, scan_duration_ms = ?
      WHERE id = ? AND status = 'processing' RETURNING *`,
   );
   const fail = db.prepare(
@@ -157,7 +173,7 @@ export function createScanStore(db: DatabaseSync): ScanStore {
     complete(id, outcome) {
       const { result } = outcome;
       return (
-        one(complete, result.safe ? 1 : 0, result.detailed, JSON.stringify(result.findings), outcome.completedAt, outcome.scanDurationMs, id) ??
+        one(complete, result.safe ? 1 : 0, result.detailed, JSON.stringify(result.findings), outcome.engine ? JSON.stringify(outcome.engine) : null, outcome.completedAt, outcome.scanDurationMs, id) ??
         one(byId, id)
       );
     },

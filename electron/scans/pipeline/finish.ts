@@ -34,7 +34,8 @@ export function finishWithScan(p: Pipeline, id: string, scan: Scan, backendLabel
     final = write({ ...common, status: 'failed', safe: null, error: changedDuringUploadFailure().recordError });
   } else if (scan.status === 'completed' && scan.result) {
     const { safe, detailed, findings } = scan.result;
-    final = saveVerdict(p, id, { ...common, status: 'completed', safe, detailed, findings, error: null }, record, held !== undefined);
+    // engine: who made the verdict; null when the service does not say (any but Verdict's own).
+    final = saveVerdict(p, id, { ...common, status: 'completed', safe, detailed, findings, engine: scan.engine ?? null, error: null }, record, held !== undefined);
   } else {
     // The service's own error is kept as it worded it (in the language Verdict asked for): no parameters.
     const error = scan.error ? { code: scan.error.code, message: scan.error.message } : scanFailure({ cause: 'scan_failed' });

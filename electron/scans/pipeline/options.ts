@@ -1,5 +1,6 @@
 // What the scan pipeline is given, and how a submission is described. Re-exported
 // by pipeline.ts, the entry callers import.
+import type { EngineIdentity } from '../../../shared/engine/engine-identity.ts';
 import type { ModeChoice, ScanOrigin, ScanRecord } from '../../../shared/scans/record.ts';
 import type { ExclusionMatcher } from '../../exclusions/exclusion-matcher.ts';
 import type { QuarantineRequest } from '../../quarantine/quarantine.ts';
@@ -31,6 +32,13 @@ export interface PipelineLog {
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
 }
+
+/**
+ * Which engine would scan a file sent to this service now. `ours: false`: not Verdict's
+ * engine (a remote service): verdicts are reused per service, as they always were.
+ * `engine: null`: Verdict's, but not known yet: only unsafe verdicts are reused.
+ */
+export type EngineNow = { ours: false } | { ours: true; engine: EngineIdentity | null };
 
 export interface PipelineOptions {
   history: HistoryPort & { transaction<T>(fn: () => T): T };
@@ -75,6 +83,8 @@ export interface PipelineOptions {
    * manual scans to a remote service). false: it waits, `awaiting_upload_consent`.
    */
   mayUpload?: (record: ScanRecord, serviceLabel: string) => boolean;
+  /** The engine behind a service (see EngineNow); absent: every service is treated as not ours. */
+  engineNow?: (serviceLabel: string) => Promise<EngineNow>;
 }
 
 /** What decides where a record is sent: its path (the watched folder it lies in) and how it was handed in. */

@@ -1,19 +1,20 @@
 // Reuse: a file whose content already has a recent verdict (same service) is
 // finished with it and sends nothing; identical content already being uploaded
 // waits for that upload's verdict (the first upload leads, the rest follow).
+import { mayReuseVerdict } from '../../../shared/engine/verdict-reuse.ts';
 import type { ScanRecord } from '../../../shared/scans/record.ts';
 import type { ScanRecordPatch } from '../../history/history.ts';
 import { isoNow, save, type Pipeline } from './context.ts';
 import { enqueue, forget, ownerOf, setOwner } from './memory.ts';
-import { PENDING_REASONS } from './options.ts';
+import { PENDING_REASONS, type EngineNow } from './options.ts';
 import { saveVerdict } from './verdict.ts';
 
 /**
  * Finished with an earlier verdict, or waiting for an identical file's upload: true.
  * False: the record is sent (it leads its content, see leadContent).
  */
-export function reuseOrWait(p: Pipeline, id: string, sha256: string, backendLabel: string, digests: ScanRecordPatch): boolean {
-  if (reuseEarlierVerdict(p, id, sha256, backendLabel, digests)) return true;
+export function reuseOrWait(p: Pipeline, id: string, sha256: string, backendLabel: string, digests: ScanRecordPatch, engineNow: EngineNow): boolean {
+  if (reuseEarlierVerdict(p, id, sha256, backendLabel, digests, engineNow)) return true;
   const leader = p.memory.leaders.get(sha256);
   if (leader === undefined || leader === id) return false;
   setOwner(p.memory, id, 'follower');
@@ -29,14 +30,33 @@ export function leadContent(p: Pipeline, sha256: string, id: string): void {
   p.memory.leaders.set(sha256, id);
 }
 
-function reuseEarlierVerdict(p: Pipeline, id: string, sha256: string, backendLabel: string, digests: ScanRecordPatch): boolean {
+/** What reuseOrWait needs to know about the engine; asked before it (the answer may take a look at the engine). */
+export async function engineForReuse(p: Pipeline, serviceLabel: string): Promise<EngineNow> {
+  if (p.options.settings().reuseVerdictDays <= 0 || !p.options.engineNow) return { ours: false };
+  return p.options.engineNow(serviceLabel);
+}
+
+function reuseEarlierVerdict(p: Pipeline, id: string, sha256: string, backendLabel: string, digests: ScanRecordPatch, engineNow: EngineNow): boolean {
   const days = p.options.settings().reuseVerdictDays;
   if (days <= 0) return false;
   const since = new Date(p.now() - days * 86_400_000).toISOString();
   const earlier = p.history.findReusable(sha256, since, { backend: backendLabel });
   if (!earlier || earlier.id === id) return false;
+  if (!madeByTheEngineNow(p, id, earlier, engineNow)) return false;
   finishWithReuse(p, id, earlier, digests);
   return true;
+}
+
+/**
+ * Verdict's own service: a safe verdict stands only if the engine that would scan now made
+ * it (shared/engine/verdict-reuse.ts); an unsafe one stands whatever scans now.
+ */
+function madeByTheEngineNow(p: Pipeline, id: string, earlier: ScanRecord, engineNow: EngineNow): boolean {
+  if (!engineNow.ours) return true;
+  if (engineNow.engine === null) return earlier.safe === false;
+  const answer = mayReuseVerdict({ safe: earlier.safe !== false, engine: earlier.engine ?? null }, engineNow.engine);
+  if (!answer.reuse) p.options.log?.info('earlier verdict not reused', { id, earlierId: earlier.id, why: answer.why });
+  return answer.reuse;
 }
 
 function finishWithReuse(p: Pipeline, id: string, earlier: ScanRecord, extra: ScanRecordPatch = {}): void {
@@ -48,6 +68,7 @@ function finishWithReuse(p: Pipeline, id: string, earlier: ScanRecord, extra: Sc
     safe: earlier.safe,
     detailed: earlier.detailed,
     findings: earlier.findings,
+    engine: earlier.engine ?? null,
     fileType: earlier.fileType,
     completedAt: isoNow(p),
     durationMs: 0,

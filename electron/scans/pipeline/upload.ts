@@ -14,7 +14,7 @@ import type { TrackedRecord } from './memory.ts';
 import { PENDING_REASONS } from './options.ts';
 import { pauseLane } from './pause.ts';
 import { prepare, type Prepared } from './prepare.ts';
-import { leadContent, reuseOrWait } from './reuse.ts';
+import { engineForReuse, leadContent, reuseOrWait } from './reuse.ts';
 
 export async function processRecord(p: Pipeline, id: string, signal: AbortSignal): Promise<void> {
   let record = p.history.get(id);
@@ -61,7 +61,12 @@ export async function processRecord(p: Pipeline, id: string, signal: AbortSignal
     sha256: prepared.digests.sha256,
   };
   const sha256 = prepared.digests.sha256;
-  if (!tracked?.forced && record.origin !== 'rescan' && reuseOrWait(p, id, sha256, service.label, digests)) return;
+  if (!tracked?.forced && record.origin !== 'rescan') {
+    const engineNow = await engineForReuse(p, service.label);
+    // Stopped while the engine was looked at: as when stopped while fingerprinting.
+    signal.throwIfAborted();
+    if (reuseOrWait(p, id, sha256, service.label, digests, engineNow)) return;
+  }
   leadContent(p, sha256, id);
   await send(p, { record, tracked, prepared, digests, service, signal });
 }

@@ -81,7 +81,10 @@ describe('scan CLI', () => {
     expect(byName.get('report final.txt')!.scanId).toEqual(expect.any(String));
     expect(byName.get('eicar.com')).toMatchObject({ status: 'completed', safe: false, detailed: 'infected', findings: [{ name: 'EICAR-Test-File' }] });
     expect(byName.get('huge.iso')).toMatchObject({ status: 'failed', safe: null, error: { code: 'too_large' } });
-    for (const object of objects) expect(Object.keys(object)).toEqual(expect.arrayContaining(['path', 'status', 'safe', 'detailed', 'findings', 'sha256', 'scanId']));
+    // Who made each verdict (--engine builtin here); none without a verdict.
+    for (const name of ['report final.txt', 'eicar.com']) expect(byName.get(name)!.engine).toEqual({ name: 'builtin', version: null, signatures: null });
+    expect(byName.get('huge.iso')!.engine).toBeNull();
+    for (const object of objects) expect(Object.keys(object)).toEqual(expect.arrayContaining(['path', 'status', 'safe', 'detailed', 'findings', 'sha256', 'scanId', 'engine']));
   });
 
   it('shows a name with a right-to-left override, a newline or Hebrew on one honest line; --json keeps the real name', async () => {

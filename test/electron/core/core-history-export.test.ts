@@ -56,6 +56,8 @@ describe('history.export', () => {
     expect(column('path')).toBe(eicarPath);
     expect(column('verdict')).toBe('unsafe');
     expect(column('findings')).toMatch(/EICAR/);
+    // Who made the verdict: the built-in engine (these cores use it), which names no version.
+    expect([column('engine'), column('engine_version'), column('signatures_version'), column('signatures_date')]).toEqual(['builtin', '', '', '']);
   });
 
   it('writes every matching row as JSON, ignoring the list’s offset and limit', async () => {
@@ -64,6 +66,7 @@ describe('history.export', () => {
     expect(result).toEqual({ ok: true, value: { rows: 4, path: target } });
     const records = JSON.parse(await readFile(target, 'utf8')) as ScanRecord[];
     expect(records.map((record) => record.path).sort()).toEqual([...cleanPaths, eicarPath].sort());
+    for (const record of records) expect(record.engine).toEqual({ name: 'builtin', version: null, signatures: null });
     // Same records as the core's own list, oldest first.
     const listed = await core.scans.list({ order: 'oldest', limit: 100 });
     if (!listed.ok) throw new Error(listed.error.message);

@@ -142,6 +142,7 @@ describe('records', () => {
       safe: false,
       detailed: 'Eicar-Test-Signature FOUND',
       findings: [{ name: 'Eicar-Test-Signature', engine: 'clamav', extra: { nested: [1, 2] } }, { name: 'Other' }],
+      engine: { name: 'clamav', version: '1.4.6', signatures: { version: 27467, date: '2026-11-24T09:21:02.000Z' } },
       fileType: 'application/x-dosexec',
       queuedAt: '2026-03-01T10:00:00.000Z',
       submittedAt: '2026-03-01T10:00:01.000Z',
@@ -253,13 +254,16 @@ describe('verdicts', () => {
   });
 });
 
+/** Columns migration 5 adds: rows written under an older schema have none of them. */
+const ENGINE_COLUMNS: readonly string[] = ['engine_name', 'engine_version', 'signatures_version', 'signatures_date'];
+
 describe('migration 2 (dispositions)', () => {
   it('upgrades a schema-1 database in place: rows kept, new columns empty, verdicts as before, allowed content filterable', () => {
     history.close();
     const file = path.join(dataDir, 'old.sqlite');
     const db = new DatabaseSync(file);
     migrate(db, MIGRATIONS.filter((migration) => migration.version === 1));
-    const columns = RECORD_COLUMNS.filter((column) => !['disposition', 'quarantine_id', 'error_params'].includes(column));
+    const columns = RECORD_COLUMNS.filter((column) => !['disposition', 'quarantine_id', 'error_params', ...ENGINE_COLUMNS].includes(column));
     const insert = db.prepare(`INSERT INTO scans (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
     const old = [makeRecord({ status: 'completed', safe: false, sha256: hex(32) }), makeRecord({ status: 'completed', safe: true }), makeRecord({ status: 'queued' })];
     for (const record of old) {
@@ -291,7 +295,7 @@ describe('migration 3 (error parameters)', () => {
     const file = path.join(dataDir, 'v2.sqlite');
     const db = new DatabaseSync(file);
     migrate(db, MIGRATIONS.filter((migration) => migration.version <= 2));
-    const columns = RECORD_COLUMNS.filter((column) => column !== 'error_params');
+    const columns = RECORD_COLUMNS.filter((column) => column !== 'error_params' && !ENGINE_COLUMNS.includes(column));
     const old = makeRecord({ status: 'skipped', error: { code: 'excluded_extension', message: 'Not scanned: files ending in .iso are excluded in the global exclusions.' } });
     const row = recordToRow(old);
     db.prepare(`INSERT INTO scans (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`).run(...columns.map((column) => row[column] ?? null));

@@ -86,6 +86,8 @@ describe('POST /file-scans/sync', () => {
     const scan = terminalScanSchema.parse(reply.body);
     expect(scan).toMatchObject({ status: 'completed', execution_mode: 'sync', file_name: 'notes.txt', file_size: 12, file_type: 'text/plain' });
     expect(scan.result?.safe).toBe(true);
+    // Decisions table, `engine`: who made the verdict (this service runs the built-in engine).
+    expect(scan.engine).toEqual({ name: 'builtin', version: null, signatures: null });
     expect(scan.scan_duration_ms).toBeGreaterThanOrEqual(0);
     expect(scan.submitted_at).toMatch(ISO_MS);
     expect(scan).not.toHaveProperty('error');
@@ -316,6 +318,7 @@ describe('failed scans', () => {
       const scan = terminalScanSchema.parse(reply.body);
       expect(scan.status).toBe('failed');
       expect(scan).not.toHaveProperty('result');
+      expect(scan).not.toHaveProperty('engine');
       expect(scan.error?.code).toBe('engine_unavailable');
       expect(scan.error?.message).toContain('ECONNREFUSED');
       expect(scan.completed_at).toMatch(ISO_MS);

@@ -94,6 +94,14 @@ export function createTestCore(): TestCore {
         record('scans.counts', []);
         return ok({ queued: 0, uploading: 0, processing: 0 });
       },
+      async basicOnlyCount() {
+        record('scans.basicOnlyCount', []);
+        return ok({ count: 0 });
+      },
+      async rescanBasicOnly() {
+        record('scans.rescanBasicOnly', []);
+        return ok({ queued: 0, missing: 0 });
+      },
       async allowUpload(...args) {
         record('scans.allowUpload', args);
         return ok({ released: args[0].length });

@@ -71,6 +71,8 @@ export function installTestBridge(config: BrowserBridgeConfig): void {
       list: (query) => invoke('scans', 'list', query),
       get: (id) => invoke('scans', 'get', id),
       rescan: (id, options) => invoke('scans', 'rescan', id, options),
+      basicOnlyCount: () => invoke('scans', 'basicOnlyCount'),
+      rescanBasicOnly: () => invoke('scans', 'rescanBasicOnly'),
       counts: () => invoke('scans', 'counts'),
       allowUpload: (ids, origin) => invoke('scans', 'allowUpload', ids, origin),
       onEvent: (listener) => subscribe('scan', (payload) => listener(payload as ScanEvent)),

@@ -1,11 +1,12 @@
 // The built-in engine: the EICAR test file per its definition, and an honest clean label.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { BUILTIN_IDENTITY } from '../../../../shared/engine/engine-identity.ts';
 import { BuiltinEngine, EICAR_FINDING, isEicarTestFile } from '../../../../electron/local-service/engines/builtin-engine.ts';
 import { DETAILED_LABELS, EngineError } from '../../../../electron/local-service/engines/engine.ts';
 import { EICAR, fixtureDir, noise, type FixtureDir } from '../../../fixtures/engine-files.ts';
 
-const INFECTED = { safe: false, detailed: 'infected', findings: [{ name: EICAR_FINDING }] };
-const BASIC_CLEAN = { safe: true, detailed: 'clean (basic checks only; ClamAV not available)', findings: [] };
+const INFECTED = { safe: false, detailed: 'infected', findings: [{ name: EICAR_FINDING }], engine: BUILTIN_IDENTITY };
+const BASIC_CLEAN = { safe: true, detailed: 'clean (basic checks only; ClamAV not available)', findings: [], engine: BUILTIN_IDENTITY };
 
 let files: FixtureDir;
 const engine = new BuiltinEngine();

@@ -23,8 +23,10 @@ const CLAM_TEST_FILES = [
   'clam_IScab_int.exe', 'clam_ISmsi_ext.exe', 'clam_ISmsi_int.exe', 'clam_cache_emax.tgz',
 ];
 
-const CLEAN: EngineVerdict = { safe: true, detailed: 'clean', findings: [] };
-const infected = (name: string): EngineVerdict => ({ safe: false, detailed: 'infected', findings: [{ name }] });
+// Each verdict names its engine: clamd's VERSION with the tests' own databases has no signature version.
+const CLAMAV = { name: 'clamav', version: expect.stringMatching(/^\d+\.\d+\.\d+/) as unknown as string, signatures: null } as const;
+const CLEAN: EngineVerdict = { safe: true, detailed: 'clean', findings: [], engine: CLAMAV };
+const infected = (name: string): EngineVerdict => ({ safe: false, detailed: 'infected', findings: [{ name }], engine: CLAMAV });
 
 let clamd: RunningClamd | null = null;
 let files: FixtureDir;

@@ -10,14 +10,18 @@ import { EngineError, type EngineVerdict } from '../../../../electron/local-serv
 import { startClamd, TEST_SIGNATURES, type RunningClamd, type StartClamdOptions } from '../../../support/clamd.ts';
 import { EICAR, fixtureDir, noise, type FixtureDir } from '../../../fixtures/engine-files.ts';
 
-const CLEAN: EngineVerdict = { safe: true, detailed: 'clean', findings: [] };
-const INFECTED: EngineVerdict = { safe: false, detailed: 'infected', findings: [{ name: TEST_SIGNATURES.eicar }] };
+// Who made it: ClamAV (the identity itself is checked in clamd-identity.test.ts).
+const CLAMAV = expect.objectContaining({ name: 'clamav' }) as EngineVerdict['engine'];
+const CLEAN: EngineVerdict = { safe: true, detailed: 'clean', findings: [], engine: CLAMAV };
+const INFECTED: EngineVerdict = { safe: false, detailed: 'infected', findings: [{ name: TEST_SIGNATURES.eicar }], engine: CLAMAV };
 
 /** A relay in front of clamd that counts connections and can break the next one that sends. */
 interface Relay {
   socketPath: string;
-  /** Connections the engine opened so far. */
+  /** Connections the engine opened so far for scans and sessions (not the VERSION asks: see versionAsks). */
   readonly opened: number;
+  /** Connections that asked VERSION (each verdict names its engine: clamd-identity.ts). */
+  readonly versionAsks: number;
   /** Connections clamd ended (an idle session timing out, a restart). */
   readonly closedByClamd: number;
   /** From the next data on, stop reading from the engine (its upload then waits for drain). */
@@ -53,13 +57,18 @@ async function clamdFor(context: TestContext, options: StartClamdOptions = {}): 
 
 async function relayTo(target: string): Promise<Relay> {
   let opened = 0;
+  let versionAsks = 0;
   let closedByClamd = 0;
   let breakNext = false;
   let hold: 'no' | 'next' | 'holding' = 'no';
   const sockets = new Set<Socket>();
   const clients = new Set<Socket>();
   const server: Server = createServer((client) => {
-    opened++;
+    // Counted by what it asks first: a scan or session, or the engine's VERSION.
+    client.once('data', (data: Buffer) => {
+      if (data.toString('latin1').startsWith('zVERSION\0')) versionAsks++;
+      else opened++;
+    });
     clients.add(client);
     client.on('close', () => clients.delete(client));
     const upstream = createConnection({ path: target });
@@ -106,6 +115,9 @@ async function relayTo(target: string): Promise<Relay> {
     socketPath,
     get opened() {
       return opened;
+    },
+    get versionAsks() {
+      return versionAsks;
     },
     get closedByClamd() {
       return closedByClamd;
@@ -221,6 +233,8 @@ describe('clamd sessions with a real clamd', () => {
     await expect(engine.scanBytes(Buffer.from('third'))).resolves.toEqual(CLEAN);
     // The broken session, the repeat on a connection of its own, a new session.
     expect(relay.opened).toBe(3);
+    // VERSION once for the first verdict, and again after the lost session (clamd may have restarted).
+    expect(relay.versionAsks).toBe(2);
   });
 
   test('a file over StreamMaxLength in a session: engine_size_limit, and the next scan works', async (context) => {
@@ -274,7 +288,8 @@ describe('clamd sessions with a real clamd', () => {
     await expect(engine.scanBytes(Buffer.from('while checking'))).resolves.toEqual(CLEAN);
     await expect(engine.sessionsReady()).resolves.toBe(false);
     for (const round of [1, 2, 3]) await expect(engine.scanBytes(Buffer.from(`round ${round}`))).resolves.toEqual(CLEAN);
-    expect(connections).toBe(1 + 1 + 3);
+    // The probe, four scans, and one VERSION (unanswered here, so not asked again for a while).
+    expect(connections).toBe(1 + 4 + 1);
   });
 
   test('a clamd that is gone: engine_unavailable, as without sessions', async (context) => {

@@ -74,6 +74,7 @@ describe('selectEngine', () => {
       safe: false,
       detailed: 'infected',
       findings: [{ name: TEST_SIGNATURES.eicar }],
+      engine: expect.objectContaining({ name: 'clamav' }),
     });
   });
 

@@ -1,0 +1,50 @@
+// Who the clamd behind an engine is (clamd's VERSION answer), for each verdict to
+// carry. Asked once and kept for a while; asked again after that, and after any
+// error or lost connection, so a RELOAD with new signatures shows in later verdicts.
+import { parseClamdVersion, type EngineIdentity } from '../../../shared/engine/engine-identity.ts';
+
+/** How long a VERSION answer stands for the verdicts that follow it (default). */
+export const IDENTITY_MAX_AGE_MS = 60_000;
+
+/** A clamd whose VERSION could not be read is still ClamAV: its verdicts say so, without a version. */
+const UNKNOWN_CLAMAV: EngineIdentity = { name: 'clamav', version: null, signatures: null };
+
+export class ClamdIdentity {
+  readonly #ask: () => Promise<string>;
+  readonly #maxAgeMs: number;
+  #known: { identity: EngineIdentity; at: number } | null = null;
+  #asking: Promise<EngineIdentity> | null = null;
+
+  /** `ask`: clamd's VERSION line (rejects when clamd does not answer). */
+  constructor(ask: () => Promise<string>, maxAgeMs = IDENTITY_MAX_AGE_MS) {
+    this.#ask = ask;
+    this.#maxAgeMs = maxAgeMs;
+  }
+
+  /** The identity to stamp on a verdict. Never rejects: an unanswered VERSION keeps the last one known. */
+  current(): Promise<EngineIdentity> {
+    const known = this.#known;
+    if (known && performance.now() - known.at < this.#maxAgeMs) return Promise.resolve(known.identity);
+    this.#asking ??= this.#ask().then(
+      (line) => {
+        this.#asking = null;
+        const identity = parseClamdVersion(line) ?? UNKNOWN_CLAMAV;
+        this.#known = { identity, at: performance.now() };
+        return identity;
+      },
+      () => {
+        // Kept like an answer, so a clamd that does not answer VERSION delays one verdict per period, not each.
+        this.#asking = null;
+        const identity = this.#known?.identity ?? UNKNOWN_CLAMAV;
+        this.#known = { identity, at: performance.now() };
+        return identity;
+      },
+    );
+    return this.#asking;
+  }
+
+  /** Asks again before the next verdict (clamd failed, reconnected, or may have reloaded). */
+  forget(): void {
+    this.#known = null;
+  }
+}
