@@ -1,5 +1,5 @@
 // Prepare: fingerprint (which opens the file and takes its fstat), then stat the
-// path, so the digests describe one stable content: the file opened is the one at
+// path (the fingerprint thread takes that stat itself, right after the read), so the digests describe one stable content: the file opened is the one at
 // the path, unchanged while it was read (a file still being written is read again,
 // a few times at most).
 import type { Stats } from 'node:fs';
@@ -21,7 +21,7 @@ export interface Prepared {
 export async function prepare(p: Pipeline, record: ScanRecord, signal: AbortSignal): Promise<Prepared> {
   for (let attempt = 1; attempt <= SAME_CONTENT_RETRIES; attempt++) {
     const digests = await fingerprint(p, record.path, signal);
-    const after = await statFile(record.path);
+    const after = digests.after ? checkedFile(digests.after) : await statFile(record.path);
     if (sameFile(digests.opened, after) && digests.bytesRead === after.size) return { size: after.size, digests };
     p.log?.info('file changed while fingerprinting; reading it again', { id: record.id, attempt });
     await delay(200 * attempt, signal);
@@ -47,6 +47,13 @@ async function fingerprint(p: Pipeline, path: string, signal: AbortSignal): Prom
 export async function statFile(path: string): Promise<Stats> {
   const info = await stat(path);
   if (!info.isFile()) throw notRegularFailure();
+  if (info.size > MAX_ASYNC_FILE_SIZE) throw tooLargeFailure(info.size);
+  return info;
+}
+
+/** The same checks as statFile, on a stat the fingerprinter took. */
+function checkedFile<T extends { size: number; isFile: boolean }>(info: T): T {
+  if (!info.isFile) throw notRegularFailure();
   if (info.size > MAX_ASYNC_FILE_SIZE) throw tooLargeFailure(info.size);
   return info;
 }
