@@ -5,6 +5,7 @@ import { needsUploadConsent } from '../../shared/settings/protection.ts';
 import type { BackendManager } from '../backend/backend.ts';
 import { createExclusionMatcher, exclusionConfigFromSettings, type ExclusionMatcher } from '../exclusions/exclusion-matcher.ts';
 import { MAX_ASYNC_FILE_SIZE } from '../../shared/service-contract/limits.ts';
+import { fingerprintFile } from '../fingerprint/fingerprint.ts';
 import { createFingerprintPool } from '../fingerprint/fingerprint-pool.ts';
 import { tooLargeFailure } from '../scans/failures.ts';
 import type { History } from '../history/history.ts';
@@ -18,6 +19,9 @@ import type { ThreatActions } from './threat-actions.ts';
 
 /** Files up to this size are read once (fingerprint) and uploaded from memory; at most `concurrency` are held at a time. */
 const SINGLE_READ_MAX_BYTES = 1024 * 1024;
+
+/** Files of at least this size (at intake) are fingerprinted on the fingerprint thread, smaller ones on this one. */
+const THREAD_FROM_BYTES = 1024 * 1024;
 
 /** Manual scans ask before a file goes to a remote service; a watched folder and the command line do not. */
 const ASKS_BEFORE_UPLOAD: ReadonlySet<ScanOrigin> = new Set(['drop', 'dialog', 'second-instance', 'rescan']);
@@ -55,7 +59,13 @@ export function setupScanning(ctx: CoreContext, input: { history: History; insta
     onFallback: (error) => log.warn({ error: error.message }, 'fingerprint threads unavailable; fingerprinting on the main thread'),
   });
   ctx.onClose(() => pool.close());
-  const fingerprint: Fingerprinter = async (path, signal) => {
+  const fingerprint: Fingerprinter = async (path, signal, sizeAtIntake) => {
+    // A small file on this thread: handing it to the thread and back costs about what its hashing does,
+    // and the wait for the thread to be scheduled slowed a batch of small files on a busy machine.
+    if (sizeAtIntake !== null && sizeAtIntake < THREAD_FROM_BYTES) {
+      const refuse = (opened: { size: number }) => (opened.size > MAX_ASYNC_FILE_SIZE ? tooLargeFailure(opened.size) : undefined);
+      return fingerprintFile(path, { signal, keepContentUpTo: SINGLE_READ_MAX_BYTES, refuse, digests: ['sha256'] });
+    }
     const result = await pool.fingerprint(path, signal);
     if (result.kind === 'too_large') throw tooLargeFailure(result.size);
     return { ...result.fingerprint, after: result.after };

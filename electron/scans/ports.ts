@@ -70,7 +70,8 @@ export interface FileDigests {
   after?: { size: number; mtimeMs: number; dev: number; ino: number; isFile: boolean } | null;
 }
 
-export type Fingerprinter = (path: string, signal: AbortSignal) => Promise<FileDigests>;
+/** `sizeAtIntake`: the file's size when it was queued (null when unknown), to choose how to read it. */
+export type Fingerprinter = (path: string, signal: AbortSignal, sizeAtIntake: number | null) => Promise<FileDigests>;
 
 export type IntakeEntry =
   | { ok: true; path: string; size: number; mtimeMs: number }

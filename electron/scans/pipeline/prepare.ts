@@ -20,7 +20,7 @@ export interface Prepared {
 
 export async function prepare(p: Pipeline, record: ScanRecord, signal: AbortSignal): Promise<Prepared> {
   for (let attempt = 1; attempt <= SAME_CONTENT_RETRIES; attempt++) {
-    const digests = await fingerprint(p, record.path, signal);
+    const digests = await fingerprint(p, record.path, record.size, signal);
     const after = digests.after ? checkedFile(digests.after) : await statFile(record.path);
     if (sameFile(digests.opened, after) && digests.bytesRead === after.size) return { size: after.size, digests };
     p.log?.info('file changed while fingerprinting; reading it again', { id: record.id, attempt });
@@ -30,10 +30,10 @@ export async function prepare(p: Pipeline, record: ScanRecord, signal: AbortSign
 }
 
 /** The fingerprint of a regular file within the size limit; a file that cannot be read fails as a stat of its path says. */
-async function fingerprint(p: Pipeline, path: string, signal: AbortSignal): Promise<FileDigests> {
+async function fingerprint(p: Pipeline, path: string, sizeAtIntake: number | null, signal: AbortSignal): Promise<FileDigests> {
   let digests: FileDigests;
   try {
-    digests = await p.options.fingerprint(path, signal);
+    digests = await p.options.fingerprint(path, signal, sizeAtIntake);
   } catch (error) {
     // The same failure as a stat before opening would have given (it names the cause more precisely).
     if (!signal.aborted) await statFile(path);
