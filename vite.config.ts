@@ -33,10 +33,17 @@ export const rendererConfig: UserConfig = {
 export const RUNTIME_PACKAGES = ['keytar'] as const;
 const isRuntimePackage = (id: string): boolean => RUNTIME_PACKAGES.some((name) => id === name || id.startsWith(`${name}/`));
 
-/** The main process and the embedded service's worker thread (start-in-thread.ts loads `service-thread.js` next to main.js). */
-export const mainEntries = { main: here('./electron/main.ts'), 'service-thread': here('./electron/local-service/thread/service-thread.ts') };
+/**
+ * The main process and its worker threads: the embedded service's (start-in-thread.ts loads `service-thread.js`
+ * next to main.js) and the fingerprint threads' (fingerprint-pool.ts loads `fingerprint-thread.js` the same way).
+ */
+export const mainEntries = {
+  main: here('./electron/main.ts'),
+  'service-thread': here('./electron/local-service/thread/service-thread.ts'),
+  'fingerprint-thread': here('./electron/fingerprint/fingerprint-thread.ts'),
+};
 
-/** dist-electron/main.js and service-thread.js: ESM, self-contained but for keytar. */
+/** dist-electron/main.js, service-thread.js and fingerprint-thread.js: ESM, self-contained but for keytar. */
 export const mainBuild: UserConfig = {
   root: here('.'),
   build: { outDir: here('./dist-electron'), emptyOutDir: false, minify: false, rolldownOptions: { external: isRuntimePackage, platform: 'node' } },

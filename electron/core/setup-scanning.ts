@@ -6,6 +6,7 @@ import type { BackendManager } from '../backend/backend.ts';
 import { createExclusionMatcher, exclusionConfigFromSettings, type ExclusionMatcher } from '../exclusions/exclusion-matcher.ts';
 import { MAX_ASYNC_FILE_SIZE } from '../../shared/service-contract/limits.ts';
 import { fingerprintFile } from '../fingerprint/fingerprint.ts';
+import { createFingerprintPool } from '../fingerprint/fingerprint-pool.ts';
 import { tooLargeFailure } from '../scans/failures.ts';
 import type { History } from '../history/history.ts';
 import { expandPaths } from '../intake/expand-paths.ts';
@@ -18,6 +19,9 @@ import type { ThreatActions } from './threat-actions.ts';
 
 /** Files up to this size are read once (fingerprint) and uploaded from memory; at most `concurrency` are held at a time. */
 const SINGLE_READ_MAX_BYTES = 1024 * 1024;
+
+/** Files of at least this size (at intake) are fingerprinted on the fingerprint thread, smaller ones on this one. */
+const THREAD_FROM_BYTES = 1024 * 1024;
 
 /**
  * Manual scans ask before a file goes to a remote service; a watched folder and the command line do not.
@@ -59,11 +63,26 @@ export function setupScanning(ctx: CoreContext, input: ScanningInput): Scanning 
   const mayUpload = (record: ScanRecord, serviceLabel: string): boolean =>
     serviceLabel === 'local' || options.serviceOverride !== undefined || !ASKS_BEFORE_UPLOAD.has(record.origin) || !needsUploadConsent(settings.get(), serviceLabel);
 
-  const fingerprint: Fingerprinter = async (path, signal) => {
-    // A small file's bytes are kept and uploaded as hashed: one read per file instead of two.
-    // A file grown past the service's limit since intake is refused before it is read.
-    const refuse = (opened: { size: number }) => (opened.size > MAX_ASYNC_FILE_SIZE ? tooLargeFailure(opened.size) : undefined);
-    return fingerprintFile(path, { signal, keepContentUpTo: SINGLE_READ_MAX_BYTES, refuse });
+  // A small file's bytes are kept and uploaded as hashed: one read per file instead of two.
+  // A file grown past the service's limit since intake is refused before it is read.
+  // sha256 alone (reuse and the check of the service's answer need it): md5 and sha1 come with the service's answer.
+  const pool = createFingerprintPool({
+    keepContentUpTo: SINGLE_READ_MAX_BYTES,
+    maxSize: MAX_ASYNC_FILE_SIZE,
+    digests: ['sha256'],
+    onFallback: (error) => log.warn({ error: error.message }, 'fingerprint threads unavailable; fingerprinting on the main thread'),
+  });
+  ctx.onClose(() => pool.close());
+  const fingerprint: Fingerprinter = async (path, signal, sizeAtIntake) => {
+    // A small file on this thread: handing it to the thread and back costs about what its hashing does,
+    // and the wait for the thread to be scheduled slowed a batch of small files on a busy machine.
+    if (sizeAtIntake !== null && sizeAtIntake < THREAD_FROM_BYTES) {
+      const refuse = (opened: { size: number }) => (opened.size > MAX_ASYNC_FILE_SIZE ? tooLargeFailure(opened.size) : undefined);
+      return fingerprintFile(path, { signal, keepContentUpTo: SINGLE_READ_MAX_BYTES, refuse, digests: ['sha256'] });
+    }
+    const result = await pool.fingerprint(path, signal);
+    if (result.kind === 'too_large') throw tooLargeFailure(result.size);
+    return { ...result.fingerprint, after: result.after };
   };
   const intake: Intake = (paths, intakeOptions) => expandPaths(paths, intakeOptions);
 

@@ -1,4 +1,4 @@
-// md5, sha1 and sha256 of a file in one read pass. The next chunk is read
+// md5, sha1 and sha256 of a file (or only some of them) in one read pass. The next chunk is read
 // (thread pool) while the current one is hashed (this thread), so the disk
 // and the CPU work at the same time. Opens without blocking and refuses
 // anything but a regular file, so a path swapped for a FIFO cannot hang it.
@@ -6,9 +6,12 @@ import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 
+export type DigestName = 'md5' | 'sha1' | 'sha256';
+
 export interface Fingerprint {
-  md5: string;
-  sha1: string;
+  /** Absent when `digests` did not ask for it. */
+  md5?: string;
+  sha1?: string;
   sha256: string;
   /** Bytes actually hashed: differs from the size at intake when the file changed meanwhile. */
   bytesRead: number;
@@ -39,6 +42,12 @@ export interface FingerprintOptions {
   chunkSize?: number;
   /** Return the content of files up to this many bytes (read in one go anyway). Default 0: never. */
   keepContentUpTo?: number;
+  /**
+   * The digests besides sha256 (always computed): default md5 and sha1 as well. md5 costs more
+   * than sha1 and sha256 together (no CPU instructions for it), so a caller that gets them
+   * elsewhere leaves them out.
+   */
+  digests?: readonly DigestName[];
   /** Looks at the file opened before anything is read: the error it returns (e.g. too large) is thrown as it is. */
   refuse?: (opened: FileIdentity) => Error | undefined;
 }
@@ -64,9 +73,10 @@ export class FingerprintError extends Error {
 }
 
 export const DEFAULT_CHUNK_SIZE = 1024 * 1024;
+export const ALL_DIGESTS: readonly DigestName[] = ['md5', 'sha1', 'sha256'];
 
 // O_NONBLOCK: opening a FIFO or device returns at once instead of waiting for a writer.
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
+export const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
 
 export async function fingerprintFile(filePath: string, options: FingerprintOptions = {}): Promise<Fingerprint> {
   const { signal, onProgress } = options;
@@ -94,8 +104,9 @@ export async function fingerprintFile(filePath: string, options: FingerprintOpti
     const size = Math.max(1, Math.min(options.chunkSize ?? DEFAULT_CHUNK_SIZE, info.size + 1));
     let current: Buffer = Buffer.allocUnsafe(size);
     let spare: Buffer | null = null;
-    const md5 = createHash('md5');
-    const sha1 = createHash('sha1');
+    const wanted = options.digests ?? ALL_DIGESTS;
+    const md5 = wanted.includes('md5') ? createHash('md5') : null;
+    const sha1 = wanted.includes('sha1') ? createHash('sha1') : null;
     const sha256 = createHash('sha256');
     let position = 0;
     let reads = 0;
@@ -117,15 +128,17 @@ export async function fingerprintFile(filePath: string, options: FingerprintOpti
       spare ??= more ? Buffer.allocUnsafe(size) : null;
       pending = more && spare ? readAt(spare, position) : null;
       const chunk = current.subarray(0, bytesRead);
-      md5.update(chunk);
-      sha1.update(chunk);
+      md5?.update(chunk);
+      sha1?.update(chunk);
       sha256.update(chunk);
       if (spare) [current, spare] = [spare, current];
       onProgress?.(position);
       signal?.throwIfAborted();
     }
     inFlight = null;
-    const digests = { md5: md5.digest('hex'), sha1: sha1.digest('hex'), sha256: sha256.digest('hex'), bytesRead: position, opened };
+    const digests: Fingerprint = { sha256: sha256.digest('hex'), bytesRead: position, opened };
+    if (md5) digests.md5 = md5.digest('hex');
+    if (sha1) digests.sha1 = sha1.digest('hex');
     // One read into a buffer of its own (no spare was ever swapped in): the whole file, and nobody else's buffer.
     const keep = reads === 1 && spare === null && position <= (options.keepContentUpTo ?? 0);
     return keep ? { ...digests, content: current.subarray(0, position) } : digests;
@@ -142,7 +155,7 @@ export async function fingerprintFile(filePath: string, options: FingerprintOpti
   }
 }
 
-function openError(filePath: string, error: unknown): FingerprintError {
+export function openError(filePath: string, error: unknown): FingerprintError {
   const code = (error as NodeJS.ErrnoException).code;
   switch (code) {
     case 'ENOENT':

@@ -56,8 +56,9 @@ export type ServiceAvailability =
   | { ok: false; reason: 'awaiting_api_key' | 'backend_unavailable'; message: string };
 
 export interface FileDigests {
-  md5: string;
-  sha1: string;
+  /** Absent when the fingerprinter left it out: the service's answer brings it (finish.ts). */
+  md5?: string;
+  sha1?: string;
   sha256: string;
   /** Bytes actually read: differs from the size when the file changed underneath. */
   bytesRead: number;
@@ -65,9 +66,12 @@ export interface FileDigests {
   content?: Buffer;
   /** The file read, as it was when it was opened (its fstat). */
   opened: { size: number; mtimeMs: number; dev: number; ino: number };
+  /** A stat of the path taken right after the read, when the fingerprinter took one (else the pipeline does). */
+  after?: { size: number; mtimeMs: number; dev: number; ino: number; isFile: boolean } | null;
 }
 
-export type Fingerprinter = (path: string, signal: AbortSignal) => Promise<FileDigests>;
+/** `sizeAtIntake`: the file's size when it was queued (null when unknown), to choose how to read it. */
+export type Fingerprinter = (path: string, signal: AbortSignal, sizeAtIntake: number | null) => Promise<FileDigests>;
 
 export type IntakeEntry =
   | { ok: true; path: string; size: number; mtimeMs: number }

@@ -30,6 +30,11 @@ export function finishWithScan(p: Pipeline, id: string, scan: Scan, backendLabel
   // The service's digest of what it received must be the content we fingerprinted (file_size's
   // unit is not specified, so only the hash is compared).
   const changed = scan.file_hash !== undefined && record.sha256 !== null && scan.file_hash.sha256 !== record.sha256;
+  // The fingerprint computes sha256 alone (each byte hashed once on this side): md5 and sha1 come from the service.
+  if (scan.file_hash && !changed) {
+    if (record.md5 === null) common.md5 = scan.file_hash.md5;
+    if (record.sha1 === null) common.sha1 = scan.file_hash.sha1;
+  }
   if (scan.status === 'completed' && changed) {
     final = write({ ...common, status: 'failed', safe: null, error: changedDuringUploadFailure().recordError });
   } else if (scan.status === 'completed' && scan.result) {

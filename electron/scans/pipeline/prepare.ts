@@ -1,5 +1,5 @@
 // Prepare: fingerprint (which opens the file and takes its fstat), then stat the
-// path, so the digests describe one stable content: the file opened is the one at
+// path (the fingerprint thread takes that stat itself, right after the read), so the digests describe one stable content: the file opened is the one at
 // the path, unchanged while it was read (a file still being written is read again,
 // a few times at most).
 import type { Stats } from 'node:fs';
@@ -20,8 +20,8 @@ export interface Prepared {
 
 export async function prepare(p: Pipeline, record: ScanRecord, signal: AbortSignal): Promise<Prepared> {
   for (let attempt = 1; attempt <= SAME_CONTENT_RETRIES; attempt++) {
-    const digests = await fingerprint(p, record.path, signal);
-    const after = await statFile(record.path);
+    const digests = await fingerprint(p, record.path, record.size, signal);
+    const after = digests.after ? checkedFile(digests.after) : await statFile(record.path);
     if (sameFile(digests.opened, after) && digests.bytesRead === after.size) return { size: after.size, digests };
     p.log?.info('file changed while fingerprinting; reading it again', { id: record.id, attempt });
     await delay(200 * attempt, signal);
@@ -30,10 +30,10 @@ export async function prepare(p: Pipeline, record: ScanRecord, signal: AbortSign
 }
 
 /** The fingerprint of a regular file within the size limit; a file that cannot be read fails as a stat of its path says. */
-async function fingerprint(p: Pipeline, path: string, signal: AbortSignal): Promise<FileDigests> {
+async function fingerprint(p: Pipeline, path: string, sizeAtIntake: number | null, signal: AbortSignal): Promise<FileDigests> {
   let digests: FileDigests;
   try {
-    digests = await p.options.fingerprint(path, signal);
+    digests = await p.options.fingerprint(path, signal, sizeAtIntake);
   } catch (error) {
     // The same failure as a stat before opening would have given (it names the cause more precisely).
     if (!signal.aborted) await statFile(path);
@@ -47,6 +47,13 @@ async function fingerprint(p: Pipeline, path: string, signal: AbortSignal): Prom
 export async function statFile(path: string): Promise<Stats> {
   const info = await stat(path);
   if (!info.isFile()) throw notRegularFailure();
+  if (info.size > MAX_ASYNC_FILE_SIZE) throw tooLargeFailure(info.size);
+  return info;
+}
+
+/** The same checks as statFile, on a stat the fingerprinter took. */
+function checkedFile<T extends { size: number; isFile: boolean }>(info: T): T {
+  if (!info.isFile) throw notRegularFailure();
   if (info.size > MAX_ASYNC_FILE_SIZE) throw tooLargeFailure(info.size);
   return info;
 }

@@ -62,6 +62,9 @@ function madeByTheEngineNow(p: Pipeline, id: string, earlier: ScanRecord, engine
 function finishWithReuse(p: Pipeline, id: string, earlier: ScanRecord, extra: ScanRecordPatch = {}): void {
   forget(p.memory, id);
   saveVerdict(p, id, {
+    // The same content: the earlier record's md5 and sha1 (the fingerprint computes sha256 alone).
+    ...(earlier.md5 !== null ? { md5: earlier.md5 } : {}),
+    ...(earlier.sha1 !== null ? { sha1: earlier.sha1 } : {}),
     ...extra,
     status: 'completed',
     pendingReason: null,

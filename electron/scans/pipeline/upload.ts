@@ -54,12 +54,8 @@ export async function processRecord(p: Pipeline, id: string, signal: AbortSignal
   // Fingerprinting is shown live but not written: until the upload starts, a crash leaves a plain queued row.
   announce(p, record, { status: 'uploading', pendingReason: PENDING_REASONS.fingerprinting });
   const prepared = await prepare(p, record, signal);
-  const digests: ScanRecordPatch = {
-    size: prepared.size,
-    md5: prepared.digests.md5,
-    sha1: prepared.digests.sha1,
-    sha256: prepared.digests.sha256,
-  };
+  const { md5, sha1, sha256: sha } = prepared.digests;
+  const digests: ScanRecordPatch = { size: prepared.size, sha256: sha, ...(md5 !== undefined ? { md5 } : {}), ...(sha1 !== undefined ? { sha1 } : {}) };
   const sha256 = prepared.digests.sha256;
   if (!tracked?.forced && record.origin !== 'rescan') {
     const engineNow = await engineForReuse(p, service.label);

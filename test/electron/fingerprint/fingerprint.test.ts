@@ -47,6 +47,13 @@ describe('fingerprintFile', () => {
     });
   }
 
+  it('computes sha256 alone when md5 and sha1 are not asked for', async () => {
+    const content = randomBytes(70_001);
+    const file = write('sha256-only.bin', content);
+    const result = await fingerprintFile(file, { digests: ['sha256'] });
+    expect(result).toEqual({ sha256: coreutils(file).sha256, bytesRead: 70_001, opened: expect.objectContaining({ size: 70_001 }) });
+  });
+
   it('gives the same digests with small chunks, and reports progress up to the size', async () => {
     const content = randomBytes(100_003);
     const file = write('progress.bin', content);

@@ -43,6 +43,7 @@ describe('the built main process and service thread', () => {
     const files = fs.readdirSync(out).filter((name) => name.endsWith('.js'));
     expect(files).toContain('main.js');
     expect(files).toContain('service-thread.js');
+    expect(files).toContain('fingerprint-thread.js');
     const external = new Set<string>();
     for (const name of files) {
       for (const specifier of specifiersOf(path.join(out, name))) {
@@ -66,6 +67,6 @@ describe('the built main process and service thread', () => {
   });
 
   it('keeps the CLIs\' `import.meta.main` starts out of the entries (the app runs them as commands instead)', () => {
-    for (const entry of ['main.js', 'service-thread.js']) expect(fs.readFileSync(path.join(app.dir, 'dist-electron', entry), 'utf8'), entry).not.toContain('import.meta.main');
+    for (const entry of ['main.js', 'service-thread.js', 'fingerprint-thread.js']) expect(fs.readFileSync(path.join(app.dir, 'dist-electron', entry), 'utf8'), entry).not.toContain('import.meta.main');
   });
 });

@@ -2,6 +2,7 @@
 // loopback (as a "remote" service, so the test holds its key and can check the
 // service's own records): both modes, 408 continuation, progress, reuse and
 // force, the size limits, and retries through the fault-injecting proxy.
+import { createHash } from 'node:crypto';
 import { copyFile, readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -181,6 +182,10 @@ describe('scan pipeline', () => {
     expect(records.every((record) => record.status === 'completed' && record.safe === true)).toBe(true);
     expect(records.filter((record) => record.reusedFromId === null)).toHaveLength(1);
     expect(service.scanCount()).toBe(1);
+    // The client hashes sha256 alone; md5 and sha1 come from the service's answer, and reused verdicts copy them.
+    const content = Buffer.from('identical content\n');
+    const expected = { md5: createHash('md5').update(content).digest('hex'), sha1: createHash('sha1').update(content).digest('hex'), sha256: createHash('sha256').update(content).digest('hex') };
+    for (const record of records) expect({ md5: record.md5, sha1: record.sha1, sha256: record.sha256 }).toEqual(expected);
   });
 
   it('rejects a file over 100 MB locally (nothing sent) and sends a file over the sync limit async', async () => {
