@@ -34,7 +34,8 @@ export interface CoreTuning {
   jobPlaces?: JobPlaces;
   /** The protection state: how often it is looked at again, the system clamd.conf, freshclam's path and mirror (tests). */
   engine?: {
-    recheckMs?: number;
+    /** The embedded service's live engine: how often it looks again, how long files wait for ClamAV. */
+    live?: { recheckMs?: number; waitLimitMs?: number };
     systemConfigPath?: string;
     freshclam?: { freshclamPath?: string | null; mirror?: string; maxAttempts?: number };
   };

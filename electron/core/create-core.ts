@@ -61,7 +61,7 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
     const events = setupScanEvents(ctx, history);
     const threats = setupThreats(ctx, { history, quarantine, events });
     const engine = setupEngine(ctx);
-    const backend = await setupBackend(ctx, keys, engine.onLocalEngine);
+    const backend = await setupBackend(ctx, keys, engine.onLocalService);
     const scanning = setupScanning(ctx, { history, installId, events, threats, backend });
     const { scans } = scanning;
     // After recovery, before retention: a record whose file a crash left restored, allowed, deleted or lost says so.

@@ -4,7 +4,7 @@
 // reload after an update shows the new signatures. Reports each change of state.
 import { protectionStatus, type ProtectionStatus } from '../../../shared/engine/protection-state.ts';
 import { MAX_ASYNC_FILE_SIZE } from '../../../shared/service-contract/limits.ts';
-import type { OwnClamd } from './own-clamd/own-clamd.ts';
+import type { OwnClamd, OwnClamdState } from './own-clamd/own-clamd.ts';
 import { engineStatus, type EngineStatusInput } from './engine-status.ts';
 
 export const RECHECK_INTERVAL_MS = 60_000;
@@ -13,13 +13,23 @@ export interface EngineWatch {
   readonly status: ProtectionStatus | null;
   /** Verdict's own clamd, when it is the engine (the watch owns it and stops it on close). */
   readonly own: OwnClamd | null;
+  /** The signature folder of the clamd in use, when known (Verdict's own, or the system's config). */
+  readonly databaseDir: string | null;
   /** Looks again now ("Check again" in the UI); resolves with the state found. */
   check(): Promise<ProtectionStatus>;
   close(): Promise<void>;
 }
 
-export function watchEngine(input: EngineStatusInput & { intervalMs?: number; onChange?: (status: ProtectionStatus) => void }): EngineWatch {
+export interface EngineWatchInput extends EngineStatusInput {
+  intervalMs?: number;
+  onChange?: (status: ProtectionStatus) => void;
+  /** Each state of Verdict's own clamd (loading, running, restarting, given up), as it happens. */
+  onOwnState?: (state: OwnClamdState) => void;
+}
+
+export function watchEngine(input: EngineWatchInput): EngineWatch {
   let status: ProtectionStatus | null = null;
+  let databaseDir: string | null = null;
   let own: OwnClamd | null = null;
   let checking: Promise<ProtectionStatus> | null = null;
   let closed = false;
@@ -39,7 +49,11 @@ export function watchEngine(input: EngineStatusInput & { intervalMs?: number; on
     // After our own clamd failed, only the user's "check again" starts it again (a broken database must not
     // become a restart loop once a minute); the timer still takes a clamd that appears elsewhere.
     const retryOwn = asked || status?.reason.code !== 'clamd_failed';
-    const found = await engineStatus({ ...input, startOwn: retryOwn });
+    const ownOptions = { ...input.ownClamd, onState: (state: OwnClamdState) => {
+      input.ownClamd?.onState?.(state);
+      input.onOwnState?.(state);
+    } };
+    const found = await engineStatus({ ...input, ownClamd: ownOptions, startOwn: retryOwn });
     if (!retryOwn && found.status.engine.version === null && status) return status;
     if (found.started) {
       await own?.close();
@@ -48,6 +62,7 @@ export function watchEngine(input: EngineStatusInput & { intervalMs?: number; on
       await own.close();
       own = null;
     }
+    databaseDir = own?.state.status === 'running' ? own.state.databaseDir : found.databaseDir;
     return found.status;
   }
 
@@ -76,6 +91,9 @@ export function watchEngine(input: EngineStatusInput & { intervalMs?: number; on
     },
     get own() {
       return own;
+    },
+    get databaseDir() {
+      return databaseDir;
     },
     check: () => check(true),
     async close() {

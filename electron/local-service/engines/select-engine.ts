@@ -102,6 +102,14 @@ export interface EngineDescription {
 
 /** What the service logs at start: which engine, where, and why. */
 export function describeEngine(engine: ScanEngine): EngineDescription {
+  // The live engine (engines/live/), without importing it: it names the engine it scans with now.
+  const live = engine as { status?: { engine: { name: string; where: string }; reason: { code: string } } | null };
+  if (live.status !== undefined) {
+    const status = live.status;
+    if (status === null) return { name: engine.name, where: 'choosing' };
+    if (engine.name === 'builtin') return { name: 'builtin', where: 'in-process', reason: status.reason.code };
+    return { name: engine.name, where: status.engine.where };
+  }
   if (engine instanceof ClamdEngine) return { name: engine.name, where: engine.where };
   if (engine instanceof BuiltinEngine) {
     return engine.reason === undefined
