@@ -62,8 +62,9 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
     const threats = setupThreats(ctx, { history, quarantine, events });
     const engine = setupEngine(ctx);
     const backend = await setupBackend(ctx, keys, engine.onLocalService);
-    const scanning = setupScanning(ctx, { history, installId, events, threats, backend });
+    const scanning = setupScanning(ctx, { history, installId, events, threats, backend, engineWait: (label) => engine.waitReason(label) });
     const { scans } = scanning;
+    engine.onViewChange(() => scans.engineWaitChanged());
     // After recovery, before retention: a record whose file a crash left restored, allowed, deleted or lost says so.
     threats.reconcile();
     threats.finishPending();

@@ -10,12 +10,18 @@ import type { LocalServiceHandle } from '../backend/local-backend.ts';
 import { engineStatus } from '../local-service/engines/engine-status.ts';
 import type { EngineReport } from '../local-service/thread/thread-protocol.ts';
 import type { CoreContext, Guard } from './core-context.ts';
+import { LOCAL_LABEL } from '../backend/backend-state.ts';
+import { PENDING_REASONS } from '../scans/pipeline.ts';
 import { runSignatureUpdate } from './signature-update.ts';
 
 export interface EngineCapability {
   /** Passed to setupBackend: the embedded service, each time it starts (null when it failed). */
   onLocalService(service: LocalServiceHandle | null): void;
   api(guard: Guard): CoreApi['protection'];
+  /** Why files at this service wait for its engine now (the pipeline's pending reason), or null. */
+  waitReason(serviceLabel: string): string | null;
+  /** Each change of the view (the pipeline updates the files' wait reasons). */
+  onViewChange(listener: (view: ProtectionView) => void): () => void;
 }
 
 export function setupEngine(ctx: CoreContext): EngineCapability {
@@ -131,6 +137,16 @@ export function setupEngine(ctx: CoreContext): EngineCapability {
   };
 
   return {
+    waitReason(serviceLabel) {
+      const status = view.remote === null && serviceLabel === LOCAL_LABEL ? view.status : null;
+      if (status?.reason.code === 'clamd_starting') return PENDING_REASONS.engineStarting;
+      // not_running: ClamAV is expected there; the service holds its files until it answers (or their limit).
+      return status?.state === 'not_running' ? PENDING_REASONS.engineWaiting : null;
+    },
+    onViewChange(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
     onLocalService(service) {
       unsubscribe?.();
       local = service;

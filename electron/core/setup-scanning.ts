@@ -30,7 +30,10 @@ export interface Scanning {
   exclusionsChanged(): void;
 }
 
-export function setupScanning(ctx: CoreContext, input: { history: History; installId: string; events: ScanEvents; threats: ThreatActions; backend: BackendManager }): Scanning {
+export function setupScanning(
+  ctx: CoreContext,
+  input: { history: History; installId: string; events: ScanEvents; threats: ThreatActions; backend: BackendManager; engineWait?: (serviceLabel: string) => string | null },
+): Scanning {
   const { settings, tuning, log, options } = ctx;
   const { threats, backend } = input;
 
@@ -73,6 +76,7 @@ export function setupScanning(ctx: CoreContext, input: { history: History; insta
     threatResponse: (record) => threats.respond(record),
     onThreat: (record, request) => threats.onThreat(record, request),
     mayUpload,
+    ...(input.engineWait ? { engineWait: input.engineWait } : {}),
   });
   ctx.onClose(() => scans.close());
   return {

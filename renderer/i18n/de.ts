@@ -79,6 +79,8 @@ export const de: Messages = {
   'pending.fingerprinting': 'Hashwerte werden berechnet',
   'pending.waiting_for_identical': 'Wartet auf die Prüfung einer identischen Datei',
   'pending.awaiting_upload_consent': 'Wartet auf Ihre Erlaubnis zum Hochladen',
+  'pending.engine_starting': 'ClamAV wird gestartet …',
+  'pending.engine_waiting': 'Wartet auf ClamAV, das nicht antwortet',
   'pending.other': 'Wartet: {reason}',
 
   'verdict.unsafe': 'Bedrohung',

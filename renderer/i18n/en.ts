@@ -79,6 +79,8 @@ export const en = {
   'pending.fingerprinting': 'Computing hashes',
   'pending.waiting_for_identical': 'Waiting for an identical file’s scan',
   'pending.awaiting_upload_consent': 'Waiting for your permission to upload',
+  'pending.engine_starting': 'Starting ClamAV…',
+  'pending.engine_waiting': 'Waiting for ClamAV, which is not answering',
   'pending.other': 'Waiting: {reason}',
 
   'verdict.unsafe': 'Threat',

@@ -17,6 +17,10 @@ export const PENDING_REASONS = {
   waitingForIdentical: 'waiting_for_identical',
   /** A manual scan for a remote service the user has not agreed to send files to (yet). */
   awaitingUploadConsent: 'awaiting_upload_consent',
+  /** At the service: Verdict's own clamd is loading its signatures ("Starting ClamAV…"). */
+  engineStarting: 'engine_starting',
+  /** At the service: ClamAV is expected but does not answer; the file waits for it (up to a limit). */
+  engineWaiting: 'engine_waiting',
 } as const;
 
 /**
@@ -75,6 +79,8 @@ export interface PipelineOptions {
    * manual scans to a remote service). false: it waits, `awaiting_upload_consent`.
    */
   mayUpload?: (record: ScanRecord, serviceLabel: string) => boolean;
+  /** Why files followed at this service wait for its engine (PENDING_REASONS.engine*), or null. */
+  engineWait?: (serviceLabel: string) => string | null;
 }
 
 /** What decides where a record is sent: its path (the watched folder it lies in) and how it was handed in. */

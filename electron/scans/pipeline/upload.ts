@@ -8,6 +8,7 @@ import { decideMode, modeForUpload } from '../mode.ts';
 import type { ServicePort } from '../ports.ts';
 import { holdForConsent } from './consent.ts';
 import { announce, isoNow, save, saveHeld, type Pipeline } from './context.ts';
+import { engineWaitFor } from './engine-wait.ts';
 import { adopt, startFollowing } from './follow.ts';
 import { holdInLane, laneFor, succeeded } from './lanes.ts';
 import type { TrackedRecord } from './memory.ts';
@@ -34,7 +35,7 @@ export async function processRecord(p: Pipeline, id: string, signal: AbortSignal
 
   if (record.serviceScanId) {
     if (record.backend === service.label) {
-      startFollowing(p, save(p, id, { status: 'processing', pendingReason: null }) ?? record, service);
+      startFollowing(p, save(p, id, { status: 'processing', pendingReason: engineWaitFor(p, service.label) }) ?? record, service);
       return;
     }
     // Followed at another backend (the settings changed meanwhile): submit here under the same reference.
