@@ -37,7 +37,7 @@ export interface EmbeddedServiceOptions {
    * Verdict's own clamd, started by the service when no clamd answers: its data directory (the
    * app's) and the signature folder (setting or --clamav-db; absent: Verdict's own, else the system's).
    */
-  ownClamd?: { dataDir: string; databaseDir?: string };
+  ownClamd?: { dataDir: string; databaseDir?: string; clamdPath?: string };
   /** The live engine's knobs (tests). */
   engineTuning?: LiveEngineTuning;
   scanDelayMs?: number;

@@ -36,6 +36,8 @@ export interface CoreTuning {
   engine?: {
     /** The embedded service's live engine: how often it looks again, how long files wait for ClamAV. */
     live?: { recheckMs?: number; waitLimitMs?: number };
+    /** The clamd Verdict's own clamd runs (default: found on PATH or at the usual places). */
+    ownClamdPath?: string;
     systemConfigPath?: string;
     freshclam?: { freshclamPath?: string | null; mirror?: string; maxAttempts?: number };
   };

@@ -36,7 +36,15 @@ export async function setupBackend(ctx: CoreContext, keys: CoreKeys, onLocalServ
   const startEmbedded = embeddedServiceStarter({
     ...localService,
     // Verdict's own clamd lives in the app's data directory (one per data directory), not the service's.
-    ...(ownClamd === false ? {} : { ownClamd: { dataDir: ctx.dataDir, ...(clamavDb !== undefined ? { databaseDir: clamavDb } : {}) } }),
+    ...(ownClamd === false
+      ? {}
+      : {
+          ownClamd: {
+            dataDir: ctx.dataDir,
+            ...(clamavDb !== undefined ? { databaseDir: clamavDb } : {}),
+            ...(tuning.engine?.ownClamdPath !== undefined ? { clamdPath: tuning.engine.ownClamdPath } : {}),
+          },
+        }),
     engineTuning: { ...tuning.engine?.live, ...(tuning.engine?.systemConfigPath ? { systemConfigPath: tuning.engine.systemConfigPath } : {}) },
     logger: log.child({ component: 'local-service' }),
   });

@@ -1,7 +1,7 @@
 // "ClamAV is known to this installation": once a file was scanned by ClamAV here,
 // a later run without it must not fall back to the built-in engine silently. The
 // fact is kept in the service's data directory, with where ClamAV last answered.
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EngineSource } from '../../../../shared/engine/protection-state.ts';
 
@@ -29,6 +29,7 @@ export function readKnownClamav(dataDir: string): KnownClamav | null {
 export function writeKnownClamav(dataDir: string, known: KnownClamav): void {
   const path = join(dataDir, FILE);
   try {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     writeFileSync(`${path}.tmp`, `${JSON.stringify(known)}\n`, { mode: 0o600 });
     renameSync(`${path}.tmp`, path);
   } catch {

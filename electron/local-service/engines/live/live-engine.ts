@@ -105,6 +105,8 @@ export class LiveEngine implements ScanEngine {
 
   /** Looks again now ("Check again", "Start ClamAV"); resolves with the state found. */
   async check(): Promise<ProtectionStatus> {
+    // While Verdict's own clamd loads, the answer is "starting" (the look that started it is still waiting for it).
+    if (this.#state.phase === 'starting') return this.#state.status;
     const status = await this.#watch.check();
     this.#apply(status);
     return this.status ?? status;
