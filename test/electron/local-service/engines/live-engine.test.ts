@@ -20,8 +20,8 @@ import { gatedClamd } from '../../../support/gated-clamd.ts';
 const CLAM_EXE = join(CLAMAV_TESTFILES_DIR, 'clam.exe');
 
 let root: string;
-let engines: LiveEngine[] = [];
-let clamds: RunningClamd[] = [];
+const engines: LiveEngine[] = [];
+const clamds: RunningClamd[] = [];
 beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), 'verdict-live-engine-'));
 });
