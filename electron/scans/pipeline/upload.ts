@@ -83,7 +83,7 @@ async function send(p: Pipeline, { record, tracked, prepared, digests, service, 
   const mode = modeForUpload(record.mode, prepared.size, fallbackMode);
   // Committed before the POST (one write with the digests; uploads starting in the same turn
   // share the commit): from here on a crash is recovered by looking the reference up.
-  const patch: ScanRecordPatch = { ...digests, status: 'uploading', pendingReason: null, error: null, backend: service.label, mode, submittedAt: isoNow(p) };
+  const patch: ScanRecordPatch = { ...digests, status: 'uploading', pendingReason: engineWaitFor(p, service.label), error: null, backend: service.label, mode, submittedAt: isoNow(p) };
   const current = saveHeld(p, record, patch, 'soon') ?? record;
   await p.history.committed();
   if (tracked) tracked.lookupFirst = true;
