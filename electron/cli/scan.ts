@@ -1,4 +1,4 @@
-// `npm run -s scan -- [--json] [--mode auto|sync|async] [--service URL] [--data-dir DIR] <paths...> | --job quick|full`
+// `npm run -s scan -- [--json] [--mode auto|sync|async] [--service URL] [--data-dir DIR] [--engine KIND] [--clamav-db DIR] <paths...> | --job quick|full`
 // Scans files and folders through the same pipeline as the app (origin `cli`):
 // progress on stderr, one result line per file on stdout, and the exit code
 // (a folder, or --job, runs a scan job: scan-job.ts; it ends with a summary line on stderr)
@@ -37,7 +37,7 @@ export function runScan(argv: string[], io: CliIo): Promise<number> {
 }
 
 async function scan(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals, engine, job } = parseScanArgs(
+  const { values, positionals, engine, clamavDb, job } = parseScanArgs(
     argv,
     { mode: { type: 'string' }, force: { type: 'boolean', default: false } },
     USAGE,
@@ -46,7 +46,7 @@ async function scan(argv: string[], io: CliIo): Promise<number> {
   const mode = values.mode as ModeChoice | undefined;
   if (mode !== undefined && !MODES.includes(mode)) throw new CliExit(`--mode must be auto, sync or async (got ${mode}).`);
   const serviceOverride = await serviceOverrideFrom(values.service, io);
-  const core = await openCliCore({ io, dataDir: values['data-dir'], serviceOverride, engine });
+  const core = await openCliCore({ io, dataDir: values['data-dir'], serviceOverride, engine, clamavDb });
 
   const mine = new Map<string, ScanRecord | null>();
   const printed = new Set<string>();
@@ -55,9 +55,16 @@ async function scan(argv: string[], io: CliIo): Promise<number> {
   let settle: (() => void) | null = null;
   const finished = (record: ScanRecord) => TERMINAL_STATUSES.includes(record.status) || (record.pendingReason !== null && GIVE_UP_REASONS.has(record.pendingReason));
 
+  const waitsShown = new Set<string>();
   const take = (record: ScanRecord) => {
     if (!mine.has(record.id)) return;
     mine.set(record.id, record);
+    // Once per run and reason: the engine holds the files (Verdict's own clamd loading, or ClamAV gone).
+    const wait = record.pendingReason;
+    if ((wait === 'engine_starting' || wait === 'engine_waiting') && !waitsShown.has(wait)) {
+      waitsShown.add(wait);
+      io.stderr(wait === 'engine_starting' ? 'Starting ClamAV… files wait until it has loaded its signatures.' : 'Waiting for ClamAV, which does not answer…');
+    }
     if (printed.has(record.id) || !TERMINAL_STATUSES.includes(record.status)) {
       settleIfDone();
       return;

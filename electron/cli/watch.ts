@@ -1,4 +1,4 @@
-// `npm run -s watch -- [--json] [--data-dir DIR] [--service URL] [--engine KIND] [--existing] <folders...>`
+// `npm run -s watch -- [--json] [--data-dir DIR] [--service URL] [--engine KIND] [--clamav-db DIR] [--existing] <folders...>`
 // Watches folders from the command line: every complete file that lands there is
 // queued (origin `watch`, async mode) through the same pipeline as the app, and each
 // verdict is printed as it arrives, in the `scan` CLI's line formats. Folder states
@@ -41,7 +41,7 @@ export function runWatch(argv: string[], io: WatchIo): Promise<number> {
 }
 
 async function watch(argv: string[], io: WatchIo): Promise<number> {
-  const { values, positionals, engine } = parseCliArgs(argv, { existing: { type: 'boolean', default: false } }, USAGE, 'No folders given.');
+  const { values, positionals, engine, clamavDb } = parseCliArgs(argv, { existing: { type: 'boolean', default: false } }, USAGE, 'No folders given.');
   // The settings' defaults for a folder (recursive, no patterns, the global protection rules).
   const folders: WatchedFolder[] = positionals.map((folder, index) =>
     watchedFolderSchema.parse({ id: `cli-${index + 1}`, path: resolve(folder), scanExisting: values.existing }),
@@ -53,7 +53,7 @@ async function watch(argv: string[], io: WatchIo): Promise<number> {
   }
   const serviceOverride = await serviceOverrideFrom(values.service, io);
   // This process watches the folders on its command line, not the app's.
-  const core = await openCliCore({ io, dataDir: values['data-dir'], serviceOverride, engine });
+  const core = await openCliCore({ io, dataDir: values['data-dir'], serviceOverride, engine, clamavDb });
 
   // Records this run queued: id → printed yet. Events may come before submit() returns the ids.
   const mine = new Map<string, boolean>();
