@@ -38,6 +38,8 @@ export interface CoreTuning {
     live?: { recheckMs?: number; waitLimitMs?: number };
     /** The clamd Verdict's own clamd runs (default: found on PATH or at the usual places). */
     ownClamdPath?: string;
+    /** false: no automatic signature updates whatever the setting says (tests that must not run freshclam). */
+    autoUpdate?: boolean;
     systemConfigPath?: string;
     freshclam?: { freshclamPath?: string | null; mirror?: string; maxAttempts?: number };
   };

@@ -5,7 +5,7 @@ import type { KeyStatus } from '../../shared/bridge/api.ts';
 import type { Language } from '../../shared/service-contract/limits.ts';
 import type { Settings } from '../../shared/settings/settings.ts';
 import { createBackendManager, type BackendManager } from '../backend/backend.ts';
-import { embeddedServiceStarter, type LocalServiceHandle } from '../backend/local-backend.ts';
+import { embeddedServiceStarter, type LocalServiceHandle, type LocalServiceStarter } from '../backend/local-backend.ts';
 import { accountForBaseUrl, createKeychain, DEFAULT_KEYCHAIN_ACCOUNT, DEFAULT_KEYCHAIN_SERVICE, type Keychain } from '../keychain/keychain.ts';
 import type { CoreContext } from './core-context.ts';
 import { systemLanguage } from './system-language.ts';
@@ -33,21 +33,25 @@ export function setupKeys(ctx: CoreContext): CoreKeys {
 export async function setupBackend(ctx: CoreContext, keys: CoreKeys, onLocalService?: (service: LocalServiceHandle | null) => void): Promise<BackendManager> {
   const { settings, options, tuning, log } = ctx;
   const { clamavDb, ownClamd, ...localService } = options.localService ?? {};
-  const startEmbedded = embeddedServiceStarter({
-    ...localService,
-    // Verdict's own clamd lives in the app's data directory (one per data directory), not the service's.
-    ...(ownClamd === false
-      ? {}
-      : {
-          ownClamd: {
-            dataDir: ctx.dataDir,
-            ...(clamavDb !== undefined ? { databaseDir: clamavDb } : {}),
-            ...(tuning.engine?.ownClamdPath !== undefined ? { clamdPath: tuning.engine.ownClamdPath } : {}),
-          },
-        }),
-    engineTuning: { ...tuning.engine?.live, ...(tuning.engine?.systemConfigPath ? { systemConfigPath: tuning.engine.systemConfigPath } : {}) },
-    logger: log.child({ component: 'local-service' }),
-  });
+  // Built at each start: the database folder setting is taken when the service starts.
+  const startEmbedded: LocalServiceStarter = (input) => {
+    const databaseDir = clamavDb ?? settings.get().clamavDatabaseDir ?? undefined;
+    return embeddedServiceStarter({
+      ...localService,
+      // Verdict's own clamd lives in the app's data directory (one per data directory), not the service's.
+      ...(ownClamd === false
+        ? {}
+        : {
+            ownClamd: {
+              dataDir: ctx.dataDir,
+              ...(databaseDir !== undefined ? { databaseDir } : {}),
+              ...(tuning.engine?.ownClamdPath !== undefined ? { clamdPath: tuning.engine.ownClamdPath } : {}),
+            },
+          }),
+      engineTuning: { ...tuning.engine?.live, ...(tuning.engine?.systemConfigPath ? { systemConfigPath: tuning.engine.systemConfigPath } : {}) },
+      logger: log.child({ component: 'local-service' }),
+    })(input);
+  };
   let keychainError: string | null = null;
   const language = (): Language => {
     const chosen = settings.get().language;

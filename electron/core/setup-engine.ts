@@ -12,6 +12,8 @@ import type { EngineReport } from '../local-service/thread/thread-protocol.ts';
 import type { CoreContext, Guard } from './core-context.ts';
 import { LOCAL_LABEL } from '../backend/backend-state.ts';
 import { PENDING_REASONS } from '../scans/pipeline.ts';
+import type { UpdateSignaturesResult } from '../local-service/engines/freshclam/run-freshclam.ts';
+import { createAutoUpdate } from './auto-update.ts';
 import { runSignatureUpdate } from './signature-update.ts';
 
 export interface EngineCapability {
@@ -102,14 +104,22 @@ export function setupEngine(ctx: CoreContext): EngineCapability {
     return looking;
   }
 
+  const autoUpdate = createAutoUpdate({
+    dataDir: ctx.dataDir,
+    enabled: () => tuning.autoUpdate !== false && ctx.settings.get().autoUpdateSignatures,
+    run: (onResult) => updateSignatures(onResult),
+  });
+  listeners.add((next) => autoUpdate.reconsider(next));
+  ctx.settings.onChange(() => autoUpdate.reconsider(view));
   ctx.onClose(() => {
     closed = true;
     unsubscribe?.();
+    autoUpdate.stop();
   });
   // A switch between the embedded and a remote service changes whose engine it is.
   ctx.settings.onChange(() => void look().catch(() => undefined));
 
-  const updateSignatures = (): Promise<SignatureUpdateOutcome> => {
+  const updateSignatures = (onResult?: (result: UpdateSignaturesResult) => void): Promise<SignatureUpdateOutcome> => {
     if (updating) return updating;
     const last = view.update.last;
     publish({ ...view, update: { phase: 'running', line: null, last } });
@@ -119,6 +129,7 @@ export function setupEngine(ctx: CoreContext): EngineCapability {
       remote: view.remote !== null,
       ...tuning.freshclam,
       onProgress: (line) => publish({ ...view, update: { phase: 'running', line, last } }),
+      ...(onResult ? { onResult } : {}),
     }).then(
       async (outcome) => {
         updating = null;

@@ -14,6 +14,8 @@ export interface SignatureUpdateInput {
   mirror?: string;
   maxAttempts?: number;
   onProgress(line: string): void;
+  /** freshclam's own result, when it ran (the automatic schedule reads its cool-down from it). */
+  onResult?(result: UpdateSignaturesResult): void;
 }
 
 export async function runSignatureUpdate(input: SignatureUpdateInput): Promise<SignatureUpdateOutcome> {
@@ -34,6 +36,7 @@ export async function runSignatureUpdate(input: SignatureUpdateInput): Promise<S
     onProgress: input.onProgress,
     ...(endpoint ? { reload: () => clamdReload(endpoint) } : {}),
   });
+  input.onResult?.(result);
   return { ...updateOutcome(result), at: at() };
 }
 

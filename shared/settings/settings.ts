@@ -90,6 +90,13 @@ const userPreferences = {
   startAtLogin: z.boolean(),
   /** The offer to start at login, made once when the first folder is watched, was answered. */
   startAtLoginOffered: z.boolean(),
+  /**
+   * The signature folder for Verdict's own clamd; null: `<data dir>/clamav-db` when it holds a
+   * database, else the system's. Taken when the built-in service starts.
+   */
+  clamavDatabaseDir: z.string().min(1).max(4096).nullable(),
+  /** Update Verdict's own signatures at start and every 12 hours (only while Verdict's own database is in use). */
+  autoUpdateSignatures: z.boolean(),
 };
 
 export const settingsSchema = z.object({
@@ -104,6 +111,8 @@ export const settingsSchema = z.object({
   watchedFolders: z.array(watchedFolderSchema).max(100).default([]),
   startAtLogin: userPreferences.startAtLogin.default(false),
   startAtLoginOffered: userPreferences.startAtLoginOffered.default(false),
+  clamavDatabaseDir: userPreferences.clamavDatabaseDir.default(null),
+  autoUpdateSignatures: userPreferences.autoUpdateSignatures.default(true),
   // Every protection field has a default, so settings files written before issue 8 parse unchanged.
   ...protectionSettingsShape,
 });

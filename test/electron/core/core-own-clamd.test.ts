@@ -13,7 +13,7 @@ import { isAlive } from '../../../electron/local-service/engines/own-clamd/clamd
 import { clamdAnswers } from '../../../electron/local-service/engines/own-clamd/clamd-commands.ts';
 import { findClamd } from '../../../electron/local-service/engines/own-clamd/find-clamav.ts';
 import { DEFAULT_CLAMD_SOCKETS } from '../../../electron/local-service/engines/select-engine.ts';
-import { writeCustomSignature } from '../../support/clamav-db.ts';
+import { writeCustomSignature, writeEicarDatabase } from '../../support/clamav-db.ts';
 import { gatedClamd } from '../../support/gated-clamd.ts';
 import { FAST, until } from '../scans/harness.ts';
 import { useCoreFixture } from './core-fixture.ts';
@@ -34,7 +34,7 @@ describe.skipIf(findClamd() === null)("Verdict's own clamd, started by the embed
     const dataDir = fixture.dataDir();
     await mkdir(join(dataDir, 'clamav-db'), { recursive: true });
     const custom = await writeCustomSignature(join(dataDir, 'clamav-db'), fixture.dir.path, 'own-default');
-    const core = await fixture.open({ ...FAST, engine: { ownClamdPath: gate.path } }, { localService: { engine: 'auto' } });
+    const core = await fixture.open({ ...FAST, engine: { ownClamdPath: gate.path, autoUpdate: false } }, { localService: { engine: 'auto' } });
 
     const view = async () => {
       const result = await core.protection.status();
@@ -63,5 +63,32 @@ describe.skipIf(findClamd() === null)("Verdict's own clamd, started by the embed
     expect(isAlive(pid)).toBe(true);
     await core.close();
     expect(isAlive(pid)).toBe(false);
+  });
+
+  test('automatic signature updates: at start while its own database is in use (freshclam for real, offline), none when the setting is off', async (context) => {
+    if (await systemClamdAnswers()) return context.skip();
+    const dataDir = fixture.dataDir();
+    await writeEicarDatabase(join(dataDir, 'clamav-db'));
+    const freshclam = { mirror: '127.0.0.1:9', maxAttempts: 1 };
+    const core = await fixture.open({ ...FAST, engine: { freshclam } }, { localService: { engine: 'auto' } });
+    const view = async () => {
+      const result = await core.protection.status();
+      return result.ok ? result.value : null;
+    };
+    await until(async () => (await view())?.status?.engine.source === 'own', "Verdict's own clamd");
+    // Nobody pressed "Update now": the schedule ran freshclam at start, and it could not connect.
+    await until(async () => (await view())?.update.last?.code === 'no_connection', 'the automatic update', 60_000);
+    await core.close();
+
+    const off = await fixture.open({ ...FAST, engine: { freshclam } }, { localService: { engine: 'auto' } });
+    expect((await off.settings.update({ autoUpdateSignatures: false })).ok).toBe(true);
+    await off.close();
+    const again = await fixture.open({ ...FAST, engine: { freshclam } }, { localService: { engine: 'auto' } });
+    await until(async () => {
+      const result = await again.protection.refresh();
+      return result.ok && result.value.status?.engine.source === 'own';
+    }, "Verdict's own clamd again");
+    const result = await again.protection.refresh();
+    expect(result.ok && result.value.update).toEqual({ phase: 'idle', last: null });
   });
 });

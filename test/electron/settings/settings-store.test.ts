@@ -34,6 +34,8 @@ const fullSettings: Settings = {
   watchingPaused: true,
   startAtLogin: true,
   startAtLoginOffered: true,
+  clamavDatabaseDir: '/srv/clamav-db',
+  autoUpdateSignatures: false,
   watchedFolders: [
     {
       id: 'w1',
