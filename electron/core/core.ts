@@ -40,7 +40,7 @@ export interface Core extends CoreApi {
    */
   submit(
     paths: string[],
-    options: { origin: ScanOrigin; mode?: ModeChoice; force?: boolean; uploadConsent?: string },
+    options: { origin: ScanOrigin; mode?: ModeChoice; force?: boolean; uploadConsent?: string; basicOnly?: boolean },
   ): Promise<Result<SubmitSummary & { ids: string[] }>>;
   /** Subscribe to every scan event (UI, tray, notifications, CLI). */
   onEvent(listener: (event: ScanEvent) => void): () => void;

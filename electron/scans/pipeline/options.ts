@@ -93,6 +93,8 @@ export interface SubmitOptions {
   force?: boolean;
   /** The service origin the user agreed to send these files to (see mayUpload). */
   uploadConsent?: string;
+  /** "Scan with basic checks only": when ClamAV is gone, the built-in engine decides instead of the file waiting. */
+  basicOnly?: boolean;
   /** The real path of the folder the paths were found in (a rescan of a link out of it): links are followed only into it. */
   within?: string;
   /** The scan job the rows belong to (electron/jobs/). */

@@ -93,6 +93,7 @@ async function send(p: Pipeline, { record, tracked, prepared, digests, service, 
     {
       mode,
       externalReferenceId: current.externalReferenceId,
+      ...(tracked?.basicOnly ? { basicChecksOnly: true } : {}),
       signal,
       onProgress: (sent, total) => {
         if (signal.aborted) return;
