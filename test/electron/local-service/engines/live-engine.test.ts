@@ -2,7 +2,7 @@
 // engine to a clamd that appears while it runs, a clamd gone mid-batch (files wait,
 // then resume), ClamAV known here and gone (files fail after the limit, unless basic
 // checks only are allowed), and Verdict's own clamd loading ("Starting ClamAV…").
-import { mkdtemp, rm, symlink, unlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
@@ -15,7 +15,7 @@ import { isAlive } from '../../../../electron/local-service/engines/own-clamd/cl
 import { findClamd } from '../../../../electron/local-service/engines/own-clamd/find-clamav.ts';
 import { writeCustomSignature, writeEicarDatabase } from '../../../support/clamav-db.ts';
 import { CLAMAV_TESTFILES_DIR, startClamd, TEST_SIGNATURES, type RunningClamd } from '../../../support/clamd.ts';
-import { gatedClamd } from '../../../support/gated-clamd.ts';
+import { countingClamd, gatedClamd } from '../../../support/gated-clamd.ts';
 
 const CLAM_EXE = join(CLAMAV_TESTFILES_DIR, 'clam.exe');
 
@@ -161,5 +161,29 @@ describe.skipIf(findClamd() === null)('the live engine', () => {
     expect(isAlive(pid)).toBe(true);
     await engine.close();
     expect(isAlive(pid)).toBe(false);
+  });
+
+  test('a corrupt database: not running with clamd\'s own words, a few quick attempts and no loop; files never get the built-in verdict', async () => {
+    const counting = await countingClamd(root);
+    if (!counting) return;
+    const db = join(root, 'corrupt');
+    await mkdir(db);
+    await writeFile(join(db, 'broken.ndb'), 'not:a:signature:zz\n');
+    const engine = live({
+      socketCandidates: [],
+      waitLimitMs: 300,
+      ownClamd: { dataDir: join(root, 'app'), databaseDir: db, clamdPath: counting.path, backoffMs: [10], quickFailureMs: 60_000, maxQuickFailures: 3 },
+    });
+    await engine.start();
+    await until(() => engine.status?.reason.code === 'clamd_failed', 'the own clamd to give up');
+    expect(engine.status).toMatchObject({ state: 'not_running', action: 'start_clamav', reason: { params: { detail: expect.stringMatching(/Malformed|database/i) } } });
+    const launches = counting.launches();
+    expect(launches).toBe(3);
+    // Many looks of the engine's own timer later (every 50 ms): no new launch, the same state.
+    const error = await engine.scan(CLAM_EXE).catch((e: unknown) => e);
+    expect((error as EngineError).code).toBe('clamav_unavailable');
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(counting.launches()).toBe(launches);
+    expect(engine.status?.reason.code).toBe('clamd_failed');
   });
 });
