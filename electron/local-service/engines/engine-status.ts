@@ -1,7 +1,8 @@
 // Finds the engine in the issue's order (configured clamd, a clamd at the usual
 // sockets, Verdict's own clamd, the built-in engine), asks it who it is, and turns
-// that into the protection state. Used by the `status` CLI; the core will use the
-// same steps when it re-selects the engine.
+// that into the protection state. Used by the `status` CLI, by the engine watch the
+// local service's live engine runs (engine-watch.ts, live/), and by the core, only to
+// look, when the embedded service could not start.
 import { readFileSync, realpathSync } from 'node:fs';
 import { parseClamdVersion, type EngineIdentity } from '../../../shared/engine/engine-identity.ts';
 import { protectionStatus, type EngineFacts, type ProtectionStatus, type StreamLimit } from '../../../shared/engine/protection-state.ts';

@@ -1,4 +1,6 @@
-// Picks the service's engine at start: clamd where one answers PING (the
+// The usual clamd sockets, the candidates to probe, and how an engine is described.
+// selectEngine() is the one-shot choice (the service itself runs the live engine,
+// engines/live/, which chooses again while it runs). It picks: clamd where one answers PING (the
 // configured socket or TCP address, else the usual socket paths), else Verdict's
 // own clamd when `ownClamd` is given and clamd and a database are there, otherwise
 // the built-in engine when the caller allows it (`auto`).

@@ -189,8 +189,10 @@ export class LiveEngine implements ScanEngine {
   #apply(status: ProtectionStatus): void {
     if (this.#state.phase === 'closed') return;
     const next = stateFor(status, { kind: this.#options.kind, known: this.#known });
-    if (next.phase === 'clamav' && next.status.engine.source !== 'builtin') {
-      this.#known = { source: next.status.engine.source, where: next.where, at: new Date().toISOString() };
+    const source = next.phase === 'clamav' ? next.status.engine.source : 'builtin';
+    // Written when ClamAV first answers here, or answers somewhere else: not at every look.
+    if (next.phase === 'clamav' && source !== 'builtin' && (this.#known?.where !== next.where || this.#known.source !== source)) {
+      this.#known = { source, where: next.where, at: new Date().toISOString() };
       writeKnownClamav(this.#options.dataDir, this.#known);
     }
     this.#set(next);
