@@ -551,6 +551,8 @@ export const de: Messages = {
   'engine.update': 'Signaturen jetzt aktualisieren',
   'engine.updating': 'Signaturen werden aktualisiert …',
   'engine.updatingLine': 'Signaturen werden aktualisiert: {line}',
+  'engine.autoUpdate': 'Signaturen automatisch aktualisieren',
+  'engine.autoUpdateHint': 'Beim Start und alle 12 Stunden, solange Verdicts eigener Signaturordner verwendet wird. Einen clamd, den das System aktualisiert, überlässt Verdict dem System.',
   'engine.lookAgain': 'Erneut prüfen',
   'engine.update.updated': 'Signaturen auf Version {version} aktualisiert.',
   'engine.update.updatedPlain': 'Signaturen aktualisiert.',

@@ -551,6 +551,8 @@ export const en = {
   'engine.update': 'Update signatures now',
   'engine.updating': 'Updating signatures…',
   'engine.updatingLine': 'Updating signatures: {line}',
+  'engine.autoUpdate': 'Update signatures automatically',
+  'engine.autoUpdateHint': 'At start and every 12 hours, while Verdict’s own signature folder is in use. A clamd the system updates is left to the system.',
   'engine.lookAgain': 'Look again',
   'engine.update.updated': 'Signatures updated to version {version}.',
   'engine.update.updatedPlain': 'Signatures updated.',
