@@ -32,6 +32,8 @@ export interface EngineStatusInput {
   startOwn?: boolean;
   /** Passed to OwnClamd (timeouts, backoff). */
   ownClamd?: Partial<OwnClamdOptions>;
+  /** Told of Verdict's own clamd as soon as it is created (before it has loaded), so a caller closing meanwhile can stop it. */
+  onOwnCreated?: (own: OwnClamd) => void;
   now?: Date;
 }
 
@@ -91,6 +93,7 @@ export async function engineStatus(input: EngineStatusInput): Promise<EngineStat
     return done({ kind: 'not_running', source: 'own', where: running ? endpointLabel({ socketPath: running }) : ownClamdFiles(input.dataDir).configPath, why: 'clamd_not_answering' });
   }
   const own = new OwnClamd({ ...input.ownClamd, dataDir: input.dataDir, databaseDir: input.clamavDb });
+  input.onOwnCreated?.(own);
   const state = await own.start();
   if (state.status === 'running') {
     const identity = parseClamdVersion(state.versionLine);

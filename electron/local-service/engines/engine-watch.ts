@@ -31,6 +31,8 @@ export function watchEngine(input: EngineWatchInput): EngineWatch {
   let status: ProtectionStatus | null = null;
   let databaseDir: string | null = null;
   let own: OwnClamd | null = null;
+  /** The own clamd a look is starting (loading): close() stops it rather than wait for the load. */
+  let loading: OwnClamd | null = null;
   let checking: Promise<ProtectionStatus> | null = null;
   let closed = false;
   // Every tick looks again: a clamd that appeared is taken, one that stopped answering is replaced.
@@ -53,7 +55,9 @@ export function watchEngine(input: EngineWatchInput): EngineWatch {
       input.ownClamd?.onState?.(state);
       input.onOwnState?.(state);
     } };
-    const found = await engineStatus({ ...input, ownClamd: ownOptions, startOwn: retryOwn });
+    const found = await engineStatus({ ...input, ownClamd: ownOptions, startOwn: retryOwn, onOwnCreated: (created) => (loading = created) }).finally(() => {
+      loading = null;
+    });
     if (!retryOwn && found.status.engine.version === null && status) return status;
     if (found.started) {
       await own?.close();
@@ -99,6 +103,7 @@ export function watchEngine(input: EngineWatchInput): EngineWatch {
     async close() {
       closed = true;
       clearInterval(timer);
+      await loading?.close();
       await checking?.catch(() => undefined);
       await own?.close();
       own = null;

@@ -2,6 +2,7 @@
 // engine to a clamd that appears while it runs, a clamd gone mid-batch (files wait,
 // then resume), ClamAV known here and gone (files fail after the limit, unless basic
 // checks only are allowed), and Verdict's own clamd loading ("Starting ClamAV…").
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -185,5 +186,19 @@ describe.skipIf(findClamd() === null)('the live engine', () => {
     for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(counting.launches()).toBe(launches);
     expect(engine.status?.reason.code).toBe('clamd_failed');
+  });
+
+  test('closed while its own clamd still loads: close() stops it instead of waiting for the load', async () => {
+    const gate = await gatedClamd(root);
+    if (!gate) return;
+    const db = await writeEicarDatabase(join(root, 'db'));
+    const engine = live({ socketCandidates: [], ownClamd: { dataDir: join(root, 'app'), databaseDir: db, clamdPath: gate.path } });
+    expect((await engine.start()).phase).toBe('starting');
+    const pid = Number(readFileSync(join(root, 'app', 'clamd.pid'), 'utf8').trim());
+    expect(isAlive(pid)).toBe(true);
+    const scan = engine.scan(CLAM_EXE).catch((e: unknown) => e);
+    await engine.close();
+    expect(isAlive(pid)).toBe(false);
+    expect(((await scan) as EngineError).code).toBe('engine_aborted');
   });
 });
