@@ -34,6 +34,7 @@ export function watchEngine(input: EngineWatchInput): EngineWatch {
   /** The own clamd a look is starting (loading): close() stops it rather than wait for the load. */
   let loading: OwnClamd | null = null;
   let checking: Promise<ProtectionStatus> | null = null;
+  let checkingAsked = false;
   let closed = false;
   // Every tick looks again: a clamd that appeared is taken, one that stopped answering is replaced.
   const timer = setInterval(() => void check(false).catch(() => undefined), input.intervalMs ?? RECHECK_INTERVAL_MS);
@@ -72,6 +73,9 @@ export function watchEngine(input: EngineWatchInput): EngineWatch {
 
   function check(asked = true): Promise<ProtectionStatus> {
     if (closed) return Promise.reject(new Error('the engine watch is closed'));
+    // The user's "check again" during a timer's look gets a look of its own after it (the timer's does not retry our clamd).
+    if (checking && asked && !checkingAsked) return checking.catch(() => undefined).then(() => check(true));
+    if (!checking) checkingAsked = asked;
     checking ??= look(asked).then(
       (next) => {
         checking = null;
