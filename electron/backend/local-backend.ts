@@ -10,7 +10,8 @@ import type { RateLimitOptions } from '../local-service/auth/rate-limiter.ts';
 import { describeEngine, type EngineDescription, type EngineKind } from '../local-service/engines/select-engine.ts';
 import type { ServiceLogger } from '../local-service/logger.ts';
 import { ServiceThreadUnavailableError, startLocalServiceInThread } from '../local-service/thread/start-in-thread.ts';
-import type { ThreadServiceOptions } from '../local-service/thread/thread-protocol.ts';
+import type { EngineReport, ThreadServiceOptions } from '../local-service/thread/thread-protocol.ts';
+import type { LiveEngineTuning } from '../local-service/engines/live/start-live-engine.ts';
 import { LOCAL_SERVICE_REQUEST_BUDGET } from '../request-budget/request-budget.ts';
 
 /** The one integration the app uses on its embedded service. */
@@ -20,6 +21,10 @@ export interface LocalServiceHandle {
   url: string;
   /** The engine the service picked at start (the protection state describes it). */
   engine?: EngineDescription;
+  /** The service's live engine: its protection state, its changes, and "check again". */
+  engineReport?(): EngineReport;
+  onEngineReport?(listener: (report: EngineReport) => void): () => void;
+  checkEngine?(): Promise<EngineReport>;
   close(): Promise<void>;
 }
 
@@ -28,6 +33,13 @@ export type LocalServiceStarter = (input: { apiKey: string; dataDir: string }) =
 export interface EmbeddedServiceOptions {
   engine?: EngineKind;
   clamdSocket?: string;
+  /**
+   * Verdict's own clamd, started by the service when no clamd answers: its data directory (the
+   * app's) and the signature folder (setting or --clamav-db; absent: Verdict's own, else the system's).
+   */
+  ownClamd?: { dataDir: string; databaseDir?: string; clamdPath?: string };
+  /** The live engine's knobs (tests). */
+  engineTuning?: LiveEngineTuning;
   scanDelayMs?: number;
   syncWindowMs?: number;
   /** Run the service on the calling thread instead of a worker thread (debugging; default false). */
@@ -67,7 +79,12 @@ export function embeddedServiceStarter(options: EmbeddedServiceOptions = {}): Lo
       apiKeys: [{ key: apiKey, integrationId: EMBEDDED_INTEGRATION_ID }],
       dataDir,
       rateLimit: EMBEDDED_RATE_LIMIT,
-      engine: { kind: options.engine ?? 'auto', ...(options.clamdSocket ? { clamdSocket: options.clamdSocket } : {}) },
+      engine: {
+        kind: options.engine ?? 'auto',
+        ...(options.clamdSocket ? { clamdSocket: options.clamdSocket } : {}),
+        ...(options.ownClamd ? { ownClamd: options.ownClamd } : {}),
+        ...options.engineTuning,
+      },
       ...(options.scanDelayMs !== undefined ? { scanDelayMs: options.scanDelayMs } : {}),
       ...(options.syncWindowMs !== undefined ? { syncWindowMs: options.syncWindowMs } : {}),
     };
@@ -75,7 +92,14 @@ export function embeddedServiceStarter(options: EmbeddedServiceOptions = {}): Lo
     if (!options.inProcess) {
       try {
         const threaded = await startLocalServiceInThread({ ...serviceOptions, logger, ...(options.threadEntry ? { threadEntry: options.threadEntry } : {}) });
-        return { url: threaded.url, engine: threaded.engine, close: () => threaded.close() };
+        return {
+          url: threaded.url,
+          engine: threaded.engine,
+          engineReport: () => threaded.engineReport(),
+          onEngineReport: (listener) => threaded.onEngineReport(listener),
+          checkEngine: () => threaded.checkEngine(),
+          close: () => threaded.close(),
+        };
       } catch (error) {
         if (!(error instanceof ServiceThreadUnavailableError)) throw error;
         logger.error({ err: error }, `${error.message}; running the local service on the main thread instead`);
@@ -83,6 +107,18 @@ export function embeddedServiceStarter(options: EmbeddedServiceOptions = {}): Lo
     }
     // The same levels as from the thread: warnings and errors (info is one line per request).
     const service = await startLocalService({ ...serviceOptions, logger: { info() {}, warn: logger.warn.bind(logger), error: logger.error.bind(logger) } });
-    return { url: service.url, engine: describeEngine(service.engine), close: () => service.close() };
+    const live = service.live;
+    const report = (): EngineReport => ({ status: live?.status ?? null, databaseDir: live?.databaseDir ?? null });
+    return {
+      url: service.url,
+      engine: describeEngine(service.engine),
+      engineReport: report,
+      onEngineReport: (listener) => live?.onChange(() => listener(report())) ?? (() => undefined),
+      checkEngine: async () => {
+        await live?.check().catch(() => undefined);
+        return report();
+      },
+      close: () => service.close(),
+    };
   };
 }

@@ -57,6 +57,7 @@ export function createServiceConnection(input: {
       const resolved = await client.submitAndResolve(file, {
         mode: submitOptions.mode,
         externalReferenceId: submitOptions.externalReferenceId,
+        ...(submitOptions.basicChecksOnly ? { basicChecksOnly: true } : {}),
         signal: submitOptions.signal,
         onProgress: (progress) => submitOptions.onProgress(progress.sent, progress.total),
       });

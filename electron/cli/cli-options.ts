@@ -3,12 +3,14 @@
 // is sent), opening the core, and printing its start-up warnings. A problem ends
 // the run with CliExit: its message goes to stderr, its exit code to the shell.
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
+import { resolve } from 'node:path';
 import { baseUrlSchema } from '../../shared/settings/settings.ts';
 import { createCore, DEFAULT_KEYCHAIN_SERVICE, type CoreInternals, type CoreTuning } from '../core/create-core.ts';
 import { defaultDataDir } from '../core/data-dir.ts';
 import { validateApiKey } from '../keychain/api-key.ts';
 import { accountForBaseUrl, createKeychain } from '../keychain/keychain.ts';
 import { scrubText, type SecretList } from '../logging/logger.ts';
+import { startEngineLine } from './engine-line.ts';
 
 export interface CliIo {
   stdout: (line: string) => void;
@@ -40,6 +42,7 @@ export const COMMON_OPTIONS = {
   service: { type: 'string' },
   'data-dir': { type: 'string' },
   engine: { type: 'string' },
+  'clamav-db': { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const satisfies ParseArgsOptionsConfig;
 
@@ -47,7 +50,9 @@ export const COMMON_OPTIONS = {
 export const COMMON_USAGE = `  --service URL        a remote File Scanning Service; the key comes from VERDICT_API_KEY or the keychain
                        (without it, the built-in local service is used)
   --data-dir DIR       history, settings and the local service's data (default: ${defaultDataDir()})
-  --engine KIND        built-in service engine: auto (clamd if reachable, else built-in), clamd or builtin`;
+  --engine KIND        built-in service engine: auto (a clamd that answers, else Verdict's own clamd when clamd
+                       and signatures are installed, else built-in), clamd or builtin
+  --clamav-db DIR      the signature folder for Verdict's own clamd (default: <data dir>/clamav-db, else the system's)`;
 
 type Parsed<T extends ParseArgsOptionsConfig> = ReturnType<
   typeof parseArgs<{ args: string[]; allowPositionals: true; strict: true; options: typeof COMMON_OPTIONS & T }>
@@ -67,11 +72,19 @@ export function parseCliArgs<T extends ParseArgsOptionsConfig>(argv: string[], o
   const common = parsed.values as Parsed<typeof COMMON_OPTIONS>['values'];
   if (common.help) throw new CliExit(usage, 0);
   if (parsed.positionals.length === 0) throw new CliExit(`${nothingGiven}\n\n${usage}`);
-  const engine = common.engine;
+  return { values: parsed.values, positionals: parsed.positionals, ...checkEngineArgs(common) };
+}
+
+/** --engine and --clamav-db, checked together (the folder is for ClamAV). */
+export function checkEngineArgs(values: { engine?: string | undefined; 'clamav-db'?: string | undefined }): { engine: EngineChoice | undefined; clamavDb: string | undefined } {
+  const engine = values.engine;
   if (engine !== undefined && !(ENGINES as readonly string[]).includes(engine)) {
     throw new CliExit(`--engine must be auto, clamd or builtin (got ${engine}).`);
   }
-  return { values: parsed.values, positionals: parsed.positionals, engine: engine as EngineChoice | undefined };
+  const clamavDb = values['clamav-db'];
+  if (clamavDb !== undefined && clamavDb.length === 0) throw new CliExit('--clamav-db needs a folder.');
+  if (clamavDb !== undefined && engine === 'builtin') throw new CliExit('--clamav-db is for ClamAV: it cannot be combined with --engine builtin.');
+  return { engine: engine as EngineChoice | undefined, clamavDb: clamavDb === undefined ? undefined : resolve(clamavDb) };
 }
 
 /**
@@ -108,6 +121,7 @@ export async function openCliCore(input: {
   dataDir: string | undefined;
   serviceOverride: ServiceOverride | undefined;
   engine: EngineChoice | undefined;
+  clamavDb?: string | undefined;
   tuning?: CoreTuning;
 }): Promise<CoreInternals> {
   const { io } = input;
@@ -118,7 +132,10 @@ export async function openCliCore(input: {
         dataDir: input.dataDir ?? defaultDataDir(io.env),
         serviceOverride: input.serviceOverride,
         keychainService: io.env.VERDICT_KEYCHAIN_SERVICE || undefined,
-        localService: input.engine ? { engine: input.engine } : undefined,
+        localService: {
+          ...(input.engine ? { engine: input.engine } : {}),
+          ...(input.clamavDb !== undefined ? { clamavDb: input.clamavDb } : {}),
+        },
         secrets: io.secrets,
       },
       { watch: false, schedules: false, ...input.tuning },
@@ -127,6 +144,16 @@ export async function openCliCore(input: {
     throw new CliExit(`Could not start: ${(error as Error).message}`);
   }
   for (const warning of core.startupWarnings) io.stderr(`Warning: ${warning.message}`);
+  // Which engine judges this run's files: the service has made its first choice by now.
+  // Again whenever it changes during the run (Verdict's own clamd has loaded, ClamAV went away).
+  let lastLine: string | null = null;
+  const say = (line: string) => {
+    if (line !== lastLine) io.stderr(line);
+    lastLine = line;
+  };
+  core.protection.onChange((next) => say(startEngineLine(next)));
+  const view = await core.protection.status();
+  if (view.ok) say(startEngineLine(view.value));
   return core;
 }
 

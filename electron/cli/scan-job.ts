@@ -10,7 +10,7 @@ import type { CoreInternals } from '../core/create-core.ts';
 import { isDefaultExclusionSkip } from '../jobs/default-exclusions.ts';
 import { summaryLine } from '../jobs/job-progress.ts';
 import type { JobKind } from '../jobs/job-state.ts';
-import { CliExit, COMMON_OPTIONS, ENGINES, type CliIo, type EngineChoice } from './cli-options.ts';
+import { checkEngineArgs, CliExit, COMMON_OPTIONS, type CliIo } from './cli-options.ts';
 import { formatRecord } from './format.ts';
 
 export const JOB_USAGE = `  --job KIND           quick (Downloads, Desktop, Documents, the temp folder) or full (the home folder,
@@ -30,9 +30,8 @@ export function parseScanArgs<T extends ParseArgsOptionsConfig>(argv: string[], 
   if (job !== undefined && job !== 'quick' && job !== 'full') throw new CliExit(`--job must be quick or full (got ${job}).`);
   if (job !== undefined && parsed.positionals.length > 0) throw new CliExit(`--job ${job} scans its own folders: give no paths with it.`);
   if (job === undefined && parsed.positionals.length === 0) throw new CliExit(`${nothingGiven}\n\n${usage}`);
-  const engine = values.engine as string | undefined;
-  if (engine !== undefined && !(ENGINES as readonly string[]).includes(engine)) throw new CliExit(`--engine must be auto, clamd or builtin (got ${engine}).`);
-  return { values: parsed.values, positionals: parsed.positionals, engine: engine as EngineChoice | undefined, job: job as 'quick' | 'full' | undefined };
+  const engineArgs = checkEngineArgs({ engine: values.engine as string | undefined, 'clamav-db': values['clamav-db'] as string | undefined });
+  return { values: parsed.values, positionals: parsed.positionals, ...engineArgs, job: job as 'quick' | 'full' | undefined };
 }
 
 /** The job to run: the one named by --job, a custom one when a folder is among the paths, else none. */

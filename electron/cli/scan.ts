@@ -1,4 +1,4 @@
-// `npm run -s scan -- [--json] [--mode auto|sync|async] [--service URL] [--data-dir DIR] <paths...> | --job quick|full`
+// `npm run -s scan -- [--json] [--mode auto|sync|async] [--service URL] [--data-dir DIR] [--engine KIND] [--clamav-db DIR] [--basic-only] <paths...> | --job quick|full`
 // Scans files and folders through the same pipeline as the app (origin `cli`):
 // progress on stderr, one result line per file on stdout, and the exit code
 // (a folder, or --job, runs a scan job: scan-job.ts; it ends with a summary line on stderr)
@@ -20,6 +20,8 @@ Options:
 ${JOB_USAGE}
 ${COMMON_USAGE}
   --force              scan again even when identical content has a recent verdict
+  --basic-only         when ClamAV, used here before, is not available: scan with basic checks only
+                       (the built-in engine, which knows only the EICAR test file) instead of waiting for it
   -h, --help           this text
 
 Exit codes: 0 every file completed safe; 1 a threat was found; 2 a file could not be scanned or was skipped
@@ -38,16 +40,16 @@ export function runScan(argv: string[], io: CliIo): Promise<number> {
 }
 
 async function scan(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals, engine, job } = parseScanArgs(
+  const { values, positionals, engine, clamavDb, job } = parseScanArgs(
     argv,
-    { mode: { type: 'string' }, force: { type: 'boolean', default: false } },
+    { mode: { type: 'string' }, force: { type: 'boolean', default: false }, 'basic-only': { type: 'boolean', default: false } },
     USAGE,
     'No files or folders given.',
   );
   const mode = values.mode as ModeChoice | undefined;
   if (mode !== undefined && !MODES.includes(mode)) throw new CliExit(`--mode must be auto, sync or async (got ${mode}).`);
   const serviceOverride = await serviceOverrideFrom(values.service, io);
-  const core = await openCliCore({ io, dataDir: values['data-dir'], serviceOverride, engine });
+  const core = await openCliCore({ io, dataDir: values['data-dir'], serviceOverride, engine, clamavDb });
 
   const mine = new Map<string, ScanRecord | null>();
   const printed = new Set<string>();
@@ -56,9 +58,16 @@ async function scan(argv: string[], io: CliIo): Promise<number> {
   let settle: (() => void) | null = null;
   const finished = (record: ScanRecord) => TERMINAL_STATUSES.includes(record.status) || (record.pendingReason !== null && GIVE_UP_REASONS.has(record.pendingReason));
 
+  const waitsShown = new Set<string>();
   const take = (record: ScanRecord) => {
     if (!mine.has(record.id)) return;
     mine.set(record.id, record);
+    // Once per run and reason: the engine holds the files (Verdict's own clamd loading, or ClamAV gone).
+    const wait = record.pendingReason;
+    if ((wait === 'engine_starting' || wait === 'engine_waiting') && !waitsShown.has(wait)) {
+      waitsShown.add(wait);
+      io.stderr(wait === 'engine_starting' ? 'Starting ClamAV… files wait until it has loaded its signatures.' : 'Waiting for ClamAV, which does not answer…');
+    }
     if (printed.has(record.id) || !TERMINAL_STATUSES.includes(record.status)) {
       settleIfDone();
       return;
@@ -102,7 +111,7 @@ async function scan(argv: string[], io: CliIo): Promise<number> {
     io.stderr(`Scanning with ${serviceLabel(serviceOverride)}…`);
     const kind = await jobKindFor(job, positionals);
     if (kind) return await runJobScan(core, io, { kind, roots: positionals, mode, force: values.force, json: values.json, giveUp: finished });
-    const submitted = await core.submit(positionals, { origin: 'cli', mode, force: values.force });
+    const submitted = await core.submit(positionals, { origin: 'cli', mode, force: values.force, basicOnly: values['basic-only'] });
     if (!submitted.ok) {
       io.stderr(submitted.error.message);
       return 2;

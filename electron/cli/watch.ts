@@ -1,4 +1,4 @@
-// `npm run -s watch -- [--json] [--data-dir DIR] [--service URL] [--engine KIND] [--existing] <folders...>`
+// `npm run -s watch -- [--json] [--data-dir DIR] [--service URL] [--engine KIND] [--clamav-db DIR] [--existing] [--basic-only] <folders...>`
 // Watches folders from the command line: every complete file that lands there is
 // queued (origin `watch`, async mode) through the same pipeline as the app, and each
 // verdict is printed as it arrives, in the `scan` CLI's line formats. Folder states
@@ -23,6 +23,7 @@ Options:
   --json               one JSON object per line, as \`scan --json\`
 ${COMMON_USAGE}
   --existing           also scan the files already in the folders
+  --basic-only         when ClamAV, used here before, is not available: scan with basic checks only instead of waiting
   -h, --help           this text
 
 Stop with Ctrl-C (SIGINT) or SIGTERM; files still being scanned stay queued for the next run.`;
@@ -41,7 +42,12 @@ export function runWatch(argv: string[], io: WatchIo): Promise<number> {
 }
 
 async function watch(argv: string[], io: WatchIo): Promise<number> {
-  const { values, positionals, engine } = parseCliArgs(argv, { existing: { type: 'boolean', default: false } }, USAGE, 'No folders given.');
+  const { values, positionals, engine, clamavDb } = parseCliArgs(
+    argv,
+    { existing: { type: 'boolean', default: false }, 'basic-only': { type: 'boolean', default: false } },
+    USAGE,
+    'No folders given.',
+  );
   // The settings' defaults for a folder (recursive, no patterns, the global protection rules).
   const folders: WatchedFolder[] = positionals.map((folder, index) =>
     watchedFolderSchema.parse({ id: `cli-${index + 1}`, path: resolve(folder), scanExisting: values.existing }),
@@ -53,7 +59,7 @@ async function watch(argv: string[], io: WatchIo): Promise<number> {
   }
   const serviceOverride = await serviceOverrideFrom(values.service, io);
   // This process watches the folders on its command line, not the app's.
-  const core = await openCliCore({ io, dataDir: values['data-dir'], serviceOverride, engine });
+  const core = await openCliCore({ io, dataDir: values['data-dir'], serviceOverride, engine, clamavDb });
 
   // Records this run queued: id → printed yet. Events may come before submit() returns the ids.
   const mine = new Map<string, boolean>();
@@ -75,7 +81,7 @@ async function watch(argv: string[], io: WatchIo): Promise<number> {
     batch = [];
     if (paths.length === 0) return;
     const submission = (async () => {
-      const submitted = await core.submit(paths, { origin: 'watch', mode: 'async' });
+      const submitted = await core.submit(paths, { origin: 'watch', mode: 'async', basicOnly: values['basic-only'] });
       if (!submitted.ok) {
         io.stderr(`Could not queue ${paths.length} file(s): ${submitted.error.message}`);
         return;

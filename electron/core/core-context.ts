@@ -39,7 +39,12 @@ export interface CoreTuning {
   jobPlaces?: JobPlaces;
   /** The protection state: how often it is looked at again, the system clamd.conf, freshclam's path and mirror (tests). */
   engine?: {
-    recheckMs?: number;
+    /** The embedded service's live engine: how often it looks again, how long files wait for ClamAV. */
+    live?: { recheckMs?: number; waitLimitMs?: number };
+    /** The clamd Verdict's own clamd runs (default: found on PATH or at the usual places). */
+    ownClamdPath?: string;
+    /** false: no automatic signature updates whatever the setting says (tests that must not run freshclam). */
+    autoUpdate?: boolean;
     systemConfigPath?: string;
     freshclam?: { freshclamPath?: string | null; mirror?: string; maxAttempts?: number };
   };

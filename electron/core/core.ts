@@ -18,7 +18,16 @@ export interface CoreOptions {
    */
   serviceOverride?: { baseUrl: string; apiKey: string };
   /** Options passed to the embedded local service when it is the backend. */
-  localService?: { engine?: 'auto' | 'clamd' | 'builtin'; clamdSocket?: string; scanDelayMs?: number; syncWindowMs?: number };
+  localService?: {
+    engine?: 'auto' | 'clamd' | 'builtin';
+    clamdSocket?: string;
+    /** The signature folder for Verdict's own clamd (--clamav-db); default Verdict's own, else the system's. */
+    clamavDb?: string;
+    /** false: never start Verdict's own clamd (default: start it when no clamd answers and clamd and a database exist). */
+    ownClamd?: boolean;
+    scanDelayMs?: number;
+    syncWindowMs?: number;
+  };
   /** Where the core logs (default `<dataDir>/logs/core.log`). */
   logFile?: string;
   /** Secret values to scrub from logs; the core adds every key it learns (share it with the shell's logger). */
@@ -35,7 +44,7 @@ export interface Core extends CoreApi {
    */
   submit(
     paths: string[],
-    options: { origin: ScanOrigin; mode?: ModeChoice; force?: boolean; uploadConsent?: string },
+    options: { origin: ScanOrigin; mode?: ModeChoice; force?: boolean; uploadConsent?: string; basicOnly?: boolean },
   ): Promise<Result<SubmitSummary & { ids: string[] }>>;
   /** Subscribe to every scan event (UI, tray, notifications, CLI). */
   onEvent(listener: (event: ScanEvent) => void): () => void;

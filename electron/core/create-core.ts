@@ -67,11 +67,12 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
     const events = setupScanEvents(ctx, history);
     const threats = setupThreats(ctx, { history, quarantine, events });
     const engine = setupEngine(ctx);
-    const backend = await setupBackend(ctx, keys, engine.onLocalEngine);
+    const backend = await setupBackend(ctx, keys, engine.onLocalService);
     const guard = createGuard(ctx.log);
     const protection = engine.api(guard);
-    const scanning = setupScanning(ctx, { history, installId, events, threats, backend, engineNow: engineNowPort(protection.status) });
+    const scanning = setupScanning(ctx, { history, installId, events, threats, backend, engineNow: engineNowPort(protection.status), engineWait: (label) => engine.waitReason(label) });
     const { scans } = scanning;
+    engine.onViewChange(() => scans.engineWaitChanged());
     // After recovery, before retention: a record whose file a crash left restored, allowed, deleted or lost says so.
     threats.reconcile();
     threats.finishPending();

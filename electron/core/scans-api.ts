@@ -19,6 +19,8 @@ export interface CoreSubmitOptions {
   mode?: Settings['mode'];
   force?: boolean;
   uploadConsent?: string;
+  /** "Scan with basic checks only": when ClamAV is gone, these files are not held for it. */
+  basicOnly?: boolean;
   /** A watched folder the paths are checked against (a link out of it is not followed). */
   within?: string;
 }

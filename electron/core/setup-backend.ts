@@ -5,8 +5,7 @@ import type { KeyStatus } from '../../shared/bridge/api.ts';
 import type { Language } from '../../shared/service-contract/limits.ts';
 import type { Settings } from '../../shared/settings/settings.ts';
 import { createBackendManager, type BackendManager } from '../backend/backend.ts';
-import { embeddedServiceStarter } from '../backend/local-backend.ts';
-import type { EngineDescription } from '../local-service/engines/select-engine.ts';
+import { embeddedServiceStarter, type LocalServiceHandle, type LocalServiceStarter } from '../backend/local-backend.ts';
 import { accountForBaseUrl, createKeychain, DEFAULT_KEYCHAIN_ACCOUNT, DEFAULT_KEYCHAIN_SERVICE, type Keychain } from '../keychain/keychain.ts';
 import type { CoreContext } from './core-context.ts';
 import { systemLanguage } from './system-language.ts';
@@ -30,10 +29,29 @@ export function setupKeys(ctx: CoreContext): CoreKeys {
   return { keychain, account, status: () => keychain.status(account()) };
 }
 
-/** `onLocalEngine`: told which engine the embedded service picked, each time it starts. */
-export async function setupBackend(ctx: CoreContext, keys: CoreKeys, onLocalEngine?: (engine: EngineDescription | null) => void): Promise<BackendManager> {
+/** `onLocalService`: told of the embedded service (its engine reports), each time it starts. */
+export async function setupBackend(ctx: CoreContext, keys: CoreKeys, onLocalService?: (service: LocalServiceHandle | null) => void): Promise<BackendManager> {
   const { settings, options, tuning, log } = ctx;
-  const startEmbedded = embeddedServiceStarter({ ...options.localService, logger: log.child({ component: 'local-service' }) });
+  const { clamavDb, ownClamd, ...localService } = options.localService ?? {};
+  // Built at each start: the database folder setting is taken when the service starts.
+  const startEmbedded: LocalServiceStarter = (input) => {
+    const databaseDir = clamavDb ?? settings.get().clamavDatabaseDir ?? undefined;
+    return embeddedServiceStarter({
+      ...localService,
+      // Verdict's own clamd lives in the app's data directory (one per data directory), not the service's.
+      ...(ownClamd === false
+        ? {}
+        : {
+            ownClamd: {
+              dataDir: ctx.dataDir,
+              ...(databaseDir !== undefined ? { databaseDir } : {}),
+              ...(tuning.engine?.ownClamdPath !== undefined ? { clamdPath: tuning.engine.ownClamdPath } : {}),
+            },
+          }),
+      engineTuning: { ...tuning.engine?.live, ...(tuning.engine?.systemConfigPath ? { systemConfigPath: tuning.engine.systemConfigPath } : {}) },
+      logger: log.child({ component: 'local-service' }),
+    })(input);
+  };
   let keychainError: string | null = null;
   const language = (): Language => {
     const chosen = settings.get().language;
@@ -56,9 +74,14 @@ export async function setupBackend(ctx: CoreContext, keys: CoreKeys, onLocalEngi
     override: options.serviceOverride,
     // The service's warnings and errors cross its thread as plain messages and are scrubbed by this logger.
     startLocal: async (input) => {
-      const handle = await startEmbedded(input);
-      onLocalEngine?.(handle.engine ?? null);
-      return handle;
+      try {
+        const handle = await startEmbedded(input);
+        onLocalService?.(handle);
+        return handle;
+      } catch (error) {
+        onLocalService?.(null);
+        throw error;
+      }
     },
     onSecret: (secret) => ctx.secrets.add(secret),
     budget: tuning.budget,

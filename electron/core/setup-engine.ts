@@ -1,31 +1,39 @@
 // The core's protection capability: the state of the engine the default service
-// uses (the embedded service's engine, or none of Verdict's with a remote service),
-// looked at again every minute, when asked, when the service restarts and after a
-// signature update; "Update signatures now"; and an event whenever the view changes.
+// uses (the embedded service's live engine, or none of Verdict's with a remote
+// service). The service's engine watch is the one that looks (every minute, and
+// when asked here); the core shows what it reports, and runs "Update signatures now".
+// Without a running embedded service it only looks, never starts a clamd.
 import type { CoreApi } from '../../shared/bridge/api.ts';
-import { protectionStatus } from '../../shared/engine/protection-state.ts';
 import type { ProtectionView, SignatureUpdateOutcome } from '../../shared/engine/protection-view.ts';
 import { ok } from '../../shared/result.ts';
-import { MAX_ASYNC_FILE_SIZE } from '../../shared/service-contract/limits.ts';
-import type { EngineDescription } from '../local-service/engines/select-engine.ts';
+import type { LocalServiceHandle } from '../backend/local-backend.ts';
+import { engineStatus } from '../local-service/engines/engine-status.ts';
+import type { EngineReport } from '../local-service/thread/thread-protocol.ts';
 import type { CoreContext, Guard } from './core-context.ts';
-import { gatherEngineFacts } from './engine-facts.ts';
+import { LOCAL_LABEL } from '../backend/backend-state.ts';
+import { PENDING_REASONS } from '../scans/pipeline.ts';
+import type { UpdateSignaturesResult } from '../local-service/engines/freshclam/run-freshclam.ts';
+import { createAutoUpdate } from './auto-update.ts';
 import { runSignatureUpdate } from './signature-update.ts';
 
-export const ENGINE_RECHECK_MS = 60_000;
-
 export interface EngineCapability {
-  /** Passed to setupBackend: the engine the embedded service picked, each time it starts. */
-  onLocalEngine(engine: EngineDescription | null): void;
+  /** Passed to setupBackend: the embedded service, each time it starts (null when it failed). */
+  onLocalService(service: LocalServiceHandle | null): void;
   api(guard: Guard): CoreApi['protection'];
+  /** Why files at this service wait for its engine now (the pipeline's pending reason), or null. */
+  waitReason(serviceLabel: string): string | null;
+  /** Each change of the view (the pipeline updates the files' wait reasons). */
+  onViewChange(listener: (view: ProtectionView) => void): () => void;
 }
 
 export function setupEngine(ctx: CoreContext): EngineCapability {
   const tuning = ctx.tuning.engine ?? {};
-  let localEngine: EngineDescription | null = null;
+  let local: LocalServiceHandle | null = null;
+  let unsubscribe: (() => void) | null = null;
   let view: ProtectionView = { status: null, remote: null, databaseDir: null, update: { phase: 'idle', last: null }, checkedAt: new Date().toISOString() };
   let looking: Promise<ProtectionView> | null = null;
   let again = false;
+  let againAsked = false;
   let updating: Promise<SignatureUpdateOutcome> | null = null;
   let closed = false;
   const listeners = new Set<(view: ProtectionView) => void>();
@@ -50,27 +58,36 @@ export function setupEngine(ctx: CoreContext): EngineCapability {
     return backend.kind === 'remote' ? backend.baseUrl : null;
   };
 
-  async function lookOnce(): Promise<ProtectionView> {
+  /** `asked`: the service's engine looks again first ("Check again"); else its last report is taken. */
+  async function lookOnce(asked: boolean): Promise<ProtectionView> {
     const remote = remoteUrl();
     const base = { update: view.update, checkedAt: new Date().toISOString() };
     if (remote !== null) return { ...base, status: null, remote, databaseDir: null };
-    const gathered = await gatherEngineFacts({
-      engine: localEngine,
-      kind: ctx.options.localService?.engine ?? 'auto',
-      ...(ctx.options.localService?.clamdSocket ? { configuredSocket: ctx.options.localService.clamdSocket } : {}),
+    const report = local?.engineReport ? await (asked && local.checkEngine ? local.checkEngine() : local.engineReport()) : await withoutService();
+    return { ...base, status: report.status, remote: null, databaseDir: report.databaseDir };
+  }
+
+  /** No embedded service runs (it could not start): what would be found, without starting anything. */
+  async function withoutService(): Promise<EngineReport> {
+    const service = ctx.options.localService;
+    const found = await engineStatus({
+      kind: service?.engine ?? 'auto',
       dataDir: ctx.dataDir,
+      ...(service?.clamdSocket ? { clamdSocket: service.clamdSocket } : {}),
       ...(tuning.systemConfigPath ? { systemConfigPath: tuning.systemConfigPath } : {}),
+      startOwn: false,
     });
-    return { ...base, status: protectionStatus(gathered.facts, new Date(), MAX_ASYNC_FILE_SIZE), remote: null, databaseDir: gathered.databaseDir };
+    return { status: found.status, databaseDir: found.databaseDir };
   }
 
   /** One look at a time; a request during a look is answered by one more look after it. */
-  function look(): Promise<ProtectionView> {
+  function look(asked = false): Promise<ProtectionView> {
     if (looking) {
       again = true;
+      againAsked ||= asked;
       return looking;
     }
-    looking = lookOnce()
+    looking = lookOnce(asked)
       .then((next) => {
         publish({ ...next, update: view.update });
         return view;
@@ -79,22 +96,30 @@ export function setupEngine(ctx: CoreContext): EngineCapability {
         looking = null;
         if (again && !closed) {
           again = false;
-          void look();
+          const asked = againAsked;
+          againAsked = false;
+          void look(asked);
         }
       });
     return looking;
   }
 
-  const timer = setInterval(() => void look().catch(() => undefined), tuning.recheckMs ?? ENGINE_RECHECK_MS);
-  timer.unref?.();
+  const autoUpdate = createAutoUpdate({
+    dataDir: ctx.dataDir,
+    enabled: () => tuning.autoUpdate !== false && ctx.settings.get().autoUpdateSignatures,
+    run: (onResult) => updateSignatures(onResult),
+  });
+  listeners.add((next) => autoUpdate.reconsider(next));
+  ctx.settings.onChange(() => autoUpdate.reconsider(view));
   ctx.onClose(() => {
     closed = true;
-    clearInterval(timer);
+    unsubscribe?.();
+    autoUpdate.stop();
   });
   // A switch between the embedded and a remote service changes whose engine it is.
   ctx.settings.onChange(() => void look().catch(() => undefined));
 
-  const updateSignatures = (): Promise<SignatureUpdateOutcome> => {
+  const updateSignatures = (onResult?: (result: UpdateSignaturesResult) => void): Promise<SignatureUpdateOutcome> => {
     if (updating) return updating;
     const last = view.update.last;
     publish({ ...view, update: { phase: 'running', line: null, last } });
@@ -104,12 +129,13 @@ export function setupEngine(ctx: CoreContext): EngineCapability {
       remote: view.remote !== null,
       ...tuning.freshclam,
       onProgress: (line) => publish({ ...view, update: { phase: 'running', line, last } }),
+      ...(onResult ? { onResult } : {}),
     }).then(
       async (outcome) => {
         updating = null;
         publish({ ...view, update: { phase: 'idle', last: outcome } });
         ctx.log.info({ outcome: outcome.code }, 'signature update');
-        await look().catch(() => undefined);
+        await look(true).catch(() => undefined);
         return outcome;
       },
       (error: unknown) => {
@@ -122,13 +148,25 @@ export function setupEngine(ctx: CoreContext): EngineCapability {
   };
 
   return {
-    onLocalEngine(engine) {
-      localEngine = engine;
+    waitReason(serviceLabel) {
+      const status = view.remote === null && serviceLabel === LOCAL_LABEL ? view.status : null;
+      if (status?.reason.code === 'clamd_starting') return PENDING_REASONS.engineStarting;
+      // not_running: ClamAV is expected there; the service holds its files until it answers (or their limit).
+      return status?.state === 'not_running' ? PENDING_REASONS.engineWaiting : null;
+    },
+    onViewChange(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    onLocalService(service) {
+      unsubscribe?.();
+      local = service;
+      unsubscribe = service?.onEngineReport?.(() => void look().catch(() => undefined)) ?? null;
       void look().catch((error: unknown) => ctx.log.warn({ err: error }, 'protection state'));
     },
     api: (guard) => ({
       status: () => guard('protection.status', async () => ok(view.status === null && view.remote === null ? await look() : view)),
-      refresh: () => guard('protection.refresh', async () => ok(await look())),
+      refresh: () => guard('protection.refresh', async () => ok(await look(true))),
       updateSignatures: () => guard('protection.updateSignatures', async () => ok(await updateSignatures())),
       onChange(listener) {
         listeners.add(listener);

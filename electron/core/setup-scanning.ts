@@ -46,6 +46,8 @@ export interface ScanningInput {
   backend: BackendManager;
   /** Which engine would scan now (engine-now.ts): a verdict is reused only when that engine made it. */
   engineNow?: PipelineOptions['engineNow'];
+  /** Why files followed at a service wait for its engine (Starting ClamAV…), or null. */
+  engineWait?: PipelineOptions['engineWait'];
 }
 
 export function setupScanning(ctx: CoreContext, input: ScanningInput): Scanning {
@@ -107,6 +109,7 @@ export function setupScanning(ctx: CoreContext, input: ScanningInput): Scanning 
     onThreat: (record, request) => threats.onThreat(record, request),
     mayUpload,
     ...(input.engineNow ? { engineNow: input.engineNow } : {}),
+    ...(input.engineWait ? { engineWait: input.engineWait } : {}),
   });
   ctx.onClose(() => scans.close());
   return {

@@ -4,7 +4,7 @@ import type { ProtectionStatus } from '../../shared/engine/protection-state.ts';
 import type { SignatureUpdateOutcome } from '../../shared/engine/protection-view.ts';
 import { clamdReload } from '../local-service/engines/own-clamd/clamd-commands.ts';
 import { updateSignatures, type UpdateSignaturesResult } from '../local-service/engines/freshclam/run-freshclam.ts';
-import { endpointOf } from './engine-facts.ts';
+import { endpointOfLabel } from '../local-service/engines/live/live-state.ts';
 
 export interface SignatureUpdateInput {
   dataDir: string;
@@ -14,6 +14,8 @@ export interface SignatureUpdateInput {
   mirror?: string;
   maxAttempts?: number;
   onProgress(line: string): void;
+  /** freshclam's own result, when it ran (the automatic schedule reads its cool-down from it). */
+  onResult?(result: UpdateSignaturesResult): void;
 }
 
 export async function runSignatureUpdate(input: SignatureUpdateInput): Promise<SignatureUpdateOutcome> {
@@ -24,7 +26,8 @@ export async function runSignatureUpdate(input: SignatureUpdateInput): Promise<S
     return { code: 'system_database', params: { where: input.status?.engine.where ?? '' }, at: at() };
   }
   // Only a clamd that loads Verdict's own folder is reloaded after an update.
-  const endpoint = source === 'own' && input.status ? endpointOf(input.status.engine.where) : null;
+  const where = input.status?.engine.where ?? '';
+  const endpoint = source === 'own' && /^(unix|tcp):/.test(where) ? endpointOfLabel(where) : null;
   const result = await updateSignatures({
     dataDir: input.dataDir,
     ...(input.freshclamPath !== undefined ? { freshclamPath: input.freshclamPath } : {}),
@@ -33,6 +36,7 @@ export async function runSignatureUpdate(input: SignatureUpdateInput): Promise<S
     onProgress: input.onProgress,
     ...(endpoint ? { reload: () => clamdReload(endpoint) } : {}),
   });
+  input.onResult?.(result);
   return { ...updateOutcome(result), at: at() };
 }
 

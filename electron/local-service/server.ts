@@ -8,7 +8,8 @@ import { SYNC_WINDOW_MS } from '../../shared/service-contract/limits.ts';
 import { createApiKeyring, type ApiKeyConfig } from './auth/api-keys.ts';
 import { createRateLimiter, DEFAULT_RATE_LIMIT, type RateLimitOptions } from './auth/rate-limiter.ts';
 import type { ScanEngine } from './engines/engine.ts';
-import { selectEngine, type SelectEngineOptions } from './engines/select-engine.ts';
+import type { SelectEngineOptions } from './engines/select-engine.ts';
+import { startLiveEngine, type LiveEngine, type LiveEngineTuning } from './engines/live/start-live-engine.ts';
 import type { ServiceParts } from './handlers/context.ts';
 import { answerClientError, answerUnknownExpectation } from './http/client-error.ts';
 import { createRequestHandler } from './http/handle-request.ts';
@@ -36,8 +37,11 @@ export interface LocalServiceOptions {
   apiKeys: readonly ApiKeyConfig[];
   /** Database, uploads in flight and uploads awaiting scan (see store/data-dir.ts). */
   dataDir: string;
-  /** An engine instance (the caller keeps ownership), or how to pick one (the service owns and closes it). */
-  engine: ScanEngine | SelectEngineOptions;
+  /**
+   * An engine instance (the caller keeps ownership), or how to pick one: then the service runs a
+   * live engine (engines/live/) that picks again while it runs, and owns and closes it.
+   */
+  engine: ScanEngine | (SelectEngineOptions & LiveEngineTuning);
   /** How long a sync submission waits before 408 (default 90 s; shorter only for tests). */
   syncWindowMs?: number;
   /** How long a request's line and headers may take to arrive (default 30 s; shorter only for tests). */
@@ -57,6 +61,8 @@ export interface LocalService {
   url: string;
   port: number;
   engine: ScanEngine;
+  /** The live engine, when the service picked its engine itself (its protection state, "check again"). */
+  live: LiveEngine | null;
   close(): Promise<void>;
 }
 
@@ -73,13 +79,13 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
   const concurrency = positive(options.scanConcurrency ?? Math.min(4, availableParallelism()), 'scanConcurrency');
   const layout = prepareDataDir(options.dataDir);
 
-  const ownsEngine = !isEngine(options.engine);
   // A clamd session per scan that may run at once: no connection per file.
-  const engine = isEngine(options.engine)
-    ? options.engine
-    : await selectEngine({ ...options.engine, clamd: { sessions: concurrency, ...options.engine.clamd } });
+  const live = isEngine(options.engine)
+    ? null
+    : await startLiveEngine({ ...options.engine, dataDir: layout.root, clamd: { sessions: concurrency, ...options.engine.clamd } });
+  const engine: ScanEngine = live ?? (options.engine as ScanEngine);
   const cleanups: Array<() => Promise<void> | void> = [];
-  if (ownsEngine) cleanups.push(() => engine.close?.());
+  if (live) cleanups.push(() => live.close());
 
   try {
     const db = openDatabase(layout.databaseFile);
@@ -158,6 +164,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       url,
       port,
       engine,
+      live,
       close: () => (closing ??= runCleanups(cleanups, logger)),
     };
   } catch (error) {

@@ -16,6 +16,7 @@
 import type { SubmitSummary } from '../../shared/scans/record.ts';
 import { allowUpload, recheckHeld } from './pipeline/consent.ts';
 import type { Pipeline } from './pipeline/context.ts';
+import { engineWaitChanged } from './pipeline/engine-wait.ts';
 import { handleError } from './pipeline/errors.ts';
 import { submit } from './pipeline/intake.ts';
 import { createMemory, isIdle } from './pipeline/memory.ts';
@@ -56,6 +57,8 @@ export interface ScanPipeline {
   resume(): void;
   /** The backend (URL, key, kind) changed: in-flight work is moved to the new one. */
   backendChanged(): void;
+  /** A service's engine state changed: the files followed there get its wait reason (options.engineWait). */
+  engineWaitChanged(): void;
   idle(): Promise<void>;
   state(): PipelineState;
   /** How many records the pipeline holds in memory: none once it is idle (a finished record is forgotten). */
@@ -93,6 +96,7 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
     recheckHeld: () => recheckHeld(p),
     resume: () => resume(p),
     backendChanged: () => backendChanged(p),
+    engineWaitChanged: () => engineWaitChanged(p),
     idle: () => (isIdle(memory) || memory.closed ? Promise.resolve() : new Promise<void>((resolve) => memory.idleWaiters.push(resolve))),
     state: () => ({
       paused: lanes().find((lane) => lane.paused)?.paused?.reason ?? null,

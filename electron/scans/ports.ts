@@ -42,7 +42,14 @@ export interface ServicePort {
   /** Resolves with the scan: terminal (sync, or after a 408 was followed up) or processing (async). */
   submit(
     file: UploadFile,
-    options: { mode: SubmissionMode; externalReferenceId: string; signal: AbortSignal; onProgress: (sent: number, total: number) => void },
+    options: {
+      mode: SubmissionMode;
+      externalReferenceId: string;
+      signal: AbortSignal;
+      onProgress: (sent: number, total: number) => void;
+      /** The user chose "scan with basic checks only" for this file (it need not wait for ClamAV). */
+      basicChecksOnly?: boolean;
+    },
   ): Promise<Scan>;
   /** The scan with this reference, or null when the service has none (404). */
   lookup(externalReferenceId: string, signal: AbortSignal): Promise<Scan | null>;

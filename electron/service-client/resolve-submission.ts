@@ -18,6 +18,8 @@ export interface ResolveOptions extends RetryOptions {
   externalReferenceId?: string;
   /** attributes.file_name; defaults to file.name. */
   fileName?: string;
+  /** attributes.basic_checks_only (Verdict's embedded service: the file need not wait for ClamAV). */
+  basicChecksOnly?: boolean;
   /** Upload progress; `attempt` starts at 1 and `sent` restarts at 0 on each attempt. */
   onProgress?: (progress: UploadProgress & { attempt: number }) => void;
 }
@@ -46,7 +48,11 @@ export async function submitAndResolve(client: BaseServiceClient, file: UploadFi
       options.onRetry?.(event);
     },
   };
-  const attributes = { file_name: options.fileName ?? file.name, ...(ref !== undefined ? { external_reference_id: ref } : {}) };
+  const attributes = {
+    file_name: options.fileName ?? file.name,
+    ...(ref !== undefined ? { external_reference_id: ref } : {}),
+    ...(options.basicChecksOnly ? { basic_checks_only: true } : {}),
+  };
 
   let submissionError: ServiceError;
   try {

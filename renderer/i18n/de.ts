@@ -79,6 +79,8 @@ export const de: Messages = {
   'pending.fingerprinting': 'Hashwerte werden berechnet',
   'pending.waiting_for_identical': 'Wartet auf die Prüfung einer identischen Datei',
   'pending.awaiting_upload_consent': 'Wartet auf Ihre Erlaubnis zum Hochladen',
+  'pending.engine_starting': 'ClamAV wird gestartet …',
+  'pending.engine_waiting': 'Wartet auf ClamAV, das nicht antwortet',
   'pending.other': 'Wartet: {reason}',
 
   'verdict.unsafe': 'Bedrohung',
@@ -575,6 +577,8 @@ export const de: Messages = {
   'engine.update': 'Signaturen jetzt aktualisieren',
   'engine.updating': 'Signaturen werden aktualisiert …',
   'engine.updatingLine': 'Signaturen werden aktualisiert: {line}',
+  'engine.autoUpdate': 'Signaturen automatisch aktualisieren',
+  'engine.autoUpdateHint': 'Beim Start und alle 12 Stunden, solange Verdicts eigener Signaturordner verwendet wird. Einen clamd, den das System aktualisiert, überlässt Verdict dem System.',
   'engine.lookAgain': 'Erneut prüfen',
   'engine.update.updated': 'Signaturen auf Version {version} aktualisiert.',
   'engine.update.updatedPlain': 'Signaturen aktualisiert.',

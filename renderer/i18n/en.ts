@@ -79,6 +79,8 @@ export const en = {
   'pending.fingerprinting': 'Computing hashes',
   'pending.waiting_for_identical': 'Waiting for an identical file’s scan',
   'pending.awaiting_upload_consent': 'Waiting for your permission to upload',
+  'pending.engine_starting': 'Starting ClamAV…',
+  'pending.engine_waiting': 'Waiting for ClamAV, which is not answering',
   'pending.other': 'Waiting: {reason}',
 
   'verdict.unsafe': 'Threat',
@@ -575,6 +577,8 @@ export const en = {
   'engine.update': 'Update signatures now',
   'engine.updating': 'Updating signatures…',
   'engine.updatingLine': 'Updating signatures: {line}',
+  'engine.autoUpdate': 'Update signatures automatically',
+  'engine.autoUpdateHint': 'At start and every 12 hours, while Verdict’s own signature folder is in use. A clamd the system updates is left to the system.',
   'engine.lookAgain': 'Look again',
   'engine.update.updated': 'Signatures updated to version {version}.',
   'engine.update.updatedPlain': 'Signatures updated.',

@@ -8,7 +8,7 @@ import { useTranslator } from '../i18n/use-translator.ts';
 import { dispositionLabel } from '../quarantine/disposition-text.ts';
 import { useVerdict } from '../store/use-verdict.ts';
 
-const KNOWN_REASONS = ['awaiting_api_key', 'retrying', 'service_unreachable', 'backend_unavailable', 'fingerprinting', 'waiting_for_identical', 'awaiting_upload_consent'] as const;
+const KNOWN_REASONS = ['awaiting_api_key', 'retrying', 'service_unreachable', 'backend_unavailable', 'fingerprinting', 'waiting_for_identical', 'awaiting_upload_consent', 'engine_starting', 'engine_waiting'] as const;
 type KnownReason = (typeof KNOWN_REASONS)[number];
 const isKnownReason = (reason: string): reason is KnownReason => (KNOWN_REASONS as readonly string[]).includes(reason);
 

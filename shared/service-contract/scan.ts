@@ -117,5 +117,10 @@ export const terminalScanSchema = scanSchema.superRefine((scan, ctx) => {
 export const submissionAttributesSchema = z.looseObject({
   file_name: z.string().min(1).max(1024).optional(),
   external_reference_id: externalReferenceIdSchema.optional(),
+  /**
+   * Verdict's embedded service only (other services ignore unknown members): the user chose
+   * "scan with basic checks only" for this file, so it need not wait for ClamAV when ClamAV is gone.
+   */
+  basic_checks_only: z.boolean().optional(),
 });
 export type SubmissionAttributes = z.infer<typeof submissionAttributesSchema>;

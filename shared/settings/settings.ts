@@ -93,6 +93,13 @@ const userPreferences = {
   startAtLoginOffered: z.boolean(),
   /** When quick and full scans run by themselves (issue 16); replaced whole. */
   scanSchedules: scanSchedulesSchema,
+  /**
+   * The signature folder for Verdict's own clamd; null: `<data dir>/clamav-db` when it holds a
+   * database, else the system's. Taken when the built-in service starts.
+   */
+  clamavDatabaseDir: z.string().min(1).max(4096).nullable(),
+  /** Update Verdict's own signatures at start and every 12 hours (only while Verdict's own database is in use). */
+  autoUpdateSignatures: z.boolean(),
 };
 
 export const settingsSchema = z.object({
@@ -108,6 +115,8 @@ export const settingsSchema = z.object({
   startAtLogin: userPreferences.startAtLogin.default(false),
   startAtLoginOffered: userPreferences.startAtLoginOffered.default(false),
   scanSchedules: userPreferences.scanSchedules.prefault({}),
+  clamavDatabaseDir: userPreferences.clamavDatabaseDir.default(null),
+  autoUpdateSignatures: userPreferences.autoUpdateSignatures.default(true),
   // Every protection field has a default, so settings files written before issue 8 parse unchanged.
   ...protectionSettingsShape,
 });

@@ -88,6 +88,14 @@ describe('the protection state, on the first screen and in Settings', () => {
     expect(status).toMatchObject({ state: 'limited', reason: { code: 'builtin_requested' } });
     expect(await page.getByTestId('protection-line').innerText()).toContain('Start Verdict without “--engine builtin” to use ClamAV.');
     expect(await page.getByTestId('protection-action').innerText()).toBe(en.t('protection.action.look_again'));
+    // Automatic signature updates: on by default, and the checkbox turns the setting off.
+    await openSettings(page, 'en');
+    const autoUpdate = page.getByTestId('engine-auto-update');
+    expect(await autoUpdate.isChecked()).toBe(true);
+    // A controlled checkbox: it changes once the core has saved the setting.
+    await autoUpdate.click();
+    await expect.poll(() => real.core.settings.get().then((got) => got.ok && got.value.autoUpdateSignatures)).toBe(false);
+    await expect.poll(() => autoUpdate.isChecked()).toBe(false);
     expectNoProblems(app);
   });
 

@@ -1,14 +1,16 @@
 // Finds the engine in the issue's order (configured clamd, a clamd at the usual
 // sockets, Verdict's own clamd, the built-in engine), asks it who it is, and turns
-// that into the protection state. Used by the `status` CLI; the core will use the
-// same steps when it re-selects the engine.
+// that into the protection state. Used by the `status` CLI, by the engine watch the
+// local service's live engine runs (engine-watch.ts, live/), and by the core, only to
+// look, when the embedded service could not start.
 import { readFileSync, realpathSync } from 'node:fs';
-import { parseClamdVersion } from '../../../shared/engine/engine-identity.ts';
+import { parseClamdVersion, type EngineIdentity } from '../../../shared/engine/engine-identity.ts';
 import { protectionStatus, type EngineFacts, type ProtectionStatus, type StreamLimit } from '../../../shared/engine/protection-state.ts';
 import { MAX_ASYNC_FILE_SIZE } from '../../../shared/service-contract/limits.ts';
 import { endpointLabel, type ClamdEndpoint } from './clamd-protocol.ts';
 import { clamdAnswers, clamdVersion } from './own-clamd/clamd-commands.ts';
 import { ownClamdFiles } from './own-clamd/clamd-config.ts';
+import { ownDatabaseDir } from './own-clamd/find-clamav.ts';
 import { OwnClamd, type OwnClamdOptions } from './own-clamd/own-clamd.ts';
 import { clamdCandidates, DEFAULT_CLAMD_SOCKETS, type EngineKind } from './select-engine.ts';
 import { parseClamdConf, readClamdConf, SYSTEM_CLAMD_CONF } from './system-clamd-conf.ts';
@@ -24,10 +26,14 @@ export interface EngineStatusInput {
   socketCandidates?: readonly string[];
   /** The system clamd's config, for its stream limit (default /etc/clamav/clamd.conf). */
   systemConfigPath?: string;
+  /** false: Verdict's own clamd is not this caller's to run; no clamd answering then means the built-in engine. */
+  ownAllowed?: boolean;
   /** Start Verdict's own clamd when nothing else answers (default true; false only looks). */
   startOwn?: boolean;
   /** Passed to OwnClamd (timeouts, backoff). */
   ownClamd?: Partial<OwnClamdOptions>;
+  /** Told of Verdict's own clamd as soon as it is created (before it has loaded), so a caller closing meanwhile can stop it. */
+  onOwnCreated?: (own: OwnClamd) => void;
   now?: Date;
 }
 
@@ -53,9 +59,12 @@ export async function engineStatus(input: EngineStatusInput): Promise<EngineStat
   const configured = input.clamdSocket !== undefined || input.clamdHost !== undefined || input.clamdPort !== undefined;
   if (configured) {
     const endpoints = clamdCandidates({ kind: 'clamd', clamdSocket: input.clamdSocket, clamdHost: input.clamdHost, clamdPort: input.clamdPort });
+    const ownSocket = ownSocketInUse(input.dataDir);
     for (const endpoint of endpoints) {
-      const facts = await clamavFacts(endpoint, 'configured', null);
-      if (facts) return done(facts);
+      // A configured socket that is Verdict's own clamd's (another Verdict process runs it) is named as such.
+      const own = ownSocket !== null && 'socketPath' in endpoint && endpoint.socketPath === ownSocket;
+      const facts = await clamavFacts(endpoint, own ? 'own' : 'configured', null);
+      if (facts) return done(facts, null, own ? ownDatabaseDir(input.dataDir) : null);
     }
     const where = endpoints.map(endpointLabel).join(', ');
     return done({ kind: 'not_running', source: 'configured', where, why: 'clamd_not_answering' });
@@ -71,13 +80,20 @@ export async function engineStatus(input: EngineStatusInput): Promise<EngineStat
   const running = ownSocketInUse(input.dataDir);
   if (running && (await clamdAnswers({ socketPath: running }, PROBE_MS))) {
     const facts = await clamavFacts({ socketPath: running }, 'own', null);
-    if (facts) return done(facts);
+    if (facts) return done(facts, null, ownDatabaseDir(input.dataDir));
   }
 
+  if (input.ownAllowed === false) {
+    // This caller never runs Verdict's own clamd (a service started without `ownClamd`).
+    const tried = (input.socketCandidates ?? DEFAULT_CLAMD_SOCKETS).join(', ');
+    if (input.kind === 'auto') return done({ kind: 'builtin', why: 'clamav_not_found', params: { tried } });
+    return done({ kind: 'not_running', source: 'system', where: tried, why: 'clamd_not_answering' });
+  }
   if (input.startOwn === false) {
     return done({ kind: 'not_running', source: 'own', where: running ? endpointLabel({ socketPath: running }) : ownClamdFiles(input.dataDir).configPath, why: 'clamd_not_answering' });
   }
   const own = new OwnClamd({ ...input.ownClamd, dataDir: input.dataDir, databaseDir: input.clamavDb });
+  input.onOwnCreated?.(own);
   const state = await own.start();
   if (state.status === 'running') {
     const identity = parseClamdVersion(state.versionLine);
@@ -99,12 +115,15 @@ export async function engineStatus(input: EngineStatusInput): Promise<EngineStat
 }
 
 async function clamavFacts(endpoint: ClamdEndpoint, source: 'configured' | 'system' | 'own', streamLimit: StreamLimit | null): Promise<EngineFacts | null> {
+  let identity: EngineIdentity | null;
   try {
-    const identity = parseClamdVersion(await clamdVersion(endpoint, PROBE_MS));
-    return identity ? { kind: 'clamav', source, where: endpointLabel(endpoint), identity, streamLimit } : null;
+    identity = parseClamdVersion(await clamdVersion(endpoint, PROBE_MS));
   } catch {
-    return null;
+    identity = null;
   }
+  // A clamd that scans but does not say who it is (PING only): ClamAV, version unknown.
+  if (!identity && (await clamdAnswers(endpoint, PROBE_MS))) identity = { name: 'clamav', version: 'unknown', signatures: null };
+  return identity ? { kind: 'clamav', source, where: endpointLabel(endpoint), identity, streamLimit } : null;
 }
 
 /** The first of the usual socket paths where a clamd answers PING (probed together). */

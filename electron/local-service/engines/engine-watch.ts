@@ -4,7 +4,7 @@
 // reload after an update shows the new signatures. Reports each change of state.
 import { protectionStatus, type ProtectionStatus } from '../../../shared/engine/protection-state.ts';
 import { MAX_ASYNC_FILE_SIZE } from '../../../shared/service-contract/limits.ts';
-import type { OwnClamd } from './own-clamd/own-clamd.ts';
+import type { OwnClamd, OwnClamdState } from './own-clamd/own-clamd.ts';
 import { engineStatus, type EngineStatusInput } from './engine-status.ts';
 
 export const RECHECK_INTERVAL_MS = 60_000;
@@ -13,15 +13,28 @@ export interface EngineWatch {
   readonly status: ProtectionStatus | null;
   /** Verdict's own clamd, when it is the engine (the watch owns it and stops it on close). */
   readonly own: OwnClamd | null;
+  /** The signature folder of the clamd in use, when known (Verdict's own, or the system's config). */
+  readonly databaseDir: string | null;
   /** Looks again now ("Check again" in the UI); resolves with the state found. */
   check(): Promise<ProtectionStatus>;
   close(): Promise<void>;
 }
 
-export function watchEngine(input: EngineStatusInput & { intervalMs?: number; onChange?: (status: ProtectionStatus) => void }): EngineWatch {
+export interface EngineWatchInput extends EngineStatusInput {
+  intervalMs?: number;
+  onChange?: (status: ProtectionStatus) => void;
+  /** Each state of Verdict's own clamd (loading, running, restarting, given up), as it happens. */
+  onOwnState?: (state: OwnClamdState) => void;
+}
+
+export function watchEngine(input: EngineWatchInput): EngineWatch {
   let status: ProtectionStatus | null = null;
+  let databaseDir: string | null = null;
   let own: OwnClamd | null = null;
+  /** The own clamd a look is starting (loading): close() stops it rather than wait for the load. */
+  let loading: OwnClamd | null = null;
   let checking: Promise<ProtectionStatus> | null = null;
+  let checkingAsked = false;
   let closed = false;
   // Every tick looks again: a clamd that appeared is taken, one that stopped answering is replaced.
   const timer = setInterval(() => void check(false).catch(() => undefined), input.intervalMs ?? RECHECK_INTERVAL_MS);
@@ -39,7 +52,13 @@ export function watchEngine(input: EngineStatusInput & { intervalMs?: number; on
     // After our own clamd failed, only the user's "check again" starts it again (a broken database must not
     // become a restart loop once a minute); the timer still takes a clamd that appears elsewhere.
     const retryOwn = asked || status?.reason.code !== 'clamd_failed';
-    const found = await engineStatus({ ...input, startOwn: retryOwn });
+    const ownOptions = { ...input.ownClamd, onState: (state: OwnClamdState) => {
+      input.ownClamd?.onState?.(state);
+      input.onOwnState?.(state);
+    } };
+    const found = await engineStatus({ ...input, ownClamd: ownOptions, startOwn: retryOwn, onOwnCreated: (created) => (loading = created) }).finally(() => {
+      loading = null;
+    });
     if (!retryOwn && found.status.engine.version === null && status) return status;
     if (found.started) {
       await own?.close();
@@ -48,11 +67,15 @@ export function watchEngine(input: EngineStatusInput & { intervalMs?: number; on
       await own.close();
       own = null;
     }
+    databaseDir = own?.state.status === 'running' ? own.state.databaseDir : found.databaseDir;
     return found.status;
   }
 
   function check(asked = true): Promise<ProtectionStatus> {
     if (closed) return Promise.reject(new Error('the engine watch is closed'));
+    // The user's "check again" during a timer's look gets a look of its own after it (the timer's does not retry our clamd).
+    if (checking && asked && !checkingAsked) return checking.catch(() => undefined).then(() => check(true));
+    if (!checking) checkingAsked = asked;
     checking ??= look(asked).then(
       (next) => {
         checking = null;
@@ -77,10 +100,14 @@ export function watchEngine(input: EngineStatusInput & { intervalMs?: number; on
     get own() {
       return own;
     },
+    get databaseDir() {
+      return databaseDir;
+    },
     check: () => check(true),
     async close() {
       closed = true;
       clearInterval(timer);
+      await loading?.close();
       await checking?.catch(() => undefined);
       await own?.close();
       own = null;

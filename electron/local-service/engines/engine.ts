@@ -21,16 +21,26 @@ export interface EngineVerdict {
   engine?: EngineIdentity;
 }
 
+/** What the caller allows for one file. */
+export interface ScanOptions {
+  /**
+   * The user chose "scan with basic checks only" for this file: when ClamAV is not
+   * available it need not wait for it (the built-in engine decides). Engines that
+   * do not wait for ClamAV ignore it.
+   */
+  basicOnly?: boolean;
+}
+
 export interface ScanEngine {
   /** `clamd` or `builtin`; reported in findings and logs. */
   readonly name: string;
-  scan(filePath: string, signal?: AbortSignal): Promise<EngineVerdict>;
+  scan(filePath: string, signal?: AbortSignal, options?: ScanOptions): Promise<EngineVerdict>;
   /**
    * The same verdict for a whole file whose bytes are already in memory (the service
    * keeps small uploads there, so the engine need not read them back from disk).
    * Optional: without it the service scans the upload's file.
    */
-  scanBytes?(content: Buffer, signal?: AbortSignal): Promise<EngineVerdict>;
+  scanBytes?(content: Buffer, signal?: AbortSignal, options?: ScanOptions): Promise<EngineVerdict>;
   close?(): Promise<void>;
 }
 
@@ -51,6 +61,8 @@ export class EngineError extends Error {
  */
 export const ENGINE_ERROR_CODES = [
   'engine_unavailable',
+  /** ClamAV, known to this installation, stayed away longer than a file may wait for it. */
+  'clamav_unavailable',
   'engine_timeout',
   'engine_size_limit',
   'engine_error',

@@ -1,4 +1,6 @@
-// Picks the service's engine at start: clamd where one answers PING (the
+// The usual clamd sockets, the candidates to probe, and how an engine is described.
+// selectEngine() is the one-shot choice (the service itself runs the live engine,
+// engines/live/, which chooses again while it runs). It picks: clamd where one answers PING (the
 // configured socket or TCP address, else the usual socket paths), else Verdict's
 // own clamd when `ownClamd` is given and clamd and a database are there, otherwise
 // the built-in engine when the caller allows it (`auto`).
@@ -102,6 +104,14 @@ export interface EngineDescription {
 
 /** What the service logs at start: which engine, where, and why. */
 export function describeEngine(engine: ScanEngine): EngineDescription {
+  // The live engine (engines/live/), without importing it: it names the engine it scans with now.
+  const live = engine as { status?: { engine: { name: string; where: string }; reason: { code: string } } | null };
+  if (live.status !== undefined) {
+    const status = live.status;
+    if (status === null) return { name: engine.name, where: 'choosing' };
+    if (engine.name === 'builtin') return { name: 'builtin', where: 'in-process', reason: status.reason.code };
+    return { name: engine.name, where: status.engine.where };
+  }
   if (engine instanceof ClamdEngine) return { name: engine.name, where: engine.where };
   if (engine instanceof BuiltinEngine) {
     return engine.reason === undefined

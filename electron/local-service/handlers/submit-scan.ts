@@ -80,7 +80,7 @@ export async function submitScan(ctx: RequestContext, parts: ServiceParts, mode:
   // Listen before scanning starts, so a very fast scan cannot slip past.
   const terminal = mode === 'sync' ? parts.runner.waitForTerminal(id, parts.syncWindowMs, scan) : null;
   // A small upload's bytes go along, so the engine need not read them back from disk.
-  const held = parts.runner.enqueue(id, file.kind === 'memory' ? file.content : undefined);
+  const held = parts.runner.enqueue(id, file.kind === 'memory' ? file.content : undefined, { basicOnly: received.attributes.basic_checks_only === true });
   if (memoryOnly && !held) writeUpload(upload, file.content); // cannot happen (nothing ran since canHold); never scan a missing file
 
   if (!terminal) {

@@ -50,6 +50,8 @@ const en = {
   scanFailed: (p: { reason: string; detail: string }) => `The scan could not be completed: ${p.reason}. Engine detail: ${p.detail}`,
   // Reasons by EngineError code (engines/engine.ts); the engine's own detail stays in English.
   engineUnavailable: () => 'the scanning engine is not reachable',
+  clamavUnavailable: () =>
+    'ClamAV, which scanned files here before, is not available. Start ClamAV (or check that it is installed) and scan the file again, or choose "scan with basic checks only" for it',
   engineTimeout: () => 'the scanning engine did not answer in time',
   engineSizeLimit: () => "the file is larger than the scanning engine's limit",
   engineAborted: () => 'the scan was cancelled',
@@ -104,6 +106,8 @@ const de: Catalogue = {
   expectationFailed: () => 'Nur „Expect: 100-continue“ wird unterstützt.',
   scanFailed: (p) => `Der Scan konnte nicht abgeschlossen werden: ${p.reason}. Angabe der Engine: ${p.detail}`,
   engineUnavailable: () => 'die Scan-Engine ist nicht erreichbar',
+  clamavUnavailable: () =>
+    'ClamAV, mit dem hier bisher geprüft wurde, ist nicht verfügbar. Starten Sie ClamAV (oder prüfen Sie die Installation) und prüfen Sie die Datei erneut, oder wählen Sie für sie „nur mit Basisprüfungen prüfen“',
   engineTimeout: () => 'die Scan-Engine hat nicht rechtzeitig geantwortet',
   engineSizeLimit: () => 'die Datei ist größer als die Grenze der Scan-Engine',
   engineAborted: () => 'der Scan wurde abgebrochen',

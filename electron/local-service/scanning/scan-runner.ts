@@ -6,7 +6,7 @@
 import { unlinkSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
-import { EngineError, type EngineVerdict, type ScanEngine } from '../engines/engine.ts';
+import { EngineError, type EngineVerdict, type ScanEngine, type ScanOptions } from '../engines/engine.ts';
 import { isoNow } from '../clock.ts';
 import type { ServiceLogger } from '../logger.ts';
 import type { ScanStore, StoredScan, StoredScanError } from '../store/scan-store.ts';
@@ -38,9 +38,10 @@ export interface ScanRunner {
   /**
    * `content`: the upload's bytes, when the caller has them in memory. They are kept for
    * the engine when `canHold` allows (true is returned); otherwise the engine reads the
-   * upload's file, which must then exist.
+   * upload's file, which must then exist. `options` go to the engine with the file (kept in memory
+   * only: after a restart the file waits for ClamAV again, the safe side).
    */
-  enqueue(scanId: string, content?: Buffer): boolean;
+  enqueue(scanId: string, content?: Buffer, options?: ScanOptions): boolean;
   /**
    * The terminal scan, or null when `timeoutMs` passes first. `current`: the scan as the
    * caller has just stored it, so it need not be read back.
@@ -61,6 +62,7 @@ export function createScanRunner(options: ScanRunnerOptions): ScanRunner {
   const waiters = new Map<string, Set<(scan: StoredScan | null) => void>>();
   const shutdown = new AbortController();
   const held = new Map<string, Buffer>();
+  const basicOnly = new Set<string>();
   const maxHeldBytes = options.maxHeldBytes ?? MAX_HELD_BYTES;
   let heldBytes = 0;
 
@@ -92,9 +94,10 @@ export function createScanRunner(options: ScanRunnerOptions): ScanRunner {
     const signal = shutdown.signal;
     const file = options.uploadFileOf(scanId);
     const content = takeHeld(scanId);
+    const scanOptions: ScanOptions | undefined = basicOnly.delete(scanId) ? { basicOnly: true } : undefined;
     const started = performance.now();
     const outcome: Promise<EngineOutcome> = Promise.resolve()
-      .then(() => (content && engine.scanBytes ? engine.scanBytes(content, signal) : engine.scan(file, signal)))
+      .then(() => (content && engine.scanBytes ? engine.scanBytes(content, signal, scanOptions) : engine.scan(file, signal, scanOptions)))
       .then((verdict) => ({ ok: true as const, verdict }), (error: unknown) => ({ ok: false as const, error }));
     await Promise.all([outcome, atLeast(started, options.scanDelayMs, signal)]);
     if (signal.aborted) return;
@@ -146,7 +149,8 @@ export function createScanRunner(options: ScanRunnerOptions): ScanRunner {
       return shutdown.signal.aborted;
     },
     canHold,
-    enqueue(scanId, content) {
+    enqueue(scanId, content, scanOptions) {
+      if (scanOptions?.basicOnly) basicOnly.add(scanId);
       const holding = content !== undefined && canHold(content.length);
       if (holding) {
         held.set(scanId, content);
@@ -176,6 +180,7 @@ export function createScanRunner(options: ScanRunnerOptions): ScanRunner {
       shutdown.abort();
       queue.length = 0;
       held.clear();
+      basicOnly.clear();
       heldBytes = 0;
       // Nobody will finish these scans in this process: release their waiters now rather than at the window's end.
       for (const set of [...waiters.values()]) for (const wake of [...set]) wake(null);

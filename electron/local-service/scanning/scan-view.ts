@@ -53,6 +53,7 @@ export function toScan(scan: StoredScan, language: Language): Scan {
 
 const REASONS: Record<EngineErrorCode, MessageKey> = {
   engine_unavailable: 'engineUnavailable',
+  clamav_unavailable: 'clamavUnavailable',
   engine_timeout: 'engineTimeout',
   engine_size_limit: 'engineSizeLimit',
   engine_error: 'engineFailed',

@@ -5,7 +5,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { ServiceLogger } from '../logger.ts';
 import { describeEngine } from '../engines/select-engine.ts';
 import { startLocalService, type LocalService } from '../server.ts';
-import { errorData, plainFields, type FromThread, type LogLevel, type ThreadServiceOptions, type ToThread } from './thread-protocol.ts';
+import { errorData, plainFields, type EngineReport, type FromThread, type LogLevel, type ThreadServiceOptions, type ToThread } from './thread-protocol.ts';
 
 interface ThreadData {
   options: ThreadServiceOptions;
@@ -35,7 +35,17 @@ const logger: ServiceLogger = {
 const starting: Promise<LocalService> = startLocalService({ ...options, logger });
 let closing: Promise<void> | null = null;
 
+const reportOf = (service: LocalService | null): EngineReport => ({ status: service?.live?.status ?? null, databaseDir: service?.live?.databaseDir ?? null });
+
 port.on('message', (message: ToThread) => {
+  if (message.type === 'check-engine') {
+    void (async () => {
+      const service = await starting.catch(() => null);
+      await service?.live?.check().catch(() => undefined);
+      post({ type: 'engine-checked', id: message.id, report: reportOf(service) });
+    })();
+    return;
+  }
   if (message.type !== 'close') return;
   closing ??= (async () => {
     // A close that arrives during start-up waits for it, so no listener is left behind.
@@ -49,7 +59,8 @@ port.on('message', (message: ToThread) => {
 
 try {
   const service = await starting;
-  post({ type: 'ready', url: service.url, port: service.port, engine: describeEngine(service.engine) });
+  post({ type: 'ready', url: service.url, port: service.port, engine: describeEngine(service.engine), report: reportOf(service) });
+  service.live?.onChange(() => post({ type: 'engine', report: reportOf(service) }));
 } catch (error) {
   post({ type: 'start-failed', error: errorData(error) });
   port.close();

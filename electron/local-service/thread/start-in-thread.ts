@@ -10,7 +10,7 @@ import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { EngineError } from '../engines/engine.ts';
 import type { EngineDescription } from '../engines/select-engine.ts';
 import { silentLogger, type ServiceLogger } from '../logger.ts';
-import type { ErrorData, FromThread, LogLevel, ThreadServiceOptions, ToThread } from './thread-protocol.ts';
+import type { EngineReport, ErrorData, FromThread, LogLevel, ThreadServiceOptions, ToThread } from './thread-protocol.ts';
 
 export interface StartInThreadOptions extends ThreadServiceOptions {
   /** Receives the thread's log records (levels: `logLevels`) and reports of unexpected exits. */
@@ -32,6 +32,12 @@ export interface ThreadedLocalService {
   url: string;
   port: number;
   engine: EngineDescription;
+  /** The live engine's state as last reported (null status before the first look, or with an engine instance). */
+  engineReport(): EngineReport;
+  /** Each report of a change (also the first report of a restarted thread). */
+  onEngineReport(listener: (report: EngineReport) => void): () => void;
+  /** Asks the service's engine to look again now; resolves with what it found. */
+  checkEngine(): Promise<EngineReport>;
   close(): Promise<void>;
 }
 
@@ -67,6 +73,7 @@ interface Running {
   url: string;
   port: number;
   engine: EngineDescription;
+  report: EngineReport;
   /** Resolves when the thread has exited, with why. */
   exited: Promise<{ code: number; error: Error | undefined }>;
 }
@@ -90,9 +97,11 @@ export async function startLocalServiceInThread(options: StartInThreadOptions): 
   if (entry.protocol === 'file:' && !existsSync(fileURLToPath(entry))) {
     throw new ServiceThreadUnavailableError(`The local service's thread entry is missing: ${fileURLToPath(entry)}`);
   }
-  const launchOn = (port: number | undefined) => launch(entry, { ...dropUndefined(serviceOptions), port }, logLevels, logger, resourceLimits);
+  const reports = createReportHub();
+  const launchOn = (port: number | undefined) => launch(entry, { ...dropUndefined(serviceOptions), port }, logLevels, logger, resourceLimits, reports.onMessage);
 
   const first = await launchOn(serviceOptions.port);
+  reports.set(first.report);
   let current: Running | null = first;
   let restarting: Promise<void> | null = null;
   let closing: Promise<void> | null = null;
@@ -100,6 +109,7 @@ export async function startLocalServiceInThread(options: StartInThreadOptions): 
 
   const supervise = (running: Running) => {
     void running.exited.then(({ code, error }) => {
+      reports.release();
       if (closing || current !== running) return;
       current = null;
       const why = error ? `${error.name}: ${error.message}` : `exit code ${code}`;
@@ -117,6 +127,7 @@ export async function startLocalServiceInThread(options: StartInThreadOptions): 
           restarting = null;
           if (closing) return stop(next, closeTimeoutMs);
           current = next;
+          reports.set(next.report);
           supervise(next);
         },
         (failure: unknown) => {
@@ -132,6 +143,9 @@ export async function startLocalServiceInThread(options: StartInThreadOptions): 
     url: first.url,
     port: first.port,
     engine: first.engine,
+    engineReport: () => reports.last,
+    onEngineReport: (listener) => reports.listen(listener),
+    checkEngine: () => (current ? reports.ask(current.worker) : Promise.resolve(reports.last)),
     close() {
       closing ??= (async () => {
         await restarting;
@@ -150,6 +164,7 @@ function launch(
   levels: readonly LogLevel[],
   logger: ServiceLogger,
   resourceLimits: ResourceLimits | undefined,
+  onEngineMessage: (message: FromThread) => void,
 ): Promise<Running> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(entry, {
@@ -167,7 +182,11 @@ function launch(
       switch (message.type) {
         case 'ready':
           started = true;
-          resolve({ worker, url: message.url, port: message.port, engine: message.engine, exited });
+          resolve({ worker, url: message.url, port: message.port, engine: message.engine, report: message.report, exited });
+          return;
+        case 'engine':
+        case 'engine-checked':
+          onEngineMessage(message);
           return;
         case 'start-failed':
           // The service has already released what it opened; the thread has nothing left to do.
@@ -195,6 +214,49 @@ function launch(
       }
     });
   });
+}
+
+/** The engine reports of whichever thread runs the service now, and the answers to "check again". */
+function createReportHub() {
+  let last: EngineReport = { status: null, databaseDir: null };
+  let nextId = 1;
+  const listeners = new Set<(report: EngineReport) => void>();
+  const asked = new Map<number, (report: EngineReport) => void>();
+  const set = (report: EngineReport) => {
+    const changed = JSON.stringify(report) !== JSON.stringify(last);
+    last = report;
+    if (changed) for (const listener of listeners) listener(report);
+  };
+  return {
+    get last() {
+      return last;
+    },
+    set,
+    listen(listener: (report: EngineReport) => void) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    ask(worker: Worker): Promise<EngineReport> {
+      const id = nextId++;
+      return new Promise<EngineReport>((resolve) => {
+        asked.set(id, resolve);
+        worker.postMessage({ type: 'check-engine', id } satisfies ToThread);
+      });
+    },
+    /** A thread that ended answers no more: whoever asked it gets the last report. */
+    release() {
+      for (const resolve of asked.values()) resolve(last);
+      asked.clear();
+    },
+    onMessage(message: FromThread) {
+      if (message.type !== 'engine' && message.type !== 'engine-checked') return;
+      set(message.report);
+      if (message.type === 'engine-checked') {
+        asked.get(message.id)?.(message.report);
+        asked.delete(message.id);
+      }
+    },
+  };
 }
 
 /** Asks the thread to close the service (server, scans, database, engine), then waits for it to exit. */

@@ -3,6 +3,8 @@
 // structured clone: plain data, no functions, no class instances.
 import type { ApiKeyConfig } from '../auth/api-keys.ts';
 import type { RateLimitOptions } from '../auth/rate-limiter.ts';
+import type { ProtectionStatus } from '../../../shared/engine/protection-state.ts';
+import type { LiveEngineTuning } from '../engines/live/start-live-engine.ts';
 import type { EngineDescription, SelectEngineOptions } from '../engines/select-engine.ts';
 import type { WebhookOptions } from '../webhooks/webhook-sender.ts';
 
@@ -12,7 +14,7 @@ export interface ThreadServiceOptions {
   port?: number;
   apiKeys: readonly ApiKeyConfig[];
   dataDir: string;
-  engine: SelectEngineOptions;
+  engine: SelectEngineOptions & LiveEngineTuning;
   syncWindowMs?: number;
   scanDelayMs?: number;
   webhook?: WebhookOptions;
@@ -30,13 +32,23 @@ export interface ErrorData {
   stack?: string;
 }
 
+/** The live engine's protection state and signature folder, as the app shows them. */
+export interface EngineReport {
+  status: ProtectionStatus | null;
+  databaseDir: string | null;
+}
+
 export type FromThread =
-  | { type: 'ready'; url: string; port: number; engine: EngineDescription }
+  | { type: 'ready'; url: string; port: number; engine: EngineDescription; report: EngineReport }
+  /** The engine's protection state changed. */
+  | { type: 'engine'; report: EngineReport }
+  /** The answer to a `check-engine` with the same id. */
+  | { type: 'engine-checked'; id: number; report: EngineReport }
   | { type: 'start-failed'; error: ErrorData }
   | { type: 'log'; level: LogLevel; fields: Record<string, unknown>; message: string }
   | { type: 'closed' };
 
-export type ToThread = { type: 'close' };
+export type ToThread = { type: 'close' } | { type: 'check-engine'; id: number };
 
 export function errorData(error: unknown): ErrorData {
   if (!(error instanceof Error)) return { name: 'Error', message: String(error) };

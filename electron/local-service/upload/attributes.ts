@@ -40,6 +40,8 @@ export function parseAttributes(text: string): SubmissionAttributes {
     if (!EXTERNAL_REFERENCE_PATTERN.test(reference)) throw invalid({ key: 'referenceBadCharacters' });
     attributes.external_reference_id = reference;
   }
+  // Verdict's own member (see SubmissionAttributes); anything but `true` leaves the file waiting for ClamAV.
+  if (raw.basic_checks_only === true) attributes.basic_checks_only = true;
   return attributes;
 }
 

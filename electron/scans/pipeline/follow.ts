@@ -5,6 +5,7 @@ import type { ScanRecordPatch } from '../../history/history.ts';
 import type { Scan } from '../../../shared/service-contract/scan.ts';
 import type { ServicePort } from '../ports.ts';
 import { save, saveHeld, type Pipeline } from './context.ts';
+import { engineWaitFor } from './engine-wait.ts';
 import { finishWithScan } from './finish.ts';
 import { succeeded } from './lanes.ts';
 import { setOwner } from './memory.ts';
@@ -19,7 +20,7 @@ export function adopt(p: Pipeline, id: string, scan: Scan, service: ServicePort,
   if (scan.status === 'processing') {
     const patch: ScanRecordPatch = {
       status: 'processing',
-      pendingReason: null,
+      pendingReason: engineWaitFor(p, service.label),
       serviceScanId: scan.id,
       mode: scan.execution_mode,
       submittedAt: scan.submitted_at,

@@ -27,7 +27,7 @@ export async function submit(p: Pipeline, paths: readonly string[], submission: 
   const choice = submission.mode ?? p.options.settings().mode;
   const summary: SubmitSummary = { queued: 0, skipped: 0, linksNotFollowed: 0, failed: 0 };
   const ids: string[] = [];
-  const batch = insertBatch(p, { force, consentedTo: submission.uploadConsent ?? null, jobId: submission.jobId });
+  const batch = insertBatch(p, { force, consentedTo: submission.uploadConsent ?? null, jobId: submission.jobId, basicOnly: submission.basicOnly === true });
   const afterBatch = async (records: readonly ScanRecord[] | null) => {
     if (records && submission.afterBatch) await submission.afterBatch(records);
   };
@@ -85,7 +85,7 @@ function recordOf(p: Pipeline, entry: IntakeEntry, base: ScanRecord, excluded: R
 }
 
 /** Rows are written in batches (a folder of thousands is one transaction per batch); queued ones then go in line. */
-function insertBatch(p: Pipeline, taken: { force: boolean; consentedTo: string | null; jobId: number | undefined }) {
+function insertBatch(p: Pipeline, taken: { force: boolean; consentedTo: string | null; jobId: number | undefined; basicOnly: boolean }) {
   let batch: ScanRecord[] = [];
   let startedAt = 0;
   /** Writes the batch; returns the records written (null: nothing to write). */
@@ -98,7 +98,7 @@ function insertBatch(p: Pipeline, taken: { force: boolean; consentedTo: string |
       p.events.record(record);
       if (record.status !== 'queued') continue;
       const route = { path: record.path, origin: record.origin };
-      trackRecord(p.memory, { id: record.id, route, forced: taken.force, lookupFirst: false, consentedTo: taken.consentedTo, waitsForItsPath: !taken.force });
+      trackRecord(p.memory, { id: record.id, route, forced: taken.force, basicOnly: taken.basicOnly, lookupFirst: false, consentedTo: taken.consentedTo, waitsForItsPath: !taken.force });
       enqueue(p.memory, record.id);
     }
     p.events.countsChanged();

@@ -37,6 +37,8 @@ export interface TrackedRecord {
   lookupFirst: boolean;
   /** Must not reuse an earlier verdict (scan again). */
   readonly forced: boolean;
+  /** "Scan with basic checks only": need not wait for ClamAV at the service (kept in memory only). */
+  readonly basicOnly?: boolean;
   /** The service origin the user agreed to send it to (given with the submission, or later). */
   consentedTo: string | null;
   unclearAttempts: number;
@@ -93,6 +95,7 @@ export interface NewTrackedRecord {
   id: string;
   route: RecordRoute;
   forced: boolean;
+  basicOnly?: boolean;
   lookupFirst: boolean;
   consentedTo: string | null;
   /** It is the one waiting for its path (a forced scan is not: handing the file in again adds a record). */
@@ -111,6 +114,7 @@ export function trackRecord(memory: PipelineMemory, init: NewTrackedRecord): voi
     retryTimer: null,
     lookupFirst: init.lookupFirst,
     forced: init.forced,
+    ...(init.basicOnly ? { basicOnly: true } : {}),
     consentedTo: init.consentedTo,
     unclearAttempts: 0,
     changeAttempts: 0,

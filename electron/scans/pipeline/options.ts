@@ -18,6 +18,10 @@ export const PENDING_REASONS = {
   waitingForIdentical: 'waiting_for_identical',
   /** A manual scan for a remote service the user has not agreed to send files to (yet). */
   awaitingUploadConsent: 'awaiting_upload_consent',
+  /** At the service: Verdict's own clamd is loading its signatures ("Starting ClamAV…"). */
+  engineStarting: 'engine_starting',
+  /** At the service: ClamAV is expected but does not answer; the file waits for it (up to a limit). */
+  engineWaiting: 'engine_waiting',
 } as const;
 
 /**
@@ -85,6 +89,8 @@ export interface PipelineOptions {
   mayUpload?: (record: ScanRecord, serviceLabel: string) => boolean;
   /** The engine behind a service (see EngineNow); absent: every service is treated as not ours. */
   engineNow?: (serviceLabel: string) => Promise<EngineNow>;
+  /** Why files followed at this service wait for its engine (PENDING_REASONS.engine*), or null. */
+  engineWait?: (serviceLabel: string) => string | null;
 }
 
 /** What decides where a record is sent: its path (the watched folder it lies in) and how it was handed in. */
@@ -97,6 +103,8 @@ export interface SubmitOptions {
   force?: boolean;
   /** The service origin the user agreed to send these files to (see mayUpload). */
   uploadConsent?: string;
+  /** "Scan with basic checks only": when ClamAV is gone, the built-in engine decides instead of the file waiting. */
+  basicOnly?: boolean;
   /** The real path of the folder the paths were found in (a rescan of a link out of it): links are followed only into it. */
   within?: string;
   /** The scan job the rows belong to (electron/jobs/). */

@@ -8,6 +8,7 @@ import { decideMode, modeForUpload } from '../mode.ts';
 import type { ServicePort } from '../ports.ts';
 import { holdForConsent } from './consent.ts';
 import { announce, isoNow, save, saveHeld, type Pipeline } from './context.ts';
+import { engineWaitFor } from './engine-wait.ts';
 import { adopt, startFollowing } from './follow.ts';
 import { holdInLane, laneFor, succeeded } from './lanes.ts';
 import type { TrackedRecord } from './memory.ts';
@@ -34,7 +35,7 @@ export async function processRecord(p: Pipeline, id: string, signal: AbortSignal
 
   if (record.serviceScanId) {
     if (record.backend === service.label) {
-      startFollowing(p, save(p, id, { status: 'processing', pendingReason: null }) ?? record, service);
+      startFollowing(p, save(p, id, { status: 'processing', pendingReason: engineWaitFor(p, service.label) }) ?? record, service);
       return;
     }
     // Followed at another backend (the settings changed meanwhile): submit here under the same reference.
@@ -83,7 +84,7 @@ async function send(p: Pipeline, { record, tracked, prepared, digests, service, 
   const mode = modeForUpload(record.mode, prepared.size, fallbackMode);
   // Committed before the POST (one write with the digests; uploads starting in the same turn
   // share the commit): from here on a crash is recovered by looking the reference up.
-  const patch: ScanRecordPatch = { ...digests, status: 'uploading', pendingReason: null, error: null, backend: service.label, mode, submittedAt: isoNow(p) };
+  const patch: ScanRecordPatch = { ...digests, status: 'uploading', pendingReason: engineWaitFor(p, service.label), error: null, backend: service.label, mode, submittedAt: isoNow(p) };
   const current = saveHeld(p, record, patch, 'soon') ?? record;
   await p.history.committed();
   if (tracked) tracked.lookupFirst = true;
@@ -93,6 +94,7 @@ async function send(p: Pipeline, { record, tracked, prepared, digests, service, 
     {
       mode,
       externalReferenceId: current.externalReferenceId,
+      ...(tracked?.basicOnly ? { basicChecksOnly: true } : {}),
       signal,
       onProgress: (sent, total) => {
         if (signal.aborted) return;

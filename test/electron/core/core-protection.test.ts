@@ -52,7 +52,8 @@ describe('the protection state of the engine the embedded service uses', () => {
     const fresh = datedVersionLine(26);
     const standIn = await startClamdStandIn(fixture.dataDir(), fresh.line);
     fixture.onCleanup(() => standIn.close());
-    const core = await fixture.open(FAST, { localService: { engine: 'clamd', clamdSocket: standIn.socketPath } });
+    // No automatic update: this stand-in is not a clamd freshclam could feed (auto-update has a test of its own).
+    const core = await fixture.open({ ...FAST, engine: { autoUpdate: false } }, { localService: { engine: 'clamd', clamdSocket: standIn.socketPath } });
     const view = value(await core.protection.status());
     expect(view.status).toEqual({
       state: 'protected',

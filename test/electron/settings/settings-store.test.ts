@@ -35,6 +35,8 @@ const fullSettings: Settings = {
   startAtLogin: true,
   startAtLoginOffered: true,
   scanSchedules: { quick: { repeat: 'daily', time: '12:30' }, full: { repeat: 'weekly', weekday: 0, time: '03:00' }, skipOnBattery: false },
+  clamavDatabaseDir: '/srv/clamav-db',
+  autoUpdateSignatures: false,
   watchedFolders: [
     {
       id: 'w1',

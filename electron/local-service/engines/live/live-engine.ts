@@ -1,0 +1,236 @@
+// The local service's one engine while it runs: it scans with whatever the engine
+// watch (engine-watch.ts) has chosen in the issue's order, and follows each new
+// choice from the next file on. Files wait instead of being judged by the built-in
+// engine while Verdict's own clamd loads ("Starting ClamAV…"), and while ClamAV,
+// once known to this installation, is gone: up to a limit, then they fail with
+// `clamav_unavailable`, unless the caller allows basic checks only for them.
+import { protectionStatus, type ProtectionStatus } from '../../../../shared/engine/protection-state.ts';
+import { MAX_ASYNC_FILE_SIZE } from '../../../../shared/service-contract/limits.ts';
+import { BuiltinEngine } from '../builtin-engine.ts';
+import { ClamdEngine, type ClamdEngineOptions } from '../clamd-engine.ts';
+import { EngineError, type EngineVerdict, type ScanEngine, type ScanOptions } from '../engine.ts';
+import { watchEngine, type EngineWatch } from '../engine-watch.ts';
+import type { OwnClamdState } from '../own-clamd/own-clamd.ts';
+import type { SelectEngineOptions } from '../select-engine.ts';
+import { readKnownClamav, writeKnownClamav, type KnownClamav } from './clamav-known.ts';
+import { endpointOfLabel, stateFor, type LiveEngineState } from './live-state.ts';
+
+export type { LiveEngineState } from './live-state.ts';
+
+export interface LiveEngineOptions extends SelectEngineOptions {
+  /** The service's data directory: where "ClamAV is known here" is kept. */
+  dataDir: string;
+  /** How often the choice is made again (default 60 s). */
+  recheckMs?: number;
+  /** How long a file waits for ClamAV that is known here but gone (default 10 min). */
+  waitLimitMs?: number;
+  /** The system clamd.conf, for its stream limit (tests). */
+  systemConfigPath?: string;
+}
+
+export const DEFAULT_WAIT_LIMIT_MS = 10 * 60_000;
+
+/** Errors after which the clamd in use is asked whether it still answers. */
+const MAYBE_GONE = new Set(['engine_unavailable', 'engine_timeout', 'engine_error']);
+
+export class LiveEngine implements ScanEngine {
+  #state: LiveEngineState = { phase: 'choosing' };
+  readonly #options: LiveEngineOptions;
+  readonly #watch: EngineWatch;
+  readonly #builtin: BuiltinEngine;
+  readonly #clamds = new Map<string, ClamdEngine>();
+  readonly #listeners = new Set<(status: ProtectionStatus) => void>();
+  #wakers = new Set<() => void>();
+  #known: KnownClamav | null;
+  #lastStatus: string | null = null;
+
+  constructor(options: LiveEngineOptions) {
+    this.#options = options;
+    this.#known = readKnownClamav(options.dataDir);
+    this.#builtin = new BuiltinEngine({ reason: options.kind === 'builtin' ? 'the built-in engine was requested' : 'ClamAV was not available' });
+    const ownClamd = options.ownClamd;
+    this.#watch = watchEngine({
+      kind: options.kind,
+      dataDir: ownClamd?.dataDir ?? options.dataDir,
+      ...(ownClamd?.databaseDir !== undefined ? { clamavDb: ownClamd.databaseDir } : {}),
+      ...(options.clamdSocket !== undefined ? { clamdSocket: options.clamdSocket } : {}),
+      ...(options.clamdHost !== undefined ? { clamdHost: options.clamdHost } : {}),
+      ...(options.clamdPort !== undefined ? { clamdPort: options.clamdPort } : {}),
+      ...(options.socketCandidates !== undefined ? { socketCandidates: options.socketCandidates } : {}),
+      ...(options.systemConfigPath !== undefined ? { systemConfigPath: options.systemConfigPath } : {}),
+      ownAllowed: ownClamd !== undefined,
+      ...(ownClamd ? { ownClamd } : {}),
+      intervalMs: options.recheckMs ?? 60_000,
+      onChange: (status) => this.#apply(status),
+      onOwnState: (state) => this.#onOwnState(state),
+    });
+  }
+
+  /** `clamd` while ClamAV is (or is awaited as) the engine, `builtin` while the built-in engine decides. */
+  get name(): string {
+    return this.#state.phase === 'builtin' ? this.#builtin.name : 'clamd';
+  }
+
+  get state(): LiveEngineState {
+    return this.#state;
+  }
+
+  /** The protection state of the engine in use; null before the first look. */
+  get status(): ProtectionStatus | null {
+    return this.#state.phase === 'choosing' || this.#state.phase === 'closed' ? null : this.#state.status;
+  }
+
+  /** The signature folder of the clamd in use, when known. */
+  get databaseDir(): string | null {
+    return this.#watch.databaseDir;
+  }
+
+  /** The pid of Verdict's own clamd when this engine runs it (tests, memory figures). */
+  get ownClamdPid(): number | null {
+    return this.#watch.own?.pid ?? null;
+  }
+
+  /** Each change of the protection state. */
+  onChange(listener: (status: ProtectionStatus) => void): () => void {
+    this.#listeners.add(listener);
+    return () => void this.#listeners.delete(listener);
+  }
+
+  /** The first look; resolves once a choice is made or Verdict's own clamd is loading. */
+  async start(): Promise<LiveEngineState> {
+    const first = this.check().catch(() => null);
+    await Promise.race([first, this.#whenChanged()]);
+    return this.#state;
+  }
+
+  /** Looks again now ("Check again", "Start ClamAV"); resolves with the state found. */
+  async check(): Promise<ProtectionStatus> {
+    // While Verdict's own clamd loads, the answer is "starting" (the look that started it is still waiting for it).
+    if (this.#state.phase === 'starting') return this.#state.status;
+    const status = await this.#watch.check();
+    this.#apply(status);
+    return this.status ?? status;
+  }
+
+  scan(filePath: string, signal?: AbortSignal, options?: ScanOptions): Promise<EngineVerdict> {
+    return this.#run((engine) => engine.scan(filePath, signal), signal, options);
+  }
+
+  scanBytes(content: Buffer, signal?: AbortSignal, options?: ScanOptions): Promise<EngineVerdict> {
+    return this.#run((engine) => (engine.scanBytes ? engine.scanBytes(content, signal) : Promise.reject(new Error('no scanBytes'))), signal, options);
+  }
+
+  async close(): Promise<void> {
+    this.#set({ phase: 'closed' });
+    await this.#watch.close();
+    for (const engine of this.#clamds.values()) await engine.close();
+    this.#clamds.clear();
+  }
+
+  /** One file: the engine chosen now, or a wait for one; verdicts pass through unchanged. */
+  async #run(scan: (engine: ScanEngine) => Promise<EngineVerdict>, signal: AbortSignal | undefined, options: ScanOptions | undefined): Promise<EngineVerdict> {
+    let waitingSince: number | null = null;
+    for (;;) {
+      if (signal?.aborted) throw new EngineError('engine_aborted', 'the scan was cancelled', { cause: signal.reason });
+      const state = this.#state;
+      if (state.phase === 'closed') throw new EngineError('engine_aborted', 'the service is stopping');
+      if (state.phase === 'clamav') {
+        const engine = this.#clamdFor(state.where);
+        try {
+          return await scan(engine);
+        } catch (error) {
+          if (!(error instanceof EngineError) || !MAYBE_GONE.has(error.code) || (await answers(engine))) throw error;
+          // clamd went away under this file: look again and wait for ClamAV instead of failing the file.
+          this.#lost(state.where);
+          continue;
+        }
+      }
+      if (state.phase === 'builtin' || (state.phase === 'missing' && options?.basicOnly)) return scan(this.#builtin);
+      waitingSince ??= Date.now();
+      if (state.phase === 'missing') {
+        const left = (this.#options.waitLimitMs ?? DEFAULT_WAIT_LIMIT_MS) - (Date.now() - waitingSince);
+        if (left <= 0) throw new EngineError('clamav_unavailable', `ClamAV did not answer within ${Math.round((Date.now() - waitingSince) / 1000)} s (${state.status.engine.where})`);
+        await this.#whenChanged(signal, left);
+      } else {
+        await this.#whenChanged(signal);
+      }
+    }
+  }
+
+  #clamdFor(where: string): ClamdEngine {
+    let engine = this.#clamds.get(where);
+    if (!engine) {
+      const clamd: Omit<ClamdEngineOptions, 'endpoint'> = this.#options.clamd ?? {};
+      engine = new ClamdEngine({ ...clamd, endpoint: endpointOfLabel(where) });
+      this.#clamds.set(where, engine);
+    }
+    return engine;
+  }
+
+  #lost(where: string): void {
+    if (this.#state.phase === 'clamav' && this.#state.where === where) {
+      const status = protectionStatus({ kind: 'not_running', source: this.#state.status.engine.source as KnownClamav['source'], where, why: 'clamd_not_answering' }, new Date(), MAX_ASYNC_FILE_SIZE);
+      this.#set({ phase: 'missing', status });
+    }
+    void this.check().catch(() => undefined);
+  }
+
+  #onOwnState(state: OwnClamdState): void {
+    if (this.#state.phase === 'closed') return;
+    if (state.status === 'starting' && state.socketPath !== null) {
+      const status = protectionStatus({ kind: 'starting', where: `unix:${state.socketPath}` }, new Date(), MAX_ASYNC_FILE_SIZE);
+      this.#set({ phase: 'starting', status });
+    } else if (state.status === 'running' || state.status === 'not_running') {
+      // Settled: the watch names the engine now (its look may be the one that started this clamd).
+      void this.check().catch(() => undefined);
+    }
+  }
+
+  #apply(status: ProtectionStatus): void {
+    if (this.#state.phase === 'closed') return;
+    const next = stateFor(status, { kind: this.#options.kind, known: this.#known });
+    const source = next.phase === 'clamav' ? next.status.engine.source : 'builtin';
+    // Written when ClamAV first answers here, or answers somewhere else: not at every look.
+    if (next.phase === 'clamav' && source !== 'builtin' && (this.#known?.where !== next.where || this.#known.source !== source)) {
+      this.#known = { source, where: next.where, at: new Date().toISOString() };
+      writeKnownClamav(this.#options.dataDir, this.#known);
+    }
+    this.#set(next);
+  }
+
+  #set(state: LiveEngineState): void {
+    this.#state = state;
+    const wakers = this.#wakers;
+    this.#wakers = new Set();
+    for (const wake of wakers) wake();
+    const status = this.status;
+    const key = status === null ? null : JSON.stringify(status);
+    if (status === null || key === this.#lastStatus) return;
+    this.#lastStatus = key;
+    for (const listener of this.#listeners) listener(status);
+  }
+
+  /** Resolves at the next change of state, on abort, or after `timeoutMs`. */
+  #whenChanged(signal?: AbortSignal, timeoutMs?: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        this.#wakers.delete(done);
+        resolve();
+      };
+      const timer = timeoutMs === undefined ? undefined : setTimeout(done, timeoutMs);
+      signal?.addEventListener('abort', done, { once: true });
+      this.#wakers.add(done);
+    });
+  }
+}
+
+async function answers(engine: ClamdEngine): Promise<boolean> {
+  try {
+    await engine.ping({ timeoutMs: 2_000 });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,86 @@
+// `scan --clamav-db DIR` as a user runs it (a real `node electron/cli/scan.ts`): the
+// built-in local service starts Verdict's own clamd (the system's clamd binary) on the
+// test's database, says so in the engine line on stderr, and ClamAV judges the file; no
+// clamd is left after the run. Also the engine line of the built-in engine and the
+// arguments it refuses. The run's wall time is printed (the report's CLI figure).
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clamdAnswers } from '../../../electron/local-service/engines/own-clamd/clamd-commands.ts';
+import { findClamd } from '../../../electron/local-service/engines/own-clamd/find-clamav.ts';
+import { DEFAULT_CLAMD_SOCKETS } from '../../../electron/local-service/engines/select-engine.ts';
+import { writeCustomSignature } from '../../support/clamav-db.ts';
+import { runNode, type ChildRun } from '../../support/node-child.ts';
+import { tempDir } from '../scans/harness.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+let dir: Awaited<ReturnType<typeof tempDir>>;
+
+beforeAll(async () => {
+  dir = await tempDir('verdict-cli-clamav-db-');
+});
+afterAll(async () => {
+  await dir?.remove();
+});
+
+function scan(dataDir: string, args: string[]): Promise<ChildRun> {
+  return runNode([join(ROOT, 'electron/cli/scan.ts'), '--data-dir', dataDir, ...args], {
+    cwd: ROOT,
+    env: { VERDICT_KEYCHAIN_SERVICE: `verdict-cli-test-${process.pid}` },
+    timeoutMs: 90_000,
+  });
+}
+
+/** Pids of live processes whose command line holds `argument` (Linux /proc). */
+function processesWith(argument: string): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(argument);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+async function systemClamdAnswers(): Promise<boolean> {
+  return (await Promise.all(DEFAULT_CLAMD_SOCKETS.map((socketPath) => clamdAnswers({ socketPath }, 1_000)))).includes(true);
+}
+
+describe('scan CLI and the engine', () => {
+  it.skipIf(findClamd() === null)("--clamav-db: Verdict's own clamd judges the file, the engine line says so, and no clamd is left", async (context) => {
+    if (await systemClamdAnswers()) return context.skip();
+    const db = join(dir.path, 'db');
+    await mkdir(db);
+    const custom = await writeCustomSignature(db, dir.path, 'cli-own');
+    const dataDir = join(dir.path, 'data-own');
+    const started = performance.now();
+    const run = await scan(dataDir, ['--clamav-db', db, custom.file]);
+    const wallMs = Math.round(performance.now() - started);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stdout).toContain(`THREAT ${custom.file}  (infected: ${custom.signature})`);
+    // While it loads, the line says so; once it answers, the line names it.
+    const engineLines = run.stderr.split('\n').filter((line) => line.startsWith('Engine:'));
+    const engineLine = engineLines.at(-1);
+    expect(engineLines.slice(0, -1).every((line) => line.startsWith('Engine: Starting ClamAV…'))).toBe(true);
+    expect(engineLine).toBe(`Engine: ClamAV ${/ClamAV (\S+)/.exec(engineLine ?? '')?.[1]} · custom signatures only at unix:${join(dataDir, 'clamd.sock')} (outdated), Verdict's own clamd, signatures from ${db}`);
+    expect(existsSync(join(dataDir, 'clamd.pid'))).toBe(false);
+    expect(processesWith(`--config-file=${join(dataDir, 'clamd.conf')}`)).toEqual([]);
+    console.info(`scan --clamav-db, one file: ${wallMs} ms wall time`);
+  });
+
+  it('the built-in engine: its engine line says why, and --clamav-db cannot go with it', async () => {
+    const file = join(dir.path, 'plain.txt');
+    await writeFile(file, 'nothing to see\n');
+    const run = await scan(join(dir.path, 'data-builtin'), ['--engine', 'builtin', file]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('Engine: built-in (EICAR test file only): The built-in engine was chosen');
+
+    const refused = await scan(join(dir.path, 'data-refused'), ['--engine', 'builtin', '--clamav-db', join(dir.path, 'db'), file]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--clamav-db is for ClamAV');
+  });
+});
