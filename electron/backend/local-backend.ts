@@ -20,6 +20,11 @@ export interface LocalServiceHandle {
   url: string;
   /** The engine the service picked at start (the protection state describes it). */
   engine?: EngineDescription;
+  /**
+   * The client has recorded these terminal scans durably (their history rows are committed): the
+   * service deletes them. Absent: the service keeps every scan.
+   */
+  recorded?(scanIds: readonly string[]): void;
   close(): Promise<void>;
 }
 
@@ -36,6 +41,8 @@ export interface EmbeddedServiceOptions {
   logger?: ServiceLogger;
   /** The thread's entry module (tests). */
   threadEntry?: URL;
+  /** What the service keeps of scans the app has recorded: nothing (default), or every scan as a standalone service does. */
+  retention?: 'until-recorded' | 'keep';
 }
 
 /**
@@ -72,10 +79,12 @@ export function embeddedServiceStarter(options: EmbeddedServiceOptions = {}): Lo
       ...(options.syncWindowMs !== undefined ? { syncWindowMs: options.syncWindowMs } : {}),
     };
     const logger = options.logger ?? stderrErrors;
+    const forgets = (options.retention ?? 'until-recorded') === 'until-recorded';
     if (!options.inProcess) {
       try {
         const threaded = await startLocalServiceInThread({ ...serviceOptions, logger, ...(options.threadEntry ? { threadEntry: options.threadEntry } : {}) });
-        return { url: threaded.url, engine: threaded.engine, close: () => threaded.close() };
+        const recorded = forgets ? batchedPerTurn((ids) => threaded.recorded(EMBEDDED_INTEGRATION_ID, ids)) : undefined;
+        return { url: threaded.url, engine: threaded.engine, ...(recorded ? { recorded } : {}), close: () => threaded.close() };
       } catch (error) {
         if (!(error instanceof ServiceThreadUnavailableError)) throw error;
         logger.error({ err: error }, `${error.message}; running the local service on the main thread instead`);
@@ -83,6 +92,23 @@ export function embeddedServiceStarter(options: EmbeddedServiceOptions = {}): Lo
     }
     // The same levels as from the thread: warnings and errors (info is one line per request).
     const service = await startLocalService({ ...serviceOptions, logger: { info() {}, warn: logger.warn.bind(logger), error: logger.error.bind(logger) } });
-    return { url: service.url, engine: describeEngine(service.engine), close: () => service.close() };
+    const recorded = forgets ? batchedPerTurn((ids) => void service.forgetRecorded(EMBEDDED_INTEGRATION_ID, ids)) : undefined;
+    return { url: service.url, engine: describeEngine(service.engine), ...(recorded ? { recorded } : {}), close: () => service.close() };
+  };
+}
+
+/** Acknowledgements made in one turn of the event loop (one grouped history commit's) travel as one message. */
+function batchedPerTurn(send: (ids: string[]) => void): (ids: readonly string[]) => void {
+  let pending: string[] = [];
+  return (ids) => {
+    if (ids.length === 0) return;
+    if (pending.length === 0) {
+      setImmediate(() => {
+        const due = pending;
+        pending = [];
+        send(due);
+      });
+    }
+    pending.push(...ids);
   };
 }

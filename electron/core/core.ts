@@ -16,7 +16,7 @@ export interface CoreOptions {
    */
   serviceOverride?: { baseUrl: string; apiKey: string };
   /** Options passed to the embedded local service when it is the backend. */
-  localService?: { engine?: 'auto' | 'clamd' | 'builtin'; clamdSocket?: string; scanDelayMs?: number; syncWindowMs?: number };
+  localService?: { engine?: 'auto' | 'clamd' | 'builtin'; clamdSocket?: string; scanDelayMs?: number; syncWindowMs?: number; retention?: 'until-recorded' | 'keep' };
   /** Where the core logs (default `<dataDir>/logs/core.log`). */
   logFile?: string;
   /** Secret values to scrub from logs; the core adds every key it learns (share it with the shell's logger). */

@@ -57,6 +57,8 @@ export interface LocalService {
   url: string;
   port: number;
   engine: ScanEngine;
+  /** Its client has recorded these terminal scans (ScanStore.forgetRecorded): the embedded service's retention. */
+  forgetRecorded(integrationId: string, scanIds: readonly string[]): number;
   close(): Promise<void>;
 }
 
@@ -158,6 +160,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       url,
       port,
       engine,
+      forgetRecorded: (integrationId, scanIds) => (closing ? 0 : store.forgetRecorded(integrationId, scanIds)),
       close: () => (closing ??= runCleanups(cleanups, logger)),
     };
   } catch (error) {

@@ -35,7 +35,14 @@ const logger: ServiceLogger = {
 const starting: Promise<LocalService> = startLocalService({ ...options, logger });
 let closing: Promise<void> | null = null;
 
+let started: LocalService | null = null;
+
 port.on('message', (message: ToThread) => {
+  if (message.type === 'recorded') {
+    // Before start-up has finished nothing can have been recorded; after close, nothing is deleted.
+    if (!closing) started?.forgetRecorded(message.integrationId, message.scanIds);
+    return;
+  }
   if (message.type !== 'close') return;
   closing ??= (async () => {
     // A close that arrives during start-up waits for it, so no listener is left behind.
@@ -49,6 +56,7 @@ port.on('message', (message: ToThread) => {
 
 try {
   const service = await starting;
+  started = service;
   post({ type: 'ready', url: service.url, port: service.port, engine: describeEngine(service.engine) });
 } catch (error) {
   post({ type: 'start-failed', error: errorData(error) });

@@ -32,6 +32,8 @@ export interface ThreadedLocalService {
   url: string;
   port: number;
   engine: EngineDescription;
+  /** Tells the service its client has recorded these terminal scans (lost, harmlessly, while the thread restarts). */
+  recorded(integrationId: string, scanIds: readonly string[]): void;
   close(): Promise<void>;
 }
 
@@ -132,6 +134,10 @@ export async function startLocalServiceInThread(options: StartInThreadOptions): 
     url: first.url,
     port: first.port,
     engine: first.engine,
+    recorded(integrationId, scanIds) {
+      if (closing || !current || scanIds.length === 0) return;
+      current.worker.postMessage({ type: 'recorded', integrationId, scanIds: [...scanIds] } satisfies ToThread);
+    },
     close() {
       closing ??= (async () => {
         await restarting;

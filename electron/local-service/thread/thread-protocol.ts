@@ -36,7 +36,10 @@ export type FromThread =
   | { type: 'log'; level: LogLevel; fields: Record<string, unknown>; message: string }
   | { type: 'closed' };
 
-export type ToThread = { type: 'close' };
+export type ToThread =
+  | { type: 'close' }
+  /** The client has recorded these terminal scans durably: the service may delete them (ScanStore.forgetRecorded). */
+  | { type: 'recorded'; integrationId: string; scanIds: string[] };
 
 export function errorData(error: unknown): ErrorData {
   if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
