@@ -17,6 +17,7 @@ import { recoverInterruptedScans } from './scanning/recovery.ts';
 import { createScanRunner } from './scanning/scan-runner.ts';
 import { toScan } from './scanning/scan-view.ts';
 import { prepareDataDir } from './store/data-dir.ts';
+import { startFinishedScanRetention } from './store/finished-retention.ts';
 import { openDatabase } from './store/database.ts';
 import { createScanStore, type StoredScan } from './store/scan-store.ts';
 import { UPLOAD_MEMORY_BUDGET_BYTES } from './upload/receive-submission.ts';
@@ -49,6 +50,8 @@ export interface LocalServiceOptions {
   rateLimit?: RateLimitOptions | false;
   /** Scans running at once (default: cores, 1 to 4). */
   scanConcurrency?: number;
+  /** Delete terminal scans this long after they completed (store/finished-retention.ts); default: keep every scan. */
+  keepFinishedMs?: number;
   logger?: ServiceLogger;
 }
 
@@ -148,6 +151,8 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
         'recovered scans left processing',
       );
     }
+
+    if (options.keepFinishedMs !== undefined) cleanups.unshift(startFinishedScanRetention(store, positive(options.keepFinishedMs, 'keepFinishedMs'), logger));
 
     await listen(server, options.host ?? '127.0.0.1', options.port ?? 0);
     cleanups.unshift(() => closeServer(server));

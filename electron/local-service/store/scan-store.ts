@@ -50,6 +50,8 @@ export interface ScanStore {
    * one whose webhook event waits for delivery, is kept. Returns how many were deleted.
    */
   forgetRecorded(integrationId: string, ids: readonly string[]): number;
+  /** Deletes terminal scans completed before `iso` (store/finished-retention.ts), but not one whose webhook event waits; how many. */
+  forgetFinishedBefore(iso: string): number;
   /** Runs `fn` in one write transaction: a status change and the webhook event that reports it commit together. */
   transaction<T>(fn: () => T): T;
 }
@@ -131,6 +133,9 @@ export function createScanStore(db: DatabaseSync): ScanStore {
     `DELETE FROM scans WHERE integration_id = ? AND status <> 'processing' AND id IN (SELECT value FROM json_each(?))
        AND id NOT IN (SELECT scan_id FROM webhook_outbox)`,
   );
+  const forgetFinished = db.prepare(
+    `DELETE FROM scans WHERE status <> 'processing' AND completed_at < ? AND id NOT IN (SELECT scan_id FROM webhook_outbox)`,
+  );
   const { write: transaction } = createTransactions(db);
 
   const one = (statement: ReturnType<DatabaseSync['prepare']>, ...params: SQLInputValue[]): StoredScan | null => {
@@ -175,6 +180,7 @@ export function createScanStore(db: DatabaseSync): ScanStore {
       return one(fail, outcome.error.code, outcome.error.detail, outcome.completedAt, outcome.scanDurationMs, id) ?? one(byId, id);
     },
     forget: (id) => forget.run(id).changes > 0,
+    forgetFinishedBefore: (iso) => Number(forgetFinished.run(iso).changes),
     forgetRecorded: (integrationId, ids) => (ids.length === 0 ? 0 : Number(forgetRecorded.run(integrationId, JSON.stringify(ids)).changes)),
     transaction,
   };

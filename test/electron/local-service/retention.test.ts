@@ -9,6 +9,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { integrationIdOf } from '../../../electron/local-service/auth/api-keys.ts';
 import { EngineError, type EngineVerdict, type ScanEngine } from '../../../electron/local-service/engines/engine.ts';
+import { sweepIntervalMs } from '../../../electron/local-service/store/finished-retention.ts';
 import { startLocalServiceInThread } from '../../../electron/local-service/thread/start-in-thread.ts';
 import { terminalScanSchema } from '../../../shared/service-contract/scan.ts';
 import { useCoreFixture } from '../core/core-fixture.ts';
@@ -87,6 +88,35 @@ describe('forgetting recorded scans', () => {
     service.recorded(A, [recorded]);
     await until(async () => (await getScan(service.url, recorded)).status === 404, 'the recorded scan to be deleted');
     expect((await getScan(service.url, kept)).status).toBe(200);
+  });
+});
+
+describe("a standalone service's retention (--keep-finished-hours)", () => {
+  it('deletes finished scans past the retention and keeps the younger ones; none without one', async () => {
+    const serviceDir = join(dir.path, 'standalone');
+    const restart = async (keepFinishedMs?: number) => {
+      const service = await startTestService({ dataDir: serviceDir, ...(keepFinishedMs !== undefined ? { keepFinishedMs } : {}) });
+      onCleanup(() => service.close());
+      return service;
+    };
+    let service = await restart();
+    const id = await submitSync(service.url, 'ref-old');
+    await service.close();
+    // An hour's retention: the scan is younger. None: kept as well.
+    for (const keep of [3_600_000, undefined]) {
+      service = await restart(keep);
+      expect((await getScan(service.url, id)).status).toBe(200);
+      await service.close();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    service = await restart(1);
+    expect((await getScan(service.url, id)).status).toBe(404);
+  });
+
+  it('sweeps a quarter of the retention apart, between a second and an hour', () => {
+    expect(sweepIntervalMs(1)).toBe(1_000);
+    expect(sweepIntervalMs(48 * 3_600_000)).toBe(3_600_000);
+    expect(sweepIntervalMs(20_000)).toBe(5_000);
   });
 });
 
