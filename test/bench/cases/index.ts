@@ -3,6 +3,7 @@ import type { BenchCase } from './bench-case.ts';
 import { clientMemoryCase } from './client-memory.ts';
 import { fingerprintCase } from './fingerprint.ts';
 import { historyCase } from './history.ts';
+import { jobHistoryCase } from './job-history.ts';
 import { pollingCase } from './polling.ts';
 import { rendererCase } from './renderer.ts';
 import { serviceMemoryCase } from './service-memory.ts';
@@ -11,4 +12,4 @@ import { uploadCase } from './upload.ts';
 import { watchIdleCase } from './watch-idle.ts';
 import { watchLatencyCase } from './watch-latency.ts';
 
-export const BENCH_CASES: readonly BenchCase[] = [uploadCase, clientMemoryCase, serviceMemoryCase, fingerprintCase, throughputCase, pollingCase, watchLatencyCase, watchIdleCase, historyCase, rendererCase];
+export const BENCH_CASES: readonly BenchCase[] = [uploadCase, clientMemoryCase, serviceMemoryCase, fingerprintCase, throughputCase, pollingCase, watchLatencyCase, watchIdleCase, historyCase, rendererCase, jobHistoryCase];
