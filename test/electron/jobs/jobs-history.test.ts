@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openHistory } from '../../../electron/history/history.ts';
-import { migrate, MIGRATIONS, userVersion } from '../../../electron/history/migrations.ts';
+import { LATEST_VERSION, migrate, MIGRATIONS, userVersion } from '../../../electron/history/migrations.ts';
 import { queuedRecord, type ScanRecord } from '../../../shared/scans/record.ts';
 import { tempDir } from '../scans/harness.ts';
 import { jobStateFor } from './job-kit.ts';
@@ -42,7 +42,7 @@ describe('scan jobs in the history', () => {
       history.close();
     }
     const check = new DatabaseSync(file, { readOnly: true });
-    expect(userVersion(check)).toBe(4);
+    expect(userVersion(check)).toBe(LATEST_VERSION);
     expect(check.prepare('SELECT count(*) AS n FROM scans WHERE job_id IS NULL').get()).toEqual({ n: 1 });
     check.close();
   });
