@@ -73,10 +73,11 @@ export async function readRemoteKey(state: BackendState): Promise<void> {
  */
 export const LOCAL_POLL = { initialDelayMs: 150, maxDelayMs: 5_000 } as const;
 
-function connect(state: BackendState, kind: 'local' | 'remote', label: string, baseUrl: string, apiKey: () => string | null) {
+function connect(state: BackendState, kind: 'local' | 'remote', label: string, baseUrl: string, apiKey: () => string | null, recorded?: (scanIds: readonly string[]) => void) {
   const { options } = state;
   return createServiceConnection({
     label,
+    ...(recorded ? { recorded } : {}),
     baseUrl,
     apiKey,
     language: options.language,
@@ -102,7 +103,7 @@ async function buildLocal(state: BackendState): Promise<void> {
     return;
   }
   try {
-    state.local = { kind: 'local', label: LOCAL_LABEL, signature: 'local', connection: connect(state, 'local', LOCAL_LABEL, service.url, () => key), stopLocal: service.close, localUrl: service.url };
+    state.local = { kind: 'local', label: LOCAL_LABEL, signature: 'local', connection: connect(state, 'local', LOCAL_LABEL, service.url, () => key, service.recorded), stopLocal: service.close, localUrl: service.url };
     state.localError = null;
     options.log?.info('backend ready', { backend: LOCAL_LABEL });
   } catch (error) {

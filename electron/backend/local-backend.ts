@@ -25,6 +25,11 @@ export interface LocalServiceHandle {
   engineReport?(): EngineReport;
   onEngineReport?(listener: (report: EngineReport) => void): () => void;
   checkEngine?(): Promise<EngineReport>;
+  /**
+   * The client has recorded these terminal scans durably (their history rows are committed): the
+   * service deletes them. Absent: the service keeps every scan.
+   */
+  recorded?(scanIds: readonly string[]): void;
   close(): Promise<void>;
 }
 
@@ -48,6 +53,8 @@ export interface EmbeddedServiceOptions {
   logger?: ServiceLogger;
   /** The thread's entry module (tests). */
   threadEntry?: URL;
+  /** What the service keeps of scans the app has recorded: nothing (default), or every scan as a standalone service does. */
+  retention?: 'until-recorded' | 'keep';
 }
 
 /**
@@ -89,15 +96,18 @@ export function embeddedServiceStarter(options: EmbeddedServiceOptions = {}): Lo
       ...(options.syncWindowMs !== undefined ? { syncWindowMs: options.syncWindowMs } : {}),
     };
     const logger = options.logger ?? stderrErrors;
+    const forgets = (options.retention ?? 'until-recorded') === 'until-recorded';
     if (!options.inProcess) {
       try {
         const threaded = await startLocalServiceInThread({ ...serviceOptions, logger, ...(options.threadEntry ? { threadEntry: options.threadEntry } : {}) });
+        const recorded = forgets ? batchedPerTurn((ids) => threaded.recorded(EMBEDDED_INTEGRATION_ID, ids)) : undefined;
         return {
           url: threaded.url,
           engine: threaded.engine,
           engineReport: () => threaded.engineReport(),
           onEngineReport: (listener) => threaded.onEngineReport(listener),
           checkEngine: () => threaded.checkEngine(),
+          ...(recorded ? { recorded } : {}),
           close: () => threaded.close(),
         };
       } catch (error) {
@@ -107,6 +117,7 @@ export function embeddedServiceStarter(options: EmbeddedServiceOptions = {}): Lo
     }
     // The same levels as from the thread: warnings and errors (info is one line per request).
     const service = await startLocalService({ ...serviceOptions, logger: { info() {}, warn: logger.warn.bind(logger), error: logger.error.bind(logger) } });
+    const recorded = forgets ? batchedPerTurn((ids) => void service.forgetRecorded(EMBEDDED_INTEGRATION_ID, ids)) : undefined;
     const live = service.live;
     const report = (): EngineReport => ({ status: live?.status ?? null, databaseDir: live?.databaseDir ?? null });
     return {
@@ -118,7 +129,24 @@ export function embeddedServiceStarter(options: EmbeddedServiceOptions = {}): Lo
         await live?.check().catch(() => undefined);
         return report();
       },
+      ...(recorded ? { recorded } : {}),
       close: () => service.close(),
     };
+  };
+}
+
+/** Acknowledgements made in one turn of the event loop (one grouped history commit's) travel as one message. */
+function batchedPerTurn(send: (ids: string[]) => void): (ids: readonly string[]) => void {
+  let pending: string[] = [];
+  return (ids) => {
+    if (ids.length === 0) return;
+    if (pending.length === 0) {
+      setImmediate(() => {
+        const due = pending;
+        pending = [];
+        send(due);
+      });
+    }
+    pending.push(...ids);
   };
 }

@@ -26,6 +26,8 @@ export function createServiceConnection(input: {
   timeouts?: Partial<ServiceTimeouts>;
   retry?: Partial<RetryPolicy>;
   poll?: { initialDelayMs?: number; maxDelayMs?: number };
+  /** The service's retention of scans the client has recorded (the embedded service's only). */
+  recorded?: (scanIds: readonly string[]) => void;
 }): ServiceConnection {
   const budget = createRequestBudget(input.budget ?? DEFAULT_REQUEST_BUDGET);
   let client: ServiceClient;
@@ -65,6 +67,7 @@ export function createServiceConnection(input: {
     },
     lookup: (ref, signal) => client.recoverByReference(ref, { signal }),
     follow: (scanId, signal) => follows.follow(scanId, signal, () => poller.track(scanId), () => poller.untrack(scanId)),
+    ...(input.recorded ? { recorded: input.recorded } : {}),
   };
   return {
     port,

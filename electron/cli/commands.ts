@@ -4,6 +4,7 @@
 // is today's CLI module, loaded on demand, with its own output, JSON and exit codes.
 import { createSecretList } from '../logging/logger.ts';
 import { installCrashHandlers } from './cli-options.ts';
+import { favourMemoryOverSpeed } from './memory-flags.ts';
 
 /** A command and the arguments after its name. */
 export interface CliCommand {
@@ -18,8 +19,14 @@ export interface CliCommand {
 export type CommandOutcome = number | 'running';
 
 const COMMANDS = {
-  scan: async (args: string[]) => (await import('./scan.ts')).runScan(args, processIo()),
-  watch: async (args: string[]) => (await import('./watch.ts')).runWatch(args, { ...processIo(), stopped: stopSignal() }),
+  scan: async (args: string[]) => {
+    favourMemoryOverSpeed();
+    return (await import('./scan.ts')).runScan(args, processIo());
+  },
+  watch: async (args: string[]) => {
+    favourMemoryOverSpeed();
+    return (await import('./watch.ts')).runWatch(args, { ...processIo(), stopped: stopSignal() });
+  },
   service: async (args: string[]): Promise<CommandOutcome> => ((await (await import('../local-service/cli.ts')).runServiceCli(args)) ? 'running' : Number(process.exitCode ?? 0)),
   status: async (args: string[]) => (await import('./status.ts')).runStatus(args, processIo()),
 } satisfies Record<string, (args: string[]) => Promise<CommandOutcome>>;

@@ -27,6 +27,8 @@ export interface CoreOptions {
     ownClamd?: boolean;
     scanDelayMs?: number;
     syncWindowMs?: number;
+    /** 'keep': the embedded service keeps every scan; default: it deletes a scan once the history has recorded it. */
+    retention?: 'until-recorded' | 'keep';
   };
   /** Where the core logs (default `<dataDir>/logs/core.log`). */
   logFile?: string;

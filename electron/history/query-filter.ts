@@ -4,6 +4,7 @@
 import type { SQLInputValue } from 'node:sqlite';
 import { historyQuerySchema, type HistoryQuery } from '../../shared/scans/record.ts';
 import type { z } from 'zod';
+import { DIGEST_PREFIX_CHARS } from './migrations.ts';
 
 export type ParsedHistoryQuery = z.infer<typeof historyQuerySchema>;
 
@@ -114,9 +115,14 @@ export function buildFilter(query: Pick<ParsedHistoryQuery, 'statuses' | 'verdic
     if (HEX.test(hex)) {
       // Digests are stored lowercase hex, so every digest with this prefix sorts in
       // [prefix, prefix + 'g'): an index range per digest column.
-      for (const column of ['sha256', 'sha1', 'md5']) {
-        digestRanges.push(`SELECT seq FROM scans WHERE ${column} >= ? AND ${column} < ?`);
-        digestParams.push(hex, `${hex}g`);
+      digestRanges.push('SELECT seq FROM scans WHERE sha256 >= ? AND sha256 < ?');
+      digestParams.push(hex, `${hex}g`);
+      // md5 and sha1 are indexed by their first characters (migration 6): the range of those, then the whole digest.
+      const prefix = hex.slice(0, DIGEST_PREFIX_CHARS);
+      for (const column of ['sha1', 'md5']) {
+        const head = `substr(${column}, 1, ${DIGEST_PREFIX_CHARS})`;
+        digestRanges.push(`SELECT seq FROM scans WHERE ${head} >= ? AND ${head} < ? AND ${column} >= ? AND ${column} < ?`);
+        digestParams.push(prefix, `${prefix}g`, hex, `${hex}g`);
       }
     }
     const like = `%${escapeLike(search)}%`;

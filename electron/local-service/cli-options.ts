@@ -30,6 +30,7 @@ export const USAGE = `Usage: npm run service -- [options]
   --scan-delay-ms N        make every scan take at least N ms (default 0; for tests)
   --webhook-url URL        POST signed events here on every status change
   --webhook-secret S       whsec_<base64> or a raw string (required with --webhook-url)
+  --keep-finished-hours N  delete finished scans N hours after they completed (default: keep every scan)
   --quiet                  no request logs on stderr
   --help`;
 
@@ -51,6 +52,7 @@ export function parseCliOptions(argv: string[]): CliOptions | 'help' {
       'scan-delay-ms': { type: 'string' },
       'webhook-url': { type: 'string' },
       'webhook-secret': { type: 'string' },
+      'keep-finished-hours': { type: 'string' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -84,6 +86,9 @@ export function parseCliOptions(argv: string[]): CliOptions | 'help' {
     },
     ...(values['sync-window-ms'] !== undefined ? { syncWindowMs: integer(values['sync-window-ms'], '--sync-window-ms', 0, { min: 1, max: MAX_TIMER_MS }) } : {}),
     ...(values['scan-delay-ms'] !== undefined ? { scanDelayMs: integer(values['scan-delay-ms'], '--scan-delay-ms', 0, { max: MAX_TIMER_MS }) } : {}),
+    ...(values['keep-finished-hours'] !== undefined
+      ? { keepFinishedMs: integer(values['keep-finished-hours'], '--keep-finished-hours', 0, { min: 1, max: MAX_KEEP_HOURS }) * 3_600_000 }
+      : {}),
     ...(values['webhook-url'] !== undefined && values['webhook-secret'] !== undefined
       ? { webhook: { url: values['webhook-url'], secret: values['webhook-secret'] } }
       : {}),
@@ -92,6 +97,8 @@ export function parseCliOptions(argv: string[]): CliOptions | 'help' {
 }
 
 const MAX_PORT = 65535;
+/** Ten years: longer is keeping every scan. */
+const MAX_KEEP_HOURS = 87_600;
 /** Node's timers fire at once (with a warning) past this many ms: a larger sync window would be none. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 

@@ -18,6 +18,7 @@ import { recoverInterruptedScans } from './scanning/recovery.ts';
 import { createScanRunner } from './scanning/scan-runner.ts';
 import { toScan } from './scanning/scan-view.ts';
 import { prepareDataDir } from './store/data-dir.ts';
+import { startFinishedScanRetention } from './store/finished-retention.ts';
 import { openDatabase } from './store/database.ts';
 import { createScanStore, type StoredScan } from './store/scan-store.ts';
 import { UPLOAD_MEMORY_BUDGET_BYTES } from './upload/receive-submission.ts';
@@ -53,6 +54,8 @@ export interface LocalServiceOptions {
   rateLimit?: RateLimitOptions | false;
   /** Scans running at once (default: cores, 1 to 4). */
   scanConcurrency?: number;
+  /** Delete terminal scans this long after they completed (store/finished-retention.ts); default: keep every scan. */
+  keepFinishedMs?: number;
   logger?: ServiceLogger;
 }
 
@@ -63,6 +66,8 @@ export interface LocalService {
   engine: ScanEngine;
   /** The live engine, when the service picked its engine itself (its protection state, "check again"). */
   live: LiveEngine | null;
+  /** Its client has recorded these terminal scans (ScanStore.forgetRecorded): the embedded service's retention. */
+  forgetRecorded(integrationId: string, scanIds: readonly string[]): number;
   close(): Promise<void>;
 }
 
@@ -153,6 +158,8 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       );
     }
 
+    if (options.keepFinishedMs !== undefined) cleanups.unshift(startFinishedScanRetention(store, positive(options.keepFinishedMs, 'keepFinishedMs'), logger));
+
     await listen(server, options.host ?? '127.0.0.1', options.port ?? 0);
     cleanups.unshift(() => closeServer(server));
 
@@ -165,6 +172,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       port,
       engine,
       live,
+      forgetRecorded: (integrationId, scanIds) => (closing ? 0 : store.forgetRecorded(integrationId, scanIds)),
       close: () => (closing ??= runCleanups(cleanups, logger)),
     };
   } catch (error) {

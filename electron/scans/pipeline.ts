@@ -44,7 +44,10 @@ export interface PipelineState {
 export interface ScanPipeline {
   /** Crash recovery: picks up every non-terminal history row, then starts working. */
   start(): void;
-  /** `ids` has every record made (queued, skipped by an exclusion, or failed at intake). */
+  /**
+   * `ids` has every record made (queued, skipped by an exclusion, or failed at intake); none for a
+   * scan job (`jobId`: its rows carry the job's id, and its walk may yield millions).
+   */
   submit(paths: readonly string[], options: SubmitOptions): Promise<SubmitSummary & { ids: string[] }>;
   /**
    * The user agreed to send these records to `origin`: those waiting for consent go on

@@ -55,6 +55,12 @@ export interface ServicePort {
   lookup(externalReferenceId: string, signal: AbortSignal): Promise<Scan | null>;
   /** Polls (under the global request budget) until the scan is terminal. */
   follow(scanId: string, signal: AbortSignal): Promise<Scan>;
+  /**
+   * These terminal scans are recorded durably in the history: nothing will ask about them again,
+   * not even crash recovery (it looks up only records that are not terminal). The embedded
+   * service deletes them; a service without this keeps them.
+   */
+  recorded?(scanIds: readonly string[]): void;
 }
 
 /** The current backend, or why there is none to send to right now. */

@@ -47,6 +47,14 @@ export interface ScanStore {
   fail(id: string, outcome: { error: StoredScanError; completedAt: string; scanDurationMs: number | null }): StoredScan | null;
   /** Deletes a scan that is still processing (a sync scan nobody was answered about; see scanning/recovery.ts). */
   forget(id: string): boolean;
+  /**
+   * Deletes terminal scans of this integration that its client has recorded durably (it will
+   * not ask about them again, not even to recover after a crash); a scan still processing, or
+   * one whose webhook event waits for delivery, is kept. Returns how many were deleted.
+   */
+  forgetRecorded(integrationId: string, ids: readonly string[]): number;
+  /** Deletes terminal scans completed before `iso` (store/finished-retention.ts), but not one whose webhook event waits; how many. */
+  forgetFinishedBefore(iso: string): number;
   /** Runs `fn` in one write transaction: a status change and the webhook event that reports it commit together. */
   transaction<T>(fn: () => T): T;
 }
@@ -137,6 +145,13 @@ export function createScanStore(db: DatabaseSync): ScanStore {
   );
 
   const forget = db.prepare(`DELETE FROM scans WHERE id = ? AND status = 'processing'`);
+  const forgetRecorded = db.prepare(
+    `DELETE FROM scans WHERE integration_id = ? AND status <> 'processing' AND id IN (SELECT value FROM json_each(?))
+       AND id NOT IN (SELECT scan_id FROM webhook_outbox)`,
+  );
+  const forgetFinished = db.prepare(
+    `DELETE FROM scans WHERE status <> 'processing' AND completed_at < ? AND id NOT IN (SELECT scan_id FROM webhook_outbox)`,
+  );
   const { write: transaction } = createTransactions(db);
 
   const one = (statement: ReturnType<DatabaseSync['prepare']>, ...params: SQLInputValue[]): StoredScan | null => {
@@ -181,6 +196,8 @@ export function createScanStore(db: DatabaseSync): ScanStore {
       return one(fail, outcome.error.code, outcome.error.detail, outcome.completedAt, outcome.scanDurationMs, id) ?? one(byId, id);
     },
     forget: (id) => forget.run(id).changes > 0,
+    forgetFinishedBefore: (iso) => Number(forgetFinished.run(iso).changes),
+    forgetRecorded: (integrationId, ids) => (ids.length === 0 ? 0 : Number(forgetRecorded.run(integrationId, JSON.stringify(ids)).changes)),
     transaction,
   };
 }

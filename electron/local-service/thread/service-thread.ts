@@ -36,8 +36,14 @@ const starting: Promise<LocalService> = startLocalService({ ...options, logger }
 let closing: Promise<void> | null = null;
 
 const reportOf = (service: LocalService | null): EngineReport => ({ status: service?.live?.status ?? null, databaseDir: service?.live?.databaseDir ?? null });
+let started: LocalService | null = null;
 
 port.on('message', (message: ToThread) => {
+  if (message.type === 'recorded') {
+    // Before start-up has finished nothing can have been recorded; after close, nothing is deleted.
+    if (!closing) started?.forgetRecorded(message.integrationId, message.scanIds);
+    return;
+  }
   if (message.type === 'check-engine') {
     void (async () => {
       const service = await starting.catch(() => null);
@@ -59,6 +65,7 @@ port.on('message', (message: ToThread) => {
 
 try {
   const service = await starting;
+  started = service;
   post({ type: 'ready', url: service.url, port: service.port, engine: describeEngine(service.engine), report: reportOf(service) });
   service.live?.onChange(() => post({ type: 'engine', report: reportOf(service) }));
 } catch (error) {

@@ -38,6 +38,8 @@ export interface ThreadedLocalService {
   onEngineReport(listener: (report: EngineReport) => void): () => void;
   /** Asks the service's engine to look again now; resolves with what it found. */
   checkEngine(): Promise<EngineReport>;
+  /** Tells the service its client has recorded these terminal scans (lost, harmlessly, while the thread restarts). */
+  recorded(integrationId: string, scanIds: readonly string[]): void;
   close(): Promise<void>;
 }
 
@@ -146,6 +148,10 @@ export async function startLocalServiceInThread(options: StartInThreadOptions): 
     engineReport: () => reports.last,
     onEngineReport: (listener) => reports.listen(listener),
     checkEngine: () => (current ? reports.ask(current.worker) : Promise.resolve(reports.last)),
+    recorded(integrationId, scanIds) {
+      if (closing || !current || scanIds.length === 0) return;
+      current.worker.postMessage({ type: 'recorded', integrationId, scanIds: [...scanIds] } satisfies ToThread);
+    },
     close() {
       closing ??= (async () => {
         await restarting;

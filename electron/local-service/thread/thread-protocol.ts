@@ -48,7 +48,11 @@ export type FromThread =
   | { type: 'log'; level: LogLevel; fields: Record<string, unknown>; message: string }
   | { type: 'closed' };
 
-export type ToThread = { type: 'close' } | { type: 'check-engine'; id: number };
+export type ToThread =
+  | { type: 'close' }
+  | { type: 'check-engine'; id: number }
+  /** The client has recorded these terminal scans durably: the service may delete them (ScanStore.forgetRecorded). */
+  | { type: 'recorded'; integrationId: string; scanIds: string[] };
 
 export function errorData(error: unknown): ErrorData {
   if (!(error instanceof Error)) return { name: 'Error', message: String(error) };

@@ -4,6 +4,7 @@
 import type { RecordError, ScanRecord } from '../../../shared/scans/record.ts';
 import type { Scan } from '../../../shared/service-contract/scan.ts';
 import type { ScanRecordPatch } from '../../history/history.ts';
+import type { ServicePort } from '../ports.ts';
 import { scanFailure } from '../failure-text.ts';
 import { changedDuringUploadFailure } from '../failures.ts';
 import { isoNow, save, saveHeld, type Pipeline } from './context.ts';
@@ -12,7 +13,8 @@ import { releaseLeader } from './reuse.ts';
 import { saveVerdict } from './verdict.ts';
 
 /** `held`: the record as the pipeline last wrote it (see adopt): written without a read, in a grouped commit. */
-export function finishWithScan(p: Pipeline, id: string, scan: Scan, backendLabel: string, held?: ScanRecord): void {
+export function finishWithScan(p: Pipeline, id: string, scan: Scan, service: ServicePort, held?: ScanRecord): void {
+  const backendLabel = service.label;
   const record = held ?? p.history.get(id);
   if (!record) return;
   const write = (patch: ScanRecordPatch) => (held ? saveHeld(p, held, patch, 'soon') : save(p, id, patch));
@@ -48,6 +50,19 @@ export function finishWithScan(p: Pipeline, id: string, scan: Scan, backendLabel
   }
   forget(p.memory, id);
   releaseLeader(p, record.sha256, id, final);
+  if (final && final.status !== 'processing') acknowledgeWhenCommitted(p, service, scan.id);
+}
+
+/**
+ * Once the terminal record is committed, the service may forget the scan: recovery after a crash
+ * looks up only records that are not terminal. A failed commit acknowledges nothing (recovery redoes it).
+ */
+function acknowledgeWhenCommitted(p: Pipeline, service: ServicePort, scanId: string): void {
+  if (!service.recorded || scanId === '') return;
+  p.history.committed().then(
+    () => service.recorded?.([scanId]),
+    () => {},
+  );
 }
 
 export function failRecord(p: Pipeline, id: string, error: RecordError): void {

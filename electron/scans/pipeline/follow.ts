@@ -31,7 +31,7 @@ export function adopt(p: Pipeline, id: string, scan: Scan, service: ServicePort,
     if (record) startFollowing(p, record, service);
     return;
   }
-  finishWithScan(p, id, scan, service.label, held);
+  finishWithScan(p, id, scan, service, held);
 }
 
 export function startFollowing(p: Pipeline, record: ScanRecord, service: ServicePort): void {
@@ -44,6 +44,6 @@ export function startFollowing(p: Pipeline, record: ScanRecord, service: Service
   runCancellable(p, id, 'following', async (signal) => {
     const scan = await service.follow(scanId, signal);
     succeeded(p, service.label);
-    finishWithScan(p, id, scan, service.label);
+    finishWithScan(p, id, scan, service);
   });
 }

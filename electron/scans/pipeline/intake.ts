@@ -26,7 +26,8 @@ export async function submit(p: Pipeline, paths: readonly string[], submission: 
   const force = submission.force === true || origin === 'rescan';
   const choice = submission.mode ?? p.options.settings().mode;
   const summary: SubmitSummary = { queued: 0, skipped: 0, linksNotFollowed: 0, failed: 0 };
-  const ids: string[] = [];
+  // A job's rows are found by their job id: its walk may yield millions, so their ids are not collected.
+  const ids: string[] | null = submission.jobId === undefined ? [] : null;
   const batch = insertBatch(p, { force, consentedTo: submission.uploadConsent ?? null, jobId: submission.jobId, basicOnly: submission.basicOnly === true });
   const afterBatch = async (records: readonly ScanRecord[] | null) => {
     if (records && submission.afterBatch) await submission.afterBatch(records);
@@ -44,12 +45,12 @@ export async function submit(p: Pipeline, paths: readonly string[], submission: 
       const waiting = entry.ok && !force && !excluded ? p.memory.waitingByPath.get(entry.path) : undefined;
       const where = waiting === undefined ? null : ownerOf(p.memory, waiting);
       if (waiting !== undefined && (where === 'ready' || where === 'lane')) {
-        ids.push(waiting);
+        ids?.push(waiting);
         summary.queued++;
         continue;
       }
       const id = randomUUID();
-      ids.push(id);
+      ids?.push(id);
       const fresh = newRecord(p, id, entry.path, origin, isoNow(p));
       // A job's rows say so in every event, so the window can keep them inside the job's row.
       const base = submission.jobId === undefined ? fresh : { ...fresh, jobId: submission.jobId };
@@ -63,7 +64,7 @@ export async function submit(p: Pipeline, paths: readonly string[], submission: 
     p.memory.intakeRunning--;
     notifyIdle(p);
   }
-  return { ...summary, ids };
+  return { ...summary, ids: ids ?? [] };
 }
 
 /** The row an intake entry becomes, and where it counts in the summary. */

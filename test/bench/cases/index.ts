@@ -4,6 +4,7 @@ import { clientMemoryCase } from './client-memory.ts';
 import { fingerprintCase } from './fingerprint.ts';
 import { historyCase } from './history.ts';
 import { largeFilesCase } from './large-files.ts';
+import { jobHistoryCase } from './job-history.ts';
 import { pollingCase } from './polling.ts';
 import { rendererCase } from './renderer.ts';
 import { serviceMemoryCase } from './service-memory.ts';
@@ -12,4 +13,4 @@ import { uploadCase } from './upload.ts';
 import { watchIdleCase } from './watch-idle.ts';
 import { watchLatencyCase } from './watch-latency.ts';
 
-export const BENCH_CASES: readonly BenchCase[] = [uploadCase, clientMemoryCase, serviceMemoryCase, fingerprintCase, throughputCase, pollingCase, watchLatencyCase, watchIdleCase, historyCase, rendererCase, largeFilesCase];
+export const BENCH_CASES: readonly BenchCase[] = [uploadCase, clientMemoryCase, serviceMemoryCase, fingerprintCase, throughputCase, pollingCase, watchLatencyCase, watchIdleCase, historyCase, rendererCase, largeFilesCase, jobHistoryCase];

@@ -28,7 +28,7 @@ function seededRecord(i: number): ScanRecord {
     : record;
 }
 
-interface RepFigures {
+export interface RepFigures {
   firstRenderMs: number;
   idleFrameP95: number;
   loadLongestMs: number;
@@ -42,7 +42,8 @@ interface RepFigures {
 const longest = (tasks: Array<{ startTime: number; duration: number }>, from: number, to: number) =>
   Math.max(0, ...tasks.filter((task) => task.startTime >= from && task.startTime < to).map((task) => task.duration));
 
-async function measureOnce(browser: Browser, staticDir: string, live: LiveEvents, rows: number, quick: boolean): Promise<RepFigures> {
+/** `loadedText`: what the page shows once the list has loaded (default: the count of `rows` scans). */
+export async function measureOnce(browser: Browser, staticDir: string, live: LiveEvents, rows: number, quick: boolean, loadedText?: string): Promise<RepFigures> {
   const problems: string[] = [];
   const bridge = createTestBridge(live.api, {
     pick: async () => ok([]),
@@ -57,7 +58,7 @@ async function measureOnce(browser: Browser, staticDir: string, live: LiveEvents
     await page.addInitScript(installPageProbe);
     await page.addInitScript(installTestBridge, { prefix: BRIDGE_PREFIX, paths: {} });
     await page.goto(server.url);
-    await page.getByText(`${rows.toLocaleString('en-US')} scans`).waitFor({ timeout: 60_000 });
+    await page.getByText(loadedText ?? `${rows.toLocaleString('en-US')} scans`).waitFor({ timeout: 60_000 });
     await page.locator('.row[data-index="0"]').waitFor({ timeout: 60_000 });
     await bridge.subscribed();
     // Let the start settle (threat count, counts) before the next phase.

@@ -138,7 +138,7 @@ describe('parseCliOptions', () => {
     const parsed = parseCliOptions([
       '--port', '8123', '--host', '127.0.0.2', '--api-key', 'k-00000001', '--api-key', 'k-00000002', '--engine', 'clamd',
       '--clamd-socket', '/run/x.sock', '--data-dir', '/tmp/d', '--sync-window-ms', '500', '--scan-delay-ms', '20',
-      '--webhook-url', 'https://example.org/h', '--webhook-secret', 'whsec_AAAA',
+      '--webhook-url', 'https://example.org/h', '--webhook-secret', 'whsec_AAAA', '--keep-finished-hours', '48',
     ]);
     expect(parsed).not.toBe('help');
     if (parsed === 'help') return;
@@ -152,6 +152,7 @@ describe('parseCliOptions', () => {
       syncWindowMs: 500,
       scanDelayMs: 20,
       webhook: { url: 'https://example.org/h', secret: 'whsec_AAAA' },
+      keepFinishedMs: 48 * 3_600_000,
     });
   });
 
@@ -162,6 +163,7 @@ describe('parseCliOptions', () => {
     [['--sync-window-ms', '0'], /--sync-window-ms must be a whole number from 1 to 2147483647/],
     [['--sync-window-ms', '2147483648'], /--sync-window-ms/],
     [['--scan-delay-ms', '99999999999'], /--scan-delay-ms/],
+    [['--keep-finished-hours', '0'], /--keep-finished-hours must be a whole number from 1 to 87600/],
     [['--api-key', 'short'], /--api-key must be 8 to 512 printable ASCII characters/],
     [['--api-key='], /--api-key/],
     [['--webhook-url', 'ftp://example.org/h', '--webhook-secret', 'raw-secret'], /--webhook-url must be an http\(s\) URL/],
@@ -177,5 +179,7 @@ describe('parseCliOptions', () => {
     expect(parsed.generatedKey).toMatch(/^vk_[A-Za-z0-9_-]{32}$/);
     expect(parsed.options).toMatchObject({ host: '127.0.0.1', port: 0, apiKeys: [parsed.generatedKey], engine: { kind: 'auto' } });
     expect(parsed.options.dataDir).toMatch(/standalone-service$/);
+    // A standalone service keeps every scan unless told otherwise.
+    expect(parsed.options).not.toHaveProperty('keepFinishedMs');
   });
 });

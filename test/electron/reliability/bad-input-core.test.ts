@@ -63,7 +63,8 @@ function embeddedScans(reference: string): Array<{ status: string; sha256: strin
 
 beforeAll(async () => {
   dir = await tempDir('verdict-reliability-bad-input-');
-  core = await createCore({ dataDir: join(dir.path, 'data'), localService: { engine: 'builtin' } }, { watch: false, poll: { initialDelayMs: 50, maxDelayMs: 300 } });
+  // retention 'keep': the tests read what the embedded service holds after the history recorded it.
+  core = await createCore({ dataDir: join(dir.path, 'data'), localService: { engine: 'builtin', retention: 'keep' } }, { watch: false, poll: { initialDelayMs: 50, maxDelayMs: 300 } });
 });
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();

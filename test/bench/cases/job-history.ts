@@ -1,0 +1,124 @@
+// Case 11 (issue 16): a history of 10 full scan jobs of 100,000 files each plus 100,000
+// single scans (1.1 million rows, written straight into SQLite: job-history-seed.ts).
+// Against the current targets of the history and renderer cases: opening it, the list's
+// page queries and a job's own questions (median of 25 runs each, < 5 ms), and in
+// Chromium the list's first paint and long tasks while loading, scrolling and during
+// 1,000 updates/s (no task over 50 ms). Also the database's bytes per row.
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { HISTORY_FILE_NAME, openHistory, type History } from '../../../electron/history/history.ts';
+import type { HistoryQuery } from '../../../shared/scans/record.ts';
+import { buildRenderer, launchChromium } from '../../e2e/support/app-harness.ts';
+import { startRealCore, type RealCore } from '../../e2e/support/real-core.ts';
+import { time, typicalQueries } from '../history.ts';
+import { seedJobHistory, type JobHistoryShape } from '../job-history-seed.ts';
+import type { BenchCase, Metric } from './bench-case.ts';
+import { measureOnce, type RepFigures } from './renderer.ts';
+import { withLiveEvents } from './support/live-scan-events.ts';
+import { fromSamples } from './support/statistics.ts';
+
+const FULL: JobHistoryShape = { jobs: 10, filesPerJob: 100_000, singles: 100_000 };
+const QUICK: JobHistoryShape = { jobs: 2, filesPerJob: 5_000, singles: 5_000 };
+
+interface HistoryFigures {
+  openMs: number;
+  bytesPerRow: number;
+  /** The slowest of the list's page queries and of a job's questions, with what it was. */
+  slowestPage: { label: string; ms: number };
+  slowestJob: { label: string; ms: number };
+}
+
+/** A job's own questions: the job list, one job, its totals, and its threats among its rows. */
+function jobQueries(history: History): Array<[string, () => unknown]> {
+  const [newest] = history.jobs.list(1);
+  if (!newest) throw new Error('the seeded history has no job');
+  return [
+    ['job list (newest 100)', () => history.jobs.list(100)],
+    ['one job', () => history.jobs.get(newest.id)],
+    ['a job of 100,000 files: its totals by verdict', () => history.jobs.totals(newest.id)],
+    ['a job: pending rows', () => history.jobs.pendingIds(newest.id)],
+  ];
+}
+
+function measureHistory(dataDir: string, rows: number): HistoryFigures {
+  const file = path.join(dataDir, HISTORY_FILE_NAME);
+  const bytesPerRow = statSync(file).size / rows;
+  const start = performance.now();
+  const history = openHistory(dataDir);
+  const openMs = performance.now() - start;
+  try {
+    const sample = history.query({ limit: 1, offset: Math.floor(rows / 2) }).items[0];
+    if (!sample) throw new Error('the seeded history is empty');
+    const pages = typicalQueries(sample, rows).map(([label, query]: [string, HistoryQuery]) => ({ label, ms: time(() => history.query(query)) }));
+    const jobs = jobQueries(history).map(([label, run]) => ({ label, ms: time(() => void run()) }));
+    const slowest = (list: Array<{ label: string; ms: number }>) => [...list].sort((a, b) => b.ms - a.ms)[0]!;
+    return { openMs, bytesPerRow, slowestPage: slowest(pages), slowestJob: slowest(jobs) };
+  } finally {
+    history.close();
+  }
+}
+
+export const jobHistoryCase: BenchCase = {
+  id: 'job-history',
+  title: 'history and list: 10 jobs of 100,000 files + 100,000 scans',
+  needs: ['chromium'],
+  reps: { full: 3, quick: 2 },
+  async run(context) {
+    const shape = context.quick ? QUICK : FULL;
+    let built: Awaited<ReturnType<typeof buildRenderer>> | undefined;
+    let browser: Browser | undefined;
+    let real: RealCore | undefined;
+    let rows = 0;
+    let seedMs = 0;
+    let history: HistoryFigures | undefined;
+    try {
+      [built, browser] = await Promise.all([buildRenderer(), launchChromium()]);
+      real = await startRealCore({
+        clamd: null,
+        // Seeded and measured before the core opens the database.
+        prepare: (dataDir) => {
+          const start = performance.now();
+          rows = seedJobHistory(dataDir, shape);
+          seedMs = performance.now() - start;
+          history = measureHistory(dataDir, rows);
+        },
+      });
+      if (!history) throw new Error('the history was not measured');
+      context.log(
+        `job-history: ${rows.toLocaleString('en-US')} rows seeded in ${(seedMs / 1000).toFixed(1)} s, ${history.bytesPerRow.toFixed(0)} bytes/row; ` +
+          `open ${history.openMs.toFixed(1)} ms; slowest page query ${history.slowestPage.label} ${history.slowestPage.ms.toFixed(2)} ms; ` +
+          `slowest job query ${history.slowestJob.label} ${history.slowestJob.ms.toFixed(2)} ms`,
+      );
+      const live = withLiveEvents(real.core);
+      const reps: RepFigures[] = [];
+      for (let rep = 0; rep < context.reps; rep++) {
+        const figures = await measureOnce(browser, built.dir, live, rows, context.quick);
+        reps.push(figures);
+        context.log(
+          `job-history rep ${rep + 1}/${context.reps}: first row ${figures.firstRenderMs.toFixed(0)} ms, longest task loading ${figures.loadLongestMs.toFixed(0)} ms, ` +
+            `scrolling ${figures.scrollLongestMs.toFixed(0)} ms, updates ${figures.updatesLongestMs.toFixed(0)} ms`,
+        );
+      }
+      const pick = (key: keyof RepFigures) => reps.map((figures) => figures[key]);
+      const pageTarget = { on: 'ours', op: '<', value: 5, text: '< 5 ms' } as const;
+      const noLongTask = { on: 'ours', op: '<=', value: 50, text: 'no task over 50 ms' } as const;
+      const count = rows.toLocaleString('en-US');
+      const metrics: Metric[] = [
+        fromSamples({ name: `history file per row, ${count} rows`, unit: 'bytes', note: 'history.sqlite after the seed (checkpointed), divided by its rows' }, [history.bytesPerRow]),
+        fromSamples({ name: 'open', unit: 'ms', note: 'openHistory on the seeded database (migrations checked)' }, [history.openMs]),
+        fromSamples({ name: 'slowest list page query', unit: 'ms', target: pageTarget, note: `${history.slowestPage.label} (the history case's queries, median of 25)` }, [history.slowestPage.ms]),
+        fromSamples({ name: "slowest job query", unit: 'ms', target: pageTarget, note: `${history.slowestJob.label} (median of 25)` }, [history.slowestJob.ms]),
+        fromSamples({ name: `first render, ${count} scans`, unit: 'ms', note: 'navigation start → first row painted' }, pick('firstRenderMs')),
+        fromSamples({ name: 'longest task while loading', unit: 'ms', target: noLongTask }, pick('loadLongestMs')),
+        fromSamples({ name: 'longest task while scrolling', unit: 'ms', target: noLongTask }, pick('scrollLongestMs')),
+        fromSamples({ name: 'longest task during 1,000 updates/s', unit: 'ms', target: noLongTask }, pick('updatesLongestMs')),
+      ];
+      return metrics;
+    } finally {
+      await real?.close();
+      await browser?.close();
+      await built?.remove();
+    }
+  },
+};

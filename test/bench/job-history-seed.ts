@@ -1,0 +1,111 @@
+// A history at the scale of scan jobs, written straight into SQLite (a million rows
+// through insertMany would take minutes): `jobs` full scans of `filesPerJob` files each
+// (clean but for one threat and one failure in 10,000), and `singles` single scans
+// between them, named as makeRecord() names them so the history case's searches apply.
+// The schema comes from openHistory (every migration); the name index is rebuilt at the end.
+import { DatabaseSync } from 'node:sqlite';
+import { HISTORY_FILE_NAME, openHistory } from '../../electron/history/history.ts';
+import { hasFts5 } from '../../electron/history/name-index.ts';
+import path from 'node:path';
+
+export interface JobHistoryShape {
+  jobs: number;
+  filesPerJob: number;
+  singles: number;
+}
+
+/** 1 January 2026, in seconds: the history's first day. */
+const START_S = Date.UTC(2026, 0, 1) / 1000;
+/** A job every 10 days, scanning 100 files a second. */
+const JOB_EVERY_S = 10 * 86_400;
+const JOB_FILES_PER_S = 100;
+
+const ISO = (seconds: string) => `strftime('%Y-%m-%dT%H:%M:%fZ', ${seconds}, 'unixepoch')`;
+const hex = (bytes: number) => `lower(hex(randomblob(${bytes})))`;
+
+/** The row's verdict columns: every 10,000th file a threat, every 10,000th + 5,000 a failure. */
+const JOB_OUTCOME = {
+  status: `CASE WHEN i % 10000 = 5000 THEN 'failed' ELSE 'completed' END`,
+  safe: `CASE WHEN i % 10000 = 5000 THEN NULL WHEN i % 10000 = 0 THEN 0 ELSE 1 END`,
+  detailed: `CASE WHEN i % 10000 = 5000 THEN NULL WHEN i % 10000 = 0 THEN 'Eicar-Test-Signature FOUND' ELSE 'clean' END`,
+  findings: `CASE WHEN i % 10000 = 0 THEN '[{"name":"Eicar-Test-Signature","engine":"clamav"}]' ELSE '[]' END`,
+  errorCode: `CASE WHEN i % 10000 = 5000 THEN 'engine_error' END`,
+  errorMessage: `CASE WHEN i % 10000 = 5000 THEN 'engine failed' END`,
+};
+
+/** makeRecord()'s mix for single scans, all finished: 3 % unsafe, 2 % failed, 1 % skipped. */
+const SINGLE_OUTCOME = {
+  status: `CASE WHEN i % 100 BETWEEN 95 AND 96 THEN 'failed' WHEN i % 100 = 97 THEN 'skipped' ELSE 'completed' END`,
+  safe: `CASE WHEN i % 100 BETWEEN 95 AND 97 THEN NULL WHEN i % 100 < 3 THEN 0 ELSE 1 END`,
+  detailed: `CASE WHEN i % 100 BETWEEN 95 AND 97 THEN NULL WHEN i % 100 < 3 THEN 'Eicar-Test-Signature FOUND' ELSE 'clean' END`,
+  findings: `CASE WHEN i % 100 < 3 THEN '[{"name":"Eicar-Test-Signature","engine":"clamav"}]' ELSE '[]' END`,
+  errorCode: `CASE WHEN i % 100 BETWEEN 95 AND 96 THEN 'engine_error' END`,
+  errorMessage: `CASE WHEN i % 100 BETWEEN 95 AND 96 THEN 'engine failed' END`,
+};
+
+const NAME = `(CASE i % 8 WHEN 0 THEN 'report' WHEN 1 THEN 'invoice' WHEN 2 THEN 'setup' WHEN 3 THEN 'photo' WHEN 4 THEN 'backup' WHEN 5 THEN 'notes' WHEN 6 THEN 'driver' ELSE 'archive' END
+  || '-' || i || '.' || (CASE (i >> 3) % 8 WHEN 0 THEN 'pdf' WHEN 1 THEN 'docx' WHEN 2 THEN 'exe' WHEN 3 THEN 'jpg' WHEN 4 THEN 'zip' WHEN 5 THEN 'txt' WHEN 6 THEN 'msi' ELSE 'tar.gz' END))`;
+
+const COLUMNS = `id, path, file_name, size, md5, sha1, sha256, mode, origin, backend, external_reference_id, service_scan_id, status, safe, detailed,
+  findings_json, file_type, queued_at, submitted_at, completed_at, duration_ms, error_code, error_message, job_id`;
+
+function insertRows(db: DatabaseSync, count: number, row: { id: string; path: string; name: string; origin: string; at: string; outcome: typeof JOB_OUTCOME; jobId: string }): void {
+  const { outcome } = row;
+  db.prepare(
+    `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ? - 1)
+     INSERT INTO scans (${COLUMNS})
+     SELECT ${row.id}, ${row.path}, ${row.name}, 100 + i % 4000, ${hex(16)}, ${hex(20)}, ${hex(32)}, 'sync', '${row.origin}', 'local',
+       'verdict/bench/' || ${row.id}, ${hex(16)}, ${outcome.status}, ${outcome.safe}, ${outcome.detailed}, ${outcome.findings},
+       'application/octet-stream', ${row.at}, ${row.at}, CASE WHEN ${outcome.status} = 'completed' THEN ${row.at} END, 3,
+       ${outcome.errorCode}, ${outcome.errorMessage}, ${row.jobId}
+     FROM n`,
+  ).run(count);
+}
+
+/** Writes the history into `dataDir` (a new one); returns how many scan rows it holds. */
+export function seedJobHistory(dataDir: string, shape: JobHistoryShape): number {
+  openHistory(dataDir).close();
+  const db = new DatabaseSync(path.join(dataDir, HISTORY_FILE_NAME));
+  try {
+    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF; PRAGMA cache_size = -262144;');
+    db.exec('BEGIN');
+    for (let job = 0; job < shape.jobs; job++) {
+      const startS = START_S + JOB_EVERY_S * (job + 1);
+      const finishS = startS + shape.filesPerJob / JOB_FILES_PER_S;
+      const { lastInsertRowid } = db
+        .prepare(
+          `INSERT INTO jobs (kind, roots_json, origin, status, walk_complete, found, bytes, scanned, threats, could_not_scan, skipped, started_at, finished_at, active_ms)
+           VALUES ('full', '["/home/user"]', 'cli', 'completed', 1, ?, ?, ?, ?, ?, 0, ${ISO('?')}, ${ISO('?')}, ?)`,
+        )
+        .run(shape.filesPerJob, shape.filesPerJob * 2000, shape.filesPerJob, Math.ceil(shape.filesPerJob / 10_000), Math.ceil((shape.filesPerJob - 5000) / 10_000), startS, finishS, (finishS - startS) * 1000);
+      insertRows(db, shape.filesPerJob, {
+        id: `'job${job}-' || i`,
+        path: `'/home/user/folder-' || (i / 100) || '/file-' || i || '.txt'`,
+        name: `'file-' || i || '.txt'`,
+        origin: 'cli',
+        at: ISO(`${startS} + i / ${JOB_FILES_PER_S}.0`),
+        outcome: JOB_OUTCOME,
+        jobId: String(lastInsertRowid),
+      });
+    }
+    // Single scans spread over the whole time, between and during the jobs.
+    const spanS = JOB_EVERY_S * (shape.jobs + 1);
+    insertRows(db, shape.singles, {
+      id: `'single-' || i`,
+      path: `'/home/user/Downloads/' || ${NAME}`,
+      name: NAME,
+      origin: 'drop',
+      at: ISO(`${START_S} + i * ${spanS / Math.max(1, shape.singles)}`),
+      outcome: SINGLE_OUTCOME,
+      jobId: 'NULL',
+    });
+    if (hasFts5(db) && db.prepare(`SELECT 1 FROM sqlite_master WHERE name = 'scans_name_search'`).get()) {
+      db.exec(`INSERT INTO scans_name_search (scans_name_search) VALUES ('rebuild')`);
+    }
+    db.exec('COMMIT');
+    db.exec('ANALYZE; PRAGMA wal_checkpoint(TRUNCATE);');
+    return Number((db.prepare('SELECT count(*) AS n FROM scans').get() as { n: number }).n);
+  } finally {
+    db.close();
+  }
+}
