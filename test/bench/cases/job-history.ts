@@ -1,4 +1,4 @@
-// Case 11 (issue 16): a history of 10 full scan jobs of 100,000 files each plus 100,000
+// Case 12 (issue 16): a history of 10 full scan jobs of 100,000 files each plus 100,000
 // single scans (1.1 million rows, written straight into SQLite: job-history-seed.ts).
 // Against the current targets of the history and renderer cases: opening it, the list's
 // page queries and a job's own questions (median of 25 runs each, < 5 ms), and in
