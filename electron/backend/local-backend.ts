@@ -25,6 +25,8 @@ export interface LocalServiceHandle {
   engineReport?(): EngineReport;
   onEngineReport?(listener: (report: EngineReport) => void): () => void;
   checkEngine?(): Promise<EngineReport>;
+  /** "Scan with basic checks only" for these scans, queued or waiting for ClamAV at the service. */
+  allowBasicOnly?(scanIds: readonly string[]): void;
   close(): Promise<void>;
 }
 
@@ -98,6 +100,7 @@ export function embeddedServiceStarter(options: EmbeddedServiceOptions = {}): Lo
           engineReport: () => threaded.engineReport(),
           onEngineReport: (listener) => threaded.onEngineReport(listener),
           checkEngine: () => threaded.checkEngine(),
+          allowBasicOnly: (scanIds) => threaded.allowBasicOnly(scanIds),
           close: () => threaded.close(),
         };
       } catch (error) {
@@ -118,6 +121,7 @@ export function embeddedServiceStarter(options: EmbeddedServiceOptions = {}): Lo
         await live?.check().catch(() => undefined);
         return report();
       },
+      allowBasicOnly: (scanIds) => void service.allowBasicOnly(scanIds),
       close: () => service.close(),
     };
   };

@@ -24,6 +24,8 @@ export interface EngineCapability {
   waitReason(serviceLabel: string): string | null;
   /** Each change of the view (the pipeline updates the files' wait reasons). */
   onViewChange(listener: (view: ProtectionView) => void): () => void;
+  /** "Scan with basic checks only" for these scans of the embedded service; false when it is not running. */
+  allowBasicOnly(serviceScanIds: readonly string[]): boolean;
 }
 
 export function setupEngine(ctx: CoreContext): EngineCapability {
@@ -157,6 +159,11 @@ export function setupEngine(ctx: CoreContext): EngineCapability {
     onViewChange(listener) {
       listeners.add(listener);
       return () => void listeners.delete(listener);
+    },
+    allowBasicOnly(serviceScanIds) {
+      if (!local?.allowBasicOnly) return false;
+      local.allowBasicOnly(serviceScanIds);
+      return true;
     },
     onLocalService(service) {
       unsubscribe?.();

@@ -63,6 +63,8 @@ export interface LocalService {
   engine: ScanEngine;
   /** The live engine, when the service picked its engine itself (its protection state, "check again"). */
   live: LiveEngine | null;
+  /** "Scan with basic checks only" for scans queued or waiting for ClamAV: they continue with the built-in engine. */
+  allowBasicOnly(scanIds: readonly string[]): number;
   close(): Promise<void>;
 }
 
@@ -165,6 +167,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       port,
       engine,
       live,
+      allowBasicOnly: (scanIds) => runner.allowBasicOnly(scanIds),
       close: () => (closing ??= runCleanups(cleanups, logger)),
     };
   } catch (error) {

@@ -38,6 +38,8 @@ export interface ThreadedLocalService {
   onEngineReport(listener: (report: EngineReport) => void): () => void;
   /** Asks the service's engine to look again now; resolves with what it found. */
   checkEngine(): Promise<EngineReport>;
+  /** "Scan with basic checks only" for these scans of the service (see LocalService.allowBasicOnly). */
+  allowBasicOnly(scanIds: readonly string[]): void;
   close(): Promise<void>;
 }
 
@@ -146,6 +148,9 @@ export async function startLocalServiceInThread(options: StartInThreadOptions): 
     engineReport: () => reports.last,
     onEngineReport: (listener) => reports.listen(listener),
     checkEngine: () => (current ? reports.ask(current.worker) : Promise.resolve(reports.last)),
+    allowBasicOnly(scanIds) {
+      current?.worker.postMessage({ type: 'allow-basic-only', scanIds: [...scanIds] } satisfies ToThread);
+    },
     close() {
       closing ??= (async () => {
         await restarting;

@@ -48,7 +48,8 @@ export type FromThread =
   | { type: 'log'; level: LogLevel; fields: Record<string, unknown>; message: string }
   | { type: 'closed' };
 
-export type ToThread = { type: 'close' } | { type: 'check-engine'; id: number };
+/** `allow-basic-only`: the user allows basic checks only for these scans (fire and forget). */
+export type ToThread = { type: 'close' } | { type: 'check-engine'; id: number } | { type: 'allow-basic-only'; scanIds: string[] };
 
 export function errorData(error: unknown): ErrorData {
   if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
