@@ -5,15 +5,11 @@
 // that failed with clamav_unavailable is sent again with basic checks allowed.
 import type { CoreApi } from '../../shared/bridge/api.ts';
 import { err, ok } from '../../shared/result.ts';
-import type { ScanRecord } from '../../shared/scans/record.ts';
+import { basicChecksChoiceFor } from '../../shared/engine/basic-checks-choice.ts';
 import { LOCAL_LABEL } from '../backend/backend-state.ts';
 import type { History } from '../history/history.ts';
-import { PENDING_REASONS } from '../scans/pipeline.ts';
 import type { Guard } from './core-context.ts';
 import type { Submit } from './scans-api.ts';
-
-/** The engine's error for a file that waited for ClamAV past the limit (engines/live/live-engine.ts). */
-export const CLAMAV_UNAVAILABLE = 'clamav_unavailable';
 
 interface BasicChecksDeps {
   guard: Guard;
@@ -21,13 +17,6 @@ interface BasicChecksDeps {
   submit: Submit;
   /** Lets these scans of the embedded service continue with the built-in engine; false without a running service. */
   allowBasicOnly: (serviceScanIds: readonly string[]) => boolean;
-}
-
-/** Whether the detail panel offers the choice for this record. */
-export function basicChecksChoiceFor(record: Pick<ScanRecord, 'status' | 'pendingReason' | 'error'>): 'switch' | 'resubmit' | null {
-  if ((record.status === 'processing' || record.status === 'uploading') && record.pendingReason === PENDING_REASONS.engineWaiting) return 'switch';
-  if (record.status === 'failed' && record.error?.code === CLAMAV_UNAVAILABLE) return 'resubmit';
-  return null;
 }
 
 export function basicChecksApi(deps: BasicChecksDeps): Pick<CoreApi['scans'], 'scanWithBasicChecks'> {

@@ -160,11 +160,7 @@ export function setupEngine(ctx: CoreContext): EngineCapability {
       listeners.add(listener);
       return () => void listeners.delete(listener);
     },
-    allowBasicOnly(serviceScanIds) {
-      if (!local?.allowBasicOnly) return false;
-      local.allowBasicOnly(serviceScanIds);
-      return true;
-    },
+    allowBasicOnly: (serviceScanIds) => sendBasicOnly(local, serviceScanIds),
     onLocalService(service) {
       unsubscribe?.();
       local = service;
@@ -181,4 +177,10 @@ export function setupEngine(ctx: CoreContext): EngineCapability {
       },
     }),
   };
+}
+
+function sendBasicOnly(local: LocalServiceHandle | null, serviceScanIds: readonly string[]): boolean {
+  if (!local?.allowBasicOnly) return false;
+  local.allowBasicOnly(serviceScanIds);
+  return true;
 }
