@@ -52,6 +52,7 @@ export const api: VerdictApi = {
     counts: () => invoke('scans:counts'),
     basicOnlyCount: () => invoke('scans:basicOnlyCount'),
     rescanBasicOnly: () => invoke('scans:rescanBasicOnly'),
+    scanWithBasicChecks: (ids) => invoke('scans:scanWithBasicChecks', ids),
     allowUpload: (ids, origin) => invoke('scans:allowUpload', ids, origin),
     // Scan events arrive batched (an array per message) and are delivered one by one.
     onEvent: (listener) =>

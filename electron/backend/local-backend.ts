@@ -30,6 +30,8 @@ export interface LocalServiceHandle {
    * service deletes them. Absent: the service keeps every scan.
    */
   recorded?(scanIds: readonly string[]): void;
+  /** "Scan with basic checks only" for these scans, queued or waiting for ClamAV at the service. */
+  allowBasicOnly?(scanIds: readonly string[]): void;
   close(): Promise<void>;
 }
 
@@ -108,6 +110,7 @@ export function embeddedServiceStarter(options: EmbeddedServiceOptions = {}): Lo
           onEngineReport: (listener) => threaded.onEngineReport(listener),
           checkEngine: () => threaded.checkEngine(),
           ...(recorded ? { recorded } : {}),
+          allowBasicOnly: (scanIds) => threaded.allowBasicOnly(scanIds),
           close: () => threaded.close(),
         };
       } catch (error) {
@@ -130,6 +133,7 @@ export function embeddedServiceStarter(options: EmbeddedServiceOptions = {}): Lo
         return report();
       },
       ...(recorded ? { recorded } : {}),
+      allowBasicOnly: (scanIds) => void service.allowBasicOnly(scanIds),
       close: () => service.close(),
     };
   };

@@ -110,7 +110,7 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
         await scans.idle();
         await threats.idle();
       },
-      scans: scansApi({ guard, submit, scans, history, events, protection: protection.status }),
+      scans: scansApi({ guard, submit, scans, history, events, protection: protection.status, allowBasicOnly: (ids) => engine.allowBasicOnly(ids) }),
       quarantine: quarantineApi(guard, threats),
       history: historyApi(guard, history, retention.retention),
       settings: settingsApi(ctx, { guard, keys, backend, scans, installId, startupWarnings }),

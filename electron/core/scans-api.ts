@@ -11,6 +11,7 @@ import type { History } from '../history/history.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { ScanEvents } from '../scans/events.ts';
 import type { ScanPipeline } from '../scans/pipeline.ts';
+import { basicChecksApi } from './basic-checks-choice.ts';
 import { basicOnlyApi } from './basic-only-rescan.ts';
 import type { Guard } from './core-context.ts';
 
@@ -54,10 +55,13 @@ export function scansApi(input: {
   history: History;
   events: ScanEvents;
   protection: () => Promise<Result<ProtectionView>>;
+  /** "Scan with basic checks only" for scans waiting at the embedded service (see basic-checks-choice.ts). */
+  allowBasicOnly: (serviceScanIds: readonly string[]) => boolean;
 }): CoreApi['scans'] {
   const { guard, submit, scans, history, events } = input;
   return {
     ...basicOnlyApi({ guard, history, submit, protection: input.protection }),
+    ...basicChecksApi({ guard, history, submit, allowBasicOnly: input.allowBasicOnly }),
     submit: async (paths, submitOptions) => {
       const result = await submit(paths, { origin: 'dialog', mode: submitOptions?.mode, uploadConsent: submitOptions?.consent });
       return result.ok

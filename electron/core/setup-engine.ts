@@ -24,6 +24,8 @@ export interface EngineCapability {
   waitReason(serviceLabel: string): string | null;
   /** Each change of the view (the pipeline updates the files' wait reasons). */
   onViewChange(listener: (view: ProtectionView) => void): () => void;
+  /** "Scan with basic checks only" for these scans of the embedded service; false when it is not running. */
+  allowBasicOnly(serviceScanIds: readonly string[]): boolean;
 }
 
 export function setupEngine(ctx: CoreContext): EngineCapability {
@@ -158,6 +160,7 @@ export function setupEngine(ctx: CoreContext): EngineCapability {
       listeners.add(listener);
       return () => void listeners.delete(listener);
     },
+    allowBasicOnly: (serviceScanIds) => sendBasicOnly(local, serviceScanIds),
     onLocalService(service) {
       unsubscribe?.();
       local = service;
@@ -174,4 +177,10 @@ export function setupEngine(ctx: CoreContext): EngineCapability {
       },
     }),
   };
+}
+
+function sendBasicOnly(local: LocalServiceHandle | null, serviceScanIds: readonly string[]): boolean {
+  if (!local?.allowBasicOnly) return false;
+  local.allowBasicOnly(serviceScanIds);
+  return true;
 }

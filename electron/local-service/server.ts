@@ -68,6 +68,8 @@ export interface LocalService {
   live: LiveEngine | null;
   /** Its client has recorded these terminal scans (ScanStore.forgetRecorded): the embedded service's retention. */
   forgetRecorded(integrationId: string, scanIds: readonly string[]): number;
+  /** "Scan with basic checks only" for scans queued or waiting for ClamAV: they continue with the built-in engine. */
+  allowBasicOnly(scanIds: readonly string[]): number;
   close(): Promise<void>;
 }
 
@@ -173,6 +175,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       engine,
       live,
       forgetRecorded: (integrationId, scanIds) => (closing ? 0 : store.forgetRecorded(integrationId, scanIds)),
+      allowBasicOnly: (scanIds) => runner.allowBasicOnly(scanIds),
       close: () => (closing ??= runCleanups(cleanups, logger)),
     };
   } catch (error) {

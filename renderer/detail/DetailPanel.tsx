@@ -24,6 +24,7 @@ import { showScan } from './show-scan.ts';
 import { ExclusionReason } from './ExclusionReason.tsx';
 import { linkOutsideText } from './exclusion-text.ts';
 import { ThreatResponse } from './ThreatResponse.tsx';
+import { BasicChecksChoice } from './BasicChecksChoice.tsx';
 import { unsafeHint } from '../quarantine/disposition-text.ts';
 import { Fact } from '../app/Fact.tsx';
 
@@ -85,6 +86,7 @@ function RecordDetails({ record }: { record: ScanRecord }): ReactElement {
         {record.detailed ? <span className="detail__detailed">{record.detailed}</span> : null}
       </div>
       <VerdictExplanation record={record} />
+      <BasicChecksChoice record={record} />
       {record.reusedFromId ? (
         <p className="callout callout--info" data-testid="reused">
           {t('detail.reused')}{' '}

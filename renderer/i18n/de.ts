@@ -164,6 +164,10 @@ export const de: Messages = {
   'basicOnly.queued_one': '{count} Datei erneut für ClamAV eingereiht.',
   'basicOnly.queued_other': '{count} Dateien erneut für ClamAV eingereiht.',
   'basicOnly.queuedSomeMissing': 'Erneut für ClamAV eingereiht: {queued}. Ausgelassen, weil es sie nicht mehr gibt: {missing}.',
+  'basicChecks.action': 'Nur mit Grundprüfungen prüfen',
+  'basicChecks.hint': 'ClamAV antwortet nicht. Die eingebaute Engine erkennt nur die EICAR-Testdatei, keine echte Schadsoftware.',
+  'basicChecks.started': 'Wird nur mit Grundprüfungen geprüft.',
+  'basicChecks.notWaiting': 'Diese Datei wartet nicht mehr auf ClamAV.',
 
   'mode.sync': 'Synchron',
   'mode.async': 'Asynchron',

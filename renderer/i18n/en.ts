@@ -164,6 +164,10 @@ export const en = {
   'basicOnly.queued_one': '{count} file queued again for ClamAV.',
   'basicOnly.queued_other': '{count} files queued again for ClamAV.',
   'basicOnly.queuedSomeMissing': 'Queued again for ClamAV: {queued}. Left out because they no longer exist: {missing}.',
+  'basicChecks.action': 'Scan with basic checks only',
+  'basicChecks.hint': 'ClamAV is not answering. The built-in engine recognises only the EICAR test file, not real malware.',
+  'basicChecks.started': 'Checking with basic checks only.',
+  'basicChecks.notWaiting': 'This file no longer waits for ClamAV.',
 
   'mode.sync': 'Synchronous',
   'mode.async': 'Asynchronous',

@@ -132,6 +132,12 @@ export interface VerdictApi {
      */
     rescanBasicOnly(): Promise<Result<{ queued: number; missing: number }>>;
     /**
+     * "Scan with basic checks only" for these scans, while ClamAV is gone: one still waiting
+     * for it continues with the built-in engine (the same scan: `switched`); one failed with
+     * `clamav_unavailable` is sent again (`queued`). Any other is left as it is (`skipped`).
+     */
+    scanWithBasicChecks(ids: string[]): Promise<Result<{ switched: number; queued: number; skipped: number }>>;
+    /**
      * The user agreed to send these waiting scans (pending `awaiting_upload_consent`)
      * to `origin`; they go on if it is still the service in use.
      */
@@ -267,6 +273,7 @@ export const INVOKE_CHANNELS = {
   'scans:counts': z.tuple([]),
   'scans:basicOnlyCount': z.tuple([]),
   'scans:rescanBasicOnly': z.tuple([]),
+  'scans:scanWithBasicChecks': z.tuple([ids]),
   'scans:allowUpload': z.tuple([ids, consentOriginSchema]),
   'quarantine:list': z.tuple([z.object({ include: z.enum(['active', 'all']).optional() }).strict().optional()]),
   'quarantine:forRecord': z.tuple([id]),

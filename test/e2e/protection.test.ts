@@ -659,3 +659,37 @@ describe('files judged by basic checks only, once ClamAV scans', () => {
     await offer.waitFor({ state: 'detached' });
   });
 });
+
+describe('a file that waited for ClamAV in vain', () => {
+  it('offers "Scan with basic checks only" with its explanation; pressed from the keyboard, the file is checked again', async () => {
+    const files = await writeFiles({ 'waited.txt': 'waited for ClamAV in vain' });
+    const file = files['waited.txt']!;
+    const { app, real, page } = await start({
+      prepare: (dataDir) => {
+        const history = openHistory(dataDir);
+        const id = randomUUID();
+        history.insert({
+          ...queuedRecord({ id, path: file, fileName: 'waited.txt', origin: 'drop', backend: 'local', externalReferenceId: `verdict/e2e/${id}`, queuedAt: '2026-11-20T10:00:00.000Z' }),
+          status: 'failed',
+          error: { code: 'clamav_unavailable', message: 'ClamAV did not answer within 600 s' },
+          completedAt: '2026-11-20T10:10:00.000Z',
+        });
+        history.close();
+      },
+    });
+    await rowFor(page, 'waited.txt').first().click();
+    const choice = page.getByTestId('detail-panel').getByTestId('basic-checks-choice');
+    await choice.waitFor();
+    expect(await choice.textContent()).toContain(en['basicChecks.hint']);
+    expect(en['basicChecks.hint']).toMatch(/only the EICAR test file/);
+    const button = choice.getByRole('button', { name: en['basicChecks.action'] });
+    await button.focus();
+    await page.keyboard.press('Enter');
+    await page.getByText(en['basicChecks.started']).waitFor();
+    await expect.poll(async () => {
+      const listed = await real.core.scans.list({ search: 'waited.txt', statuses: ['completed'] });
+      return listed.ok ? listed.value.items.map((record) => record.origin) : null;
+    }, { timeout: 60_000 }).toEqual(['rescan']);
+    expectNoProblems(app);
+  });
+});

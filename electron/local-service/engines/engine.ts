@@ -29,6 +29,11 @@ export interface ScanOptions {
    * do not wait for ClamAV ignore it.
    */
   basicOnly?: boolean;
+  /**
+   * Aborted when the user allows basic checks only while the file already waits for
+   * ClamAV (the detail panel's "Scan with basic checks only"): the wait ends there.
+   */
+  basicOnlyAllowed?: AbortSignal;
 }
 
 export interface ScanEngine {

@@ -43,6 +43,11 @@ export interface ScanRunner {
    */
   enqueue(scanId: string, content?: Buffer, options?: ScanOptions): boolean;
   /**
+   * The user allows basic checks only for these scans, queued or waiting for ClamAV now
+   * (the same scan continues: no second submission). Returns how many were queued or running.
+   */
+  allowBasicOnly(scanIds: readonly string[]): number;
+  /**
    * The terminal scan, or null when `timeoutMs` passes first. `current`: the scan as the
    * caller has just stored it, so it need not be read back.
    */
@@ -63,6 +68,8 @@ export function createScanRunner(options: ScanRunnerOptions): ScanRunner {
   const shutdown = new AbortController();
   const held = new Map<string, Buffer>();
   const basicOnly = new Set<string>();
+  /** The scans running now, each with the latch that lets it stop waiting for ClamAV. */
+  const allowing = new Map<string, AbortController>();
   const maxHeldBytes = options.maxHeldBytes ?? MAX_HELD_BYTES;
   let heldBytes = 0;
 
@@ -94,12 +101,15 @@ export function createScanRunner(options: ScanRunnerOptions): ScanRunner {
     const signal = shutdown.signal;
     const file = options.uploadFileOf(scanId);
     const content = takeHeld(scanId);
-    const scanOptions: ScanOptions | undefined = basicOnly.delete(scanId) ? { basicOnly: true } : undefined;
+    const allowed = new AbortController();
+    allowing.set(scanId, allowed);
+    const scanOptions: ScanOptions = { basicOnly: basicOnly.delete(scanId), basicOnlyAllowed: allowed.signal };
     const started = performance.now();
     const outcome: Promise<EngineOutcome> = Promise.resolve()
       .then(() => (content && engine.scanBytes ? engine.scanBytes(content, signal, scanOptions) : engine.scan(file, signal, scanOptions)))
       .then((verdict) => ({ ok: true as const, verdict }), (error: unknown) => ({ ok: false as const, error }));
     await Promise.all([outcome, atLeast(started, options.scanDelayMs, signal)]);
+    allowing.delete(scanId);
     if (signal.aborted) return;
 
     const result = await outcome;
@@ -160,6 +170,17 @@ export function createScanRunner(options: ScanRunnerOptions): ScanRunner {
       pump();
       return holding;
     },
+    allowBasicOnly(scanIds) {
+      let found = 0;
+      for (const scanId of scanIds) {
+        const running = allowing.get(scanId);
+        if (running) running.abort();
+        else if (queue.includes(scanId)) basicOnly.add(scanId);
+        else continue;
+        found += 1;
+      }
+      return found;
+    },
     waitForTerminal(scanId, timeoutMs, current) {
       const now = current ?? store.get(scanId);
       if (now && now.status !== 'processing') return Promise.resolve(now);
@@ -181,6 +202,7 @@ export function createScanRunner(options: ScanRunnerOptions): ScanRunner {
       queue.length = 0;
       held.clear();
       basicOnly.clear();
+      allowing.clear();
       heldBytes = 0;
       // Nobody will finish these scans in this process: release their waiters now rather than at the window's end.
       for (const set of [...waiters.values()]) for (const wake of [...set]) wake(null);

@@ -52,6 +52,10 @@ port.on('message', (message: ToThread) => {
     })();
     return;
   }
+  if (message.type === 'allow-basic-only') {
+    void starting.then((service) => service.allowBasicOnly(message.scanIds)).catch(() => undefined);
+    return;
+  }
   if (message.type !== 'close') return;
   closing ??= (async () => {
     // A close that arrives during start-up waits for it, so no listener is left behind.

@@ -40,6 +40,8 @@ export interface ThreadedLocalService {
   checkEngine(): Promise<EngineReport>;
   /** Tells the service its client has recorded these terminal scans (lost, harmlessly, while the thread restarts). */
   recorded(integrationId: string, scanIds: readonly string[]): void;
+  /** "Scan with basic checks only" for these scans of the service (see LocalService.allowBasicOnly). */
+  allowBasicOnly(scanIds: readonly string[]): void;
   close(): Promise<void>;
 }
 
@@ -151,6 +153,9 @@ export async function startLocalServiceInThread(options: StartInThreadOptions): 
     recorded(integrationId, scanIds) {
       if (closing || !current || scanIds.length === 0) return;
       current.worker.postMessage({ type: 'recorded', integrationId, scanIds: [...scanIds] } satisfies ToThread);
+    },
+    allowBasicOnly(scanIds) {
+      current?.worker.postMessage({ type: 'allow-basic-only', scanIds: [...scanIds] } satisfies ToThread);
     },
     close() {
       closing ??= (async () => {

@@ -52,7 +52,9 @@ export type ToThread =
   | { type: 'close' }
   | { type: 'check-engine'; id: number }
   /** The client has recorded these terminal scans durably: the service may delete them (ScanStore.forgetRecorded). */
-  | { type: 'recorded'; integrationId: string; scanIds: string[] };
+  | { type: 'recorded'; integrationId: string; scanIds: string[] }
+  /** The user allows basic checks only for these scans (fire and forget). */
+  | { type: 'allow-basic-only'; scanIds: string[] };
 
 export function errorData(error: unknown): ErrorData {
   if (!(error instanceof Error)) return { name: 'Error', message: String(error) };

@@ -116,6 +116,12 @@ describe('argument validation', () => {
     ['scans:rescan', ['id', { consent: 'not a url' }]],
     ['scans:rescan', ['id', { force: true }]],
     ['scans:allowUpload', [[], 'https://scan.example.com']],
+    ['scans:scanWithBasicChecks', [[]]],
+    ['scans:scanWithBasicChecks', ['id']],
+    ['scans:scanWithBasicChecks', [['']]],
+    ['scans:scanWithBasicChecks', [[42]]],
+    ['scans:scanWithBasicChecks', [['id'], { force: true }]],
+    ['scans:scanWithBasicChecks', [Array.from({ length: 10_001 }, (_, i) => `s${i}`)]],
     ['scans:allowUpload', [['id'], 'https://user:pw@scan.example.com']],
     ['quarantine:list', [{ include: 'deleted' }]],
     ['quarantine:add', [[]]],
@@ -224,6 +230,7 @@ describe('routing', () => {
     await invoke('quarantine:allowed', []);
     await invoke('history:clear', []);
     await invoke('scans:allowUpload', [['s1'], 'https://scan.example.com']);
+    await invoke('scans:scanWithBasicChecks', [['s1', 's2']]);
     await invoke('scans:submit', [['/home/user/a'], { consent: 'http://127.0.0.1:8080' }]);
     await invoke('scans:rescan', ['s1', { consent: 'https://scan.example.com' }]);
     await invoke('settings:update', [{ threatAction: 'quarantine', historyRetention: { keepScans: 100 } }]);
@@ -241,6 +248,7 @@ describe('routing', () => {
       { method: 'quarantine.allowed', args: [] },
       { method: 'history.clear', args: [] },
       { method: 'scans.allowUpload', args: [['s1'], 'https://scan.example.com'] },
+      { method: 'scans.scanWithBasicChecks', args: [['s1', 's2']] },
       { method: 'scans.submit', args: [['/home/user/a'], { consent: 'http://127.0.0.1:8080' }] },
       { method: 'scans.rescan', args: ['s1', { consent: 'https://scan.example.com' }] },
       { method: 'settings.update', args: [{ threatAction: 'quarantine', historyRetention: { keepScans: 100 } }] },

@@ -65,6 +65,7 @@ describe('named methods', () => {
       ['scans:counts', () => api.scans.counts(), []],
       ['scans:basicOnlyCount', () => api.scans.basicOnlyCount(), []],
       ['scans:rescanBasicOnly', () => api.scans.rescanBasicOnly(), []],
+      ['scans:scanWithBasicChecks', () => api.scans.scanWithBasicChecks(['id4']), [['id4']]],
       ['scans:allowUpload', () => api.scans.allowUpload(['id3'], 'https://scan.example.com'), [['id3'], 'https://scan.example.com']],
       ['quarantine:list', () => api.quarantine.list({ include: 'all' }), [{ include: 'all' }]],
       ['quarantine:forRecord', () => api.quarantine.forRecord('r1'), ['r1']],

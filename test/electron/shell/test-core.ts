@@ -102,6 +102,10 @@ export function createTestCore(): TestCore {
         record('scans.rescanBasicOnly', []);
         return ok({ queued: 0, missing: 0 });
       },
+      async scanWithBasicChecks(...args) {
+        record('scans.scanWithBasicChecks', args);
+        return ok({ switched: args[0].length, queued: 0, skipped: 0 });
+      },
       async allowUpload(...args) {
         record('scans.allowUpload', args);
         return ok({ released: args[0].length });

@@ -73,6 +73,7 @@ export function installTestBridge(config: BrowserBridgeConfig): void {
       rescan: (id, options) => invoke('scans', 'rescan', id, options),
       basicOnlyCount: () => invoke('scans', 'basicOnlyCount'),
       rescanBasicOnly: () => invoke('scans', 'rescanBasicOnly'),
+      scanWithBasicChecks: (ids) => invoke('scans', 'scanWithBasicChecks', ids),
       counts: () => invoke('scans', 'counts'),
       allowUpload: (ids, origin) => invoke('scans', 'allowUpload', ids, origin),
       onEvent: (listener) => subscribe('scan', (payload) => listener(payload as ScanEvent)),

@@ -145,14 +145,15 @@ export class LiveEngine implements ScanEngine {
           continue;
         }
       }
-      if (state.phase === 'builtin' || (state.phase === 'missing' && options?.basicOnly)) return scan(this.#builtin);
+      const basicOnly = options?.basicOnly === true || options?.basicOnlyAllowed?.aborted === true;
+      if (state.phase === 'builtin' || (state.phase === 'missing' && basicOnly)) return scan(this.#builtin);
       waitingSince ??= Date.now();
       if (state.phase === 'missing') {
         const left = (this.#options.waitLimitMs ?? DEFAULT_WAIT_LIMIT_MS) - (Date.now() - waitingSince);
         if (left <= 0) throw new EngineError('clamav_unavailable', `ClamAV did not answer within ${Math.round((Date.now() - waitingSince) / 1000)} s (${state.status.engine.where})`);
-        await this.#whenChanged(signal, left);
+        await this.#whenChanged(signal, left, options?.basicOnlyAllowed);
       } else {
-        await this.#whenChanged(signal);
+        await this.#whenChanged(signal, undefined, options?.basicOnlyAllowed);
       }
     }
   }
@@ -210,17 +211,19 @@ export class LiveEngine implements ScanEngine {
     for (const listener of this.#listeners) listener(status);
   }
 
-  /** Resolves at the next change of state, on abort, or after `timeoutMs`. */
-  #whenChanged(signal?: AbortSignal, timeoutMs?: number): Promise<void> {
+  /** Resolves at the next change of state, on abort of either signal, or after `timeoutMs`. */
+  #whenChanged(signal?: AbortSignal, timeoutMs?: number, basicOnlyAllowed?: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', done);
+        basicOnlyAllowed?.removeEventListener('abort', done);
         this.#wakers.delete(done);
         resolve();
       };
       const timer = timeoutMs === undefined ? undefined : setTimeout(done, timeoutMs);
       signal?.addEventListener('abort', done, { once: true });
+      basicOnlyAllowed?.addEventListener('abort', done, { once: true });
       this.#wakers.add(done);
     });
   }
