@@ -7,6 +7,7 @@ import { mkdir, mkdtemp, rm, symlink, unlink, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { BUILTIN_IDENTITY } from '../../../../shared/engine/engine-identity.ts';
 import type { ProtectionStatus } from '../../../../shared/engine/protection-state.ts';
 import { BuiltinEngine } from '../../../../electron/local-service/engines/builtin-engine.ts';
 import { DETAILED_LABELS, EngineError, type EngineVerdict } from '../../../../electron/local-service/engines/engine.ts';
@@ -75,7 +76,7 @@ describe.skipIf(findClamd() === null)('the live engine', () => {
     const link = join(root, 'clamd.ctl');
     const engine = live({ socketCandidates: [link] });
     expect((await engine.start()).phase).toBe('builtin');
-    expect(await engine.scan(CLAM_EXE)).toEqual({ safe: true, detailed: DETAILED_LABELS.basicChecksClean, findings: [] });
+    expect(await engine.scan(CLAM_EXE)).toEqual({ safe: true, detailed: DETAILED_LABELS.basicChecksClean, findings: [], engine: BUILTIN_IDENTITY });
 
     const system = await clamd();
     if (!system) return;
@@ -133,7 +134,7 @@ describe.skipIf(findClamd() === null)('the live engine', () => {
     const error = await engine.scan(CLAM_EXE).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EngineError);
     expect((error as EngineError).code).toBe('clamav_unavailable');
-    expect(await engine.scan(CLAM_EXE, undefined, { basicOnly: true })).toEqual({ safe: true, detailed: DETAILED_LABELS.basicChecksClean, findings: [] });
+    expect(await engine.scan(CLAM_EXE, undefined, { basicOnly: true })).toEqual({ safe: true, detailed: DETAILED_LABELS.basicChecksClean, findings: [], engine: BUILTIN_IDENTITY });
   });
 
   test("Verdict's own clamd loading: Starting ClamAV…, the file waits for it (no basic verdict), and no clamd outlives close()", async () => {
