@@ -10,7 +10,18 @@ export interface Sample {
   percent: number;
   files: number;
   rssMb: number;
+  /** The main thread's V8 heap in use, and committed (heapTotal). */
   heapMb: number;
+  heapTotalMb: number;
+  /** Memory outside V8 heaps that V8 knows of (Buffers, ArrayBuffers), all threads: process.memoryUsage().external. */
+  externalMb: number;
+  arrayBuffersMb: number;
+  /** The service thread's V8 heap in use and committed, and its external memory (null while it restarts). */
+  serviceHeapMb: number | null;
+  serviceHeapTotalMb: number | null;
+  serviceExternalMb: number | null;
+  /** V8's malloced memory of the service thread (its zone and parser memory, outside the heap). */
+  serviceMallocedMb: number | null;
   fds: number;
   tracked: number | null;
   seconds: number;
@@ -28,13 +39,23 @@ export function trackedCount(core: object): number | null {
   return typeof fromState === 'function' ? (fromState as () => number)() : null;
 }
 
-export function sample(percent: number, files: number, core: object, started: number): Sample {
+const MB = 2 ** 20;
+
+export async function sample(percent: number, files: number, core: object, started: number, service: { heapStatistics(): Promise<{ used_heap_size: number; total_heap_size: number; malloced_memory: number; external_memory?: number } | null> }): Promise<Sample> {
+  const thread = await service.heapStatistics();
   const memory = process.memoryUsage();
   return {
     percent,
     files,
-    rssMb: memory.rss / 2 ** 20,
-    heapMb: memory.heapUsed / 2 ** 20,
+    rssMb: memory.rss / MB,
+    heapMb: memory.heapUsed / MB,
+    heapTotalMb: memory.heapTotal / MB,
+    externalMb: memory.external / MB,
+    arrayBuffersMb: memory.arrayBuffers / MB,
+    serviceHeapMb: thread ? thread.used_heap_size / MB : null,
+    serviceHeapTotalMb: thread ? thread.total_heap_size / MB : null,
+    serviceExternalMb: thread?.external_memory === undefined ? null : thread.external_memory / MB,
+    serviceMallocedMb: thread ? thread.malloced_memory / MB : null,
     fds: openFds(),
     tracked: trackedCount(core),
     seconds: (performance.now() - started) / 1000,

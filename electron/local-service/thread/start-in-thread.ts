@@ -32,8 +32,12 @@ export interface ThreadedLocalService {
   url: string;
   port: number;
   engine: EngineDescription;
+  /** The running thread's V8 heap figures (null between a crash and its restart): for soak and memory reports. */
+  heapStatistics(): Promise<HeapInfo | null>;
   close(): Promise<void>;
 }
+
+type HeapInfo = Awaited<ReturnType<Worker['getHeapStatistics']>>;
 
 /**
  * The worker's entry: service-thread.ts next to this file when run from source; in a
@@ -132,6 +136,7 @@ export async function startLocalServiceInThread(options: StartInThreadOptions): 
     url: first.url,
     port: first.port,
     engine: first.engine,
+    heapStatistics: async () => (current ? current.worker.getHeapStatistics().catch(() => null) : null),
     close() {
       closing ??= (async () => {
         await restarting;
