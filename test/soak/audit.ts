@@ -4,6 +4,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { serviceScanCount } from '../electron/reliability/pipeline-kit.ts';
 
 export interface Sample {
@@ -13,6 +14,8 @@ export interface Sample {
   /** The main thread's V8 heap in use, and committed (heapTotal). */
   heapMb: number;
   heapTotalMb: number;
+  /** Of heapTotal: the young generation (new space), committed; the rest is old and large-object space. */
+  newSpaceMb: number;
   /** Memory outside V8 heaps that V8 knows of (Buffers, ArrayBuffers), all threads: process.memoryUsage().external. */
   externalMb: number;
   arrayBuffersMb: number;
@@ -50,6 +53,7 @@ export async function sample(percent: number, files: number, core: object, start
     rssMb: memory.rss / MB,
     heapMb: memory.heapUsed / MB,
     heapTotalMb: memory.heapTotal / MB,
+    newSpaceMb: (getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0) / MB,
     externalMb: memory.external / MB,
     arrayBuffersMb: memory.arrayBuffers / MB,
     serviceHeapMb: thread ? thread.used_heap_size / MB : null,

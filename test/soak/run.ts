@@ -89,11 +89,11 @@ async function collectGarbage(serviceDir: string): Promise<void> {
 
 function printSamples(samples: Sample[]): void {
   const fmt = (n: number | null, digits = 0) => (n === null ? 'n/a' : n.toFixed(digits));
-  console.log('| progress | files | time | RSS MiB | main heap used / total MiB | external / arrayBuffers MiB (process) | service heap used / total / external / malloced MiB | open fds | tracked records |');
+  console.log('| progress | files | time | RSS MiB | main heap used / total (young) MiB | external / arrayBuffers MiB (process) | service heap used / total / external / malloced MiB | open fds | tracked records |');
   console.log('|---|---|---|---|---|---|---|---|---|');
   for (const s of samples) {
     const service = `${fmt(s.serviceHeapMb, 1)} / ${fmt(s.serviceHeapTotalMb, 1)} / ${fmt(s.serviceExternalMb, 1)} / ${fmt(s.serviceMallocedMb, 1)}`;
-    console.log(`| ${s.percent} % | ${s.files} | ${fmt(s.seconds)} s | ${fmt(s.rssMb, 1)} | ${fmt(s.heapMb, 1)} / ${fmt(s.heapTotalMb, 1)} | ${fmt(s.externalMb, 1)} / ${fmt(s.arrayBuffersMb, 1)} | ${service} | ${s.fds} | ${fmt(s.tracked)} |`);
+    console.log(`| ${s.percent} % | ${s.files} | ${fmt(s.seconds)} s | ${fmt(s.rssMb, 1)} | ${fmt(s.heapMb, 1)} / ${fmt(s.heapTotalMb, 1)} (${fmt(s.newSpaceMb, 0)}) | ${fmt(s.externalMb, 1)} / ${fmt(s.arrayBuffersMb, 1)} | ${service} | ${s.fds} | ${fmt(s.tracked)} |`);
   }
 }
 
