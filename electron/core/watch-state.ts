@@ -17,15 +17,22 @@ export interface WatchState {
   close(): Promise<void>;
 }
 
+/** The time in a watch-state file's text, or null for no file or a damaged one. Never throws (the fuzzer runs it on any text). */
+export function readWatchStateText(text: string | null): number | null {
+  if (text === null) return null;
+  try {
+    const parsed = JSON.parse(text) as { lastWatchedAt?: unknown } | null;
+    const at = parsed?.lastWatchedAt;
+    return typeof at === 'number' && Number.isFinite(at) ? at : null;
+  } catch {
+    return null;
+  }
+}
+
 export async function openWatchState(dataDir: string, onError: (error: unknown) => void = () => {}): Promise<WatchState> {
   const file = join(dataDir, WATCH_STATE_FILE);
-  let lastWatchedAt: number | null = null;
-  try {
-    const parsed = JSON.parse(await readFile(file, 'utf8')) as { lastWatchedAt?: unknown };
-    if (typeof parsed.lastWatchedAt === 'number' && Number.isFinite(parsed.lastWatchedAt)) lastWatchedAt = parsed.lastWatchedAt;
-  } catch {
-    // First start, or a damaged file: no catch-up (each folder's scanExisting decides).
-  }
+  // First start, or an unreadable file: no catch-up (each folder's scanExisting decides).
+  const lastWatchedAt = readWatchStateText(await readFile(file, 'utf8').catch(() => null));
   let timer: NodeJS.Timeout | null = null;
   let writing: Promise<void> = Promise.resolve();
   const write = () => {

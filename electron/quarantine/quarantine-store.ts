@@ -142,7 +142,7 @@ export function openQuarantineStore(file: string): QuarantineStore {
  * 0, an unknown state as `lost` (the file is not where the row says), an unknown
  * pending action as none. One odd row must not break the list or recovery.
  */
-function rowToEntry(row: Record<string, unknown>): StoredEntry {
+export function rowToEntry(row: Record<string, unknown>): StoredEntry {
   return {
     id: text(row.id),
     storedName: text(row.storedName),

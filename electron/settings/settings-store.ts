@@ -137,30 +137,44 @@ function loadSettings(file: string): Loaded {
     };
   }
 
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    return setAsideLoaded(file, `it is not valid JSON (${(error as Error).message})`);
-  }
-
-  const version = (raw as { version?: unknown } | null)?.version;
-  if (typeof version === 'number' && version > SETTINGS_VERSION) {
+  const read = readSettingsText(text);
+  if (read.kind === 'damaged') return setAsideLoaded(file, read.reason);
+  if (read.kind === 'newer') {
     // A newer Verdict wrote this: use what we understand, but never overwrite it.
-    const understood = settingsSchema.safeParse({ ...(raw as object), version: SETTINGS_VERSION });
     return {
-      settings: understood.success ? understood.data : defaultSettings(),
+      settings: read.understood ?? defaultSettings(),
       warning:
-        `The settings file was written by a newer version of Verdict (settings version ${version}; this version knows ${SETTINGS_VERSION}). ` +
-        `It is used read-only${understood.success ? '' : ' (with default settings, as its content is not understood)'}; changes will not be saved. Update Verdict to change settings.`,
+        `The settings file was written by a newer version of Verdict (settings version ${read.version}; this version knows ${SETTINGS_VERSION}). ` +
+        `It is used read-only${read.understood ? '' : ' (with default settings, as its content is not understood)'}; changes will not be saved. Update Verdict to change settings.`,
       problem: { code: 'settings_future_version' },
       readOnly: true,
     };
   }
+  return { settings: read.settings, warning: null, problem: null, readOnly: false };
+}
 
+/** What a settings file's text holds: valid settings, a newer version's (with what this version understands of it), or damage. */
+export type SettingsText =
+  | { kind: 'valid'; settings: Settings }
+  | { kind: 'newer'; version: number; understood: Settings | null }
+  | { kind: 'damaged'; reason: string };
+
+/** Reads the text of settings.json without touching the disk (the fuzzer runs it on any text). Never throws. */
+export function readSettingsText(text: string): SettingsText {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    return { kind: 'damaged', reason: `it is not valid JSON (${(error as Error).message})` };
+  }
+  const version = (raw as { version?: unknown } | null)?.version;
+  if (typeof version === 'number' && version > SETTINGS_VERSION) {
+    const understood = settingsSchema.safeParse({ ...(raw as object), version: SETTINGS_VERSION });
+    return { kind: 'newer', version, understood: understood.success ? understood.data : null };
+  }
   const parsed = settingsSchema.safeParse(raw);
-  if (!parsed.success) return setAsideLoaded(file, `its content is not valid: ${z.prettifyError(parsed.error).replaceAll('\n', ' ')}`);
-  return { settings: parsed.data, warning: null, problem: null, readOnly: false };
+  if (!parsed.success) return { kind: 'damaged', reason: `its content is not valid: ${z.prettifyError(parsed.error).replaceAll('\n', ' ')}` };
+  return { kind: 'valid', settings: parsed.data };
 }
 
 /** Renames a damaged file out of the way (kept for the user to inspect) and starts from defaults. */

@@ -4,13 +4,27 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { serviceScanCount } from '../electron/reliability/pipeline-kit.ts';
 
 export interface Sample {
   percent: number;
   files: number;
   rssMb: number;
+  /** The main thread's V8 heap in use, and committed (heapTotal). */
   heapMb: number;
+  heapTotalMb: number;
+  /** Of heapTotal: the young generation (new space), committed; the rest is old and large-object space. */
+  newSpaceMb: number;
+  /** Memory outside V8 heaps that V8 knows of (Buffers, ArrayBuffers), all threads: process.memoryUsage().external. */
+  externalMb: number;
+  arrayBuffersMb: number;
+  /** The service thread's V8 heap in use and committed, and its external memory (null while it restarts). */
+  serviceHeapMb: number | null;
+  serviceHeapTotalMb: number | null;
+  serviceExternalMb: number | null;
+  /** V8's malloced memory of the service thread (its zone and parser memory, outside the heap). */
+  serviceMallocedMb: number | null;
   fds: number;
   tracked: number | null;
   seconds: number;
@@ -28,13 +42,24 @@ export function trackedCount(core: object): number | null {
   return typeof fromState === 'function' ? (fromState as () => number)() : null;
 }
 
-export function sample(percent: number, files: number, core: object, started: number): Sample {
+const MB = 2 ** 20;
+
+export async function sample(percent: number, files: number, core: object, started: number, service: { heapStatistics(): Promise<{ used_heap_size: number; total_heap_size: number; malloced_memory: number; external_memory?: number } | null> }): Promise<Sample> {
+  const thread = await service.heapStatistics();
   const memory = process.memoryUsage();
   return {
     percent,
     files,
-    rssMb: memory.rss / 2 ** 20,
-    heapMb: memory.heapUsed / 2 ** 20,
+    rssMb: memory.rss / MB,
+    heapMb: memory.heapUsed / MB,
+    heapTotalMb: memory.heapTotal / MB,
+    newSpaceMb: (getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0) / MB,
+    externalMb: memory.external / MB,
+    arrayBuffersMb: memory.arrayBuffers / MB,
+    serviceHeapMb: thread ? thread.used_heap_size / MB : null,
+    serviceHeapTotalMb: thread ? thread.total_heap_size / MB : null,
+    serviceExternalMb: thread?.external_memory === undefined ? null : thread.external_memory / MB,
+    serviceMallocedMb: thread ? thread.malloced_memory / MB : null,
     fds: openFds(),
     tracked: trackedCount(core),
     seconds: (performance.now() - started) / 1000,

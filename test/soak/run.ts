@@ -6,7 +6,8 @@
 // is removed once its files are settled (the watcher's own state stays small).
 // Prints RSS, heap, open descriptors and the pipeline's tracked records at each
 // 10 %, then the audit: each file exactly once, in history and at the service.
-// Exit code 1 when a file was lost or duplicated.
+// Exit code 1 when a file was lost or duplicated. Run as `node --expose-gc
+// test/soak/run.ts ...`, it collects garbage in both threads before each sample.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -77,11 +78,23 @@ async function crashServiceThread(serviceDir: string, service: ThreadedLocalServ
   await waitUntil(async () => (await fetch(`${service.url}/file-scans/soak-health`, { headers: { authorization: `Bearer ${KEY}` } }).catch(() => null))?.status === 404, 'the service thread to come back', 30_000);
 }
 
+/** Under `node --expose-gc`: full collections in both threads before a sample, so heaps show live memory (a leak), not garbage. */
+async function collectGarbage(serviceDir: string): Promise<void> {
+  const collect = (globalThis as { gc?: () => void }).gc;
+  if (!collect) return;
+  writeFileSync(join(serviceDir, '..', 'gc-now'), '');
+  await wait(300);
+  collect();
+}
+
 function printSamples(samples: Sample[]): void {
   const fmt = (n: number | null, digits = 0) => (n === null ? 'n/a' : n.toFixed(digits));
-  console.log('| progress | files | time | RSS MiB | heap MiB (main thread) | open fds | tracked records |');
-  console.log('|---|---|---|---|---|---|---|');
-  for (const s of samples) console.log(`| ${s.percent} % | ${s.files} | ${fmt(s.seconds)} s | ${fmt(s.rssMb, 1)} | ${fmt(s.heapMb, 1)} | ${s.fds} | ${fmt(s.tracked)} |`);
+  console.log('| progress | files | time | RSS MiB | main heap used / total (young) MiB | external / arrayBuffers MiB (process) | service heap used / total / external / malloced MiB | open fds | tracked records |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const s of samples) {
+    const service = `${fmt(s.serviceHeapMb, 1)} / ${fmt(s.serviceHeapTotalMb, 1)} / ${fmt(s.serviceExternalMb, 1)} / ${fmt(s.serviceMallocedMb, 1)}`;
+    console.log(`| ${s.percent} % | ${s.files} | ${fmt(s.seconds)} s | ${fmt(s.rssMb, 1)} | ${fmt(s.heapMb, 1)} / ${fmt(s.heapTotalMb, 1)} (${fmt(s.newSpaceMb, 0)}) | ${fmt(s.externalMb, 1)} / ${fmt(s.arrayBuffersMb, 1)} | ${service} | ${s.fds} | ${fmt(s.tracked)} |`);
+  }
 }
 
 async function main(): Promise<number> {
@@ -112,7 +125,7 @@ async function main(): Promise<number> {
 
   console.error(`[soak] ${run.files} files in bursts of ${run.burst}, about 1 request in ${run.faultEvery} faulted (${faults} faults placed), seed ${run.seed}; in ${root}`);
   const started = performance.now();
-  const samples: Sample[] = [sample(0, 0, core, started)];
+  const samples: Sample[] = [await sample(0, 0, core, started, service)];
   const paths: string[] = [];
   const crashesAt = [Math.floor(run.files / 3), Math.floor((2 * run.files) / 3)];
   let nextSample = 10;
@@ -140,8 +153,10 @@ async function main(): Promise<number> {
       await crashServiceThread(serviceDir, service);
     }
     while (nextSample < 100 && paths.length >= (nextSample / 100) * run.files) {
-      samples.push(sample(nextSample, paths.length, core, started));
-      console.error(`[soak] ${nextSample} %: ${paths.length} files, RSS ${samples.at(-1)?.rssMb.toFixed(0)} MiB`);
+      await collectGarbage(serviceDir);
+      samples.push(await sample(nextSample, paths.length, core, started, service));
+      const last = samples.at(-1);
+      console.error(`[soak] ${nextSample} %: ${paths.length} files, RSS ${last?.rssMb.toFixed(0)} MiB, main heap ${last?.heapMb.toFixed(0)}/${last?.heapTotalMb.toFixed(0)}, service heap ${last?.serviceHeapMb?.toFixed(0)}/${last?.serviceHeapTotalMb?.toFixed(0)}, external ${last?.externalMb.toFixed(0)}`);
       nextSample += 10;
     }
   }
@@ -149,7 +164,8 @@ async function main(): Promise<number> {
   faultedSeen += proxy.requests.filter((request) => request.fault !== undefined).length;
   const seconds = (performance.now() - started) / 1000;
   const tracked = trackedCount(core);
-  samples.push(sample(100, paths.length, core, started));
+  await collectGarbage(serviceDir);
+  samples.push(await sample(100, paths.length, core, started, service));
   const audit = await auditSoak({ dataDir: core.dataDir, serviceDir, serviceUrl: service.url, key: KEY, paths });
 
   printSamples(samples);

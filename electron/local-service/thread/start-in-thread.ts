@@ -42,8 +42,12 @@ export interface ThreadedLocalService {
   recorded(integrationId: string, scanIds: readonly string[]): void;
   /** "Scan with basic checks only" for these scans of the service (see LocalService.allowBasicOnly). */
   allowBasicOnly(scanIds: readonly string[]): void;
+  /** The running thread's V8 heap figures (null between a crash and its restart): for soak and memory reports. */
+  heapStatistics(): Promise<HeapInfo | null>;
   close(): Promise<void>;
 }
+
+type HeapInfo = Awaited<ReturnType<Worker['getHeapStatistics']>>;
 
 /**
  * The worker's entry: service-thread.ts next to this file when run from source; in a
@@ -157,6 +161,7 @@ export async function startLocalServiceInThread(options: StartInThreadOptions): 
     allowBasicOnly(scanIds) {
       current?.worker.postMessage({ type: 'allow-basic-only', scanIds: [...scanIds] } satisfies ToThread);
     },
+    heapStatistics: async () => (current ? current.worker.getHeapStatistics().catch(() => null) : null),
     close() {
       closing ??= (async () => {
         await restarting;

@@ -7,10 +7,12 @@ import { clamdConnectionTarget } from './clamd-connection.ts';
 import { clamdReplyTarget } from './clamd-reply.ts';
 import { historyQueryTarget } from './history-query.ts';
 import { multipartTarget } from './multipart.ts';
+import { multipartReceiverTarget } from './multipart-receiver.ts';
+import { quarantineRowTarget } from './quarantine-row.ts';
 import { quarantineStoreTarget } from './quarantine-store.ts';
 import { routerTarget } from './router.ts';
-import { settingsFileTarget } from './settings-file.ts';
-import { watchStateTarget } from './watch-state-file.ts';
+import { settingsFileTarget, settingsTextTarget } from './settings-file.ts';
+import { watchStateTarget, watchStateTextTarget } from './watch-state-file.ts';
 import { webhookSecretTarget } from './webhook-secret.ts';
 
 export const TARGETS: FuzzTarget[] = [
@@ -19,12 +21,16 @@ export const TARGETS: FuzzTarget[] = [
   asTarget(clamdReplyTarget),
   asTarget(clamdConnectionTarget),
   asTarget(webhookSecretTarget),
+  asTarget(settingsTextTarget),
   asTarget(settingsFileTarget),
+  asTarget(watchStateTextTarget),
   asTarget(watchStateTarget),
+  asTarget(quarantineRowTarget),
   asTarget(quarantineStoreTarget),
   asTarget(historyQueryTarget),
   asTarget(serviceCliTarget),
   asTarget(appCliTarget),
+  asTarget(multipartReceiverTarget),
   asTarget(multipartTarget),
   asTarget(socketTarget),
 ];

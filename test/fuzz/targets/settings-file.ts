@@ -2,13 +2,15 @@
 // holds, openSettings never throws; it uses the file, or sets it aside and
 // uses defaults, or uses it read-only (newer version); the settings it hands
 // out always validate, and an update afterwards is a Result, never a throw.
+// Two targets: the parsing alone in memory (millions of inputs), and the file
+// round trip (set aside, read-only, update) at the disk's pace.
 import { mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { openSettings, SETTINGS_FILE_NAME } from '../../../electron/settings/settings-store.ts';
-import { defaultSettings, settingsSchema } from '../../../shared/settings/settings.ts';
+import { openSettings, readSettingsText, SETTINGS_FILE_NAME } from '../../../electron/settings/settings-store.ts';
+import { defaultSettings, SETTINGS_VERSION, settingsSchema } from '../../../shared/settings/settings.ts';
 import { expectThat, type FuzzTarget } from '../harness/target.ts';
 import { anyJsonValue, hostileString } from './support/strings.ts';
 
@@ -28,12 +30,49 @@ const mutatedSettings = fc
     return settings;
   });
 
-const fileText: fc.Arbitrary<string> = fc.oneof(
+export const fileText: fc.Arbitrary<string> = fc.oneof(
   { weight: 5, arbitrary: mutatedSettings.map((value) => JSON.stringify(value)) },
   { weight: 1, arbitrary: mutatedSettings.chain((value) => fc.nat().map((cut) => JSON.stringify(value).slice(0, cut % 400))) },
   { weight: 1, arbitrary: anyJsonValue.map((value) => JSON.stringify(value) ?? '') },
   { weight: 1, arbitrary: hostileString() },
 );
+
+/** Whether the text is valid settings as the schema alone judges it (the oracle both targets compare with). */
+function validText(text: string): boolean {
+  try {
+    return settingsSchema.safeParse(JSON.parse(text)).success;
+  } catch {
+    return false;
+  }
+}
+
+/** The parsing alone, in memory, at full speed: the same function openSettings reads the file's text with. */
+export const settingsTextTarget: FuzzTarget<string> = {
+  name: 'settings-text',
+  about: 'readSettingsText (what openSettings parses settings.json with) on any text: valid settings, a newer version, or damage with a reason; never a throw',
+  smoke: { runs: 2_000 },
+  async: false,
+  async open() {
+    return {
+      arbitrary: fileText,
+      check(text) {
+        const read = readSettingsText(text);
+        const valid = validText(text);
+        if (read.kind === 'valid') {
+          expectThat(valid, 'settings read as valid that the schema refuses');
+          expectThat(settingsSchema.safeParse(read.settings).success, 'settings handed out do not validate');
+        } else if (read.kind === 'newer') {
+          expectThat(read.version > SETTINGS_VERSION, `read as newer: version ${read.version}`);
+          expectThat(read.understood === null || settingsSchema.safeParse(read.understood).success, 'understood settings do not validate');
+        } else {
+          expectThat(!valid, 'a valid file read as damaged');
+          expectThat(read.reason.length > 0, 'damage without a reason');
+        }
+      },
+      close: async () => {},
+    };
+  },
+};
 
 export const settingsFileTarget: FuzzTarget<string> = {
   name: 'settings-file',
@@ -53,12 +92,7 @@ export const settingsFileTarget: FuzzTarget<string> = {
         const store = await openSettings(dir);
         const settings = store.get();
         expectThat(settingsSchema.safeParse(settings).success, 'settings in use do not validate');
-        let valid: boolean;
-        try {
-          valid = settingsSchema.safeParse(JSON.parse(text)).success;
-        } catch {
-          valid = false;
-        }
+        const valid = validText(text);
         if (valid) expectThat(store.problem === null, () => `a valid file was refused: ${store.warning}`);
         if (store.problem?.code === 'settings_damaged') {
           expectThat(readdirSync(dir).some((name) => name === store.problem?.file), 'damaged file not kept aside');

@@ -1,11 +1,12 @@
 // The watch-state file (core/watch-state.ts): whatever `watch-state.json`
-// holds, opening it gives null or a finite time and never throws.
+// holds, opening it gives null or a finite time and never throws. Two targets:
+// the parsing alone in memory, and the file round trip at the disk's pace.
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mkdtempSync } from 'node:fs';
 import fc from 'fast-check';
-import { openWatchState, WATCH_STATE_FILE } from '../../../electron/core/watch-state.ts';
+import { openWatchState, readWatchStateText, WATCH_STATE_FILE } from '../../../electron/core/watch-state.ts';
 import { expectThat, type FuzzTarget } from '../harness/target.ts';
 import { anyJsonValue } from './support/strings.ts';
 
@@ -16,6 +17,25 @@ const stateFile: fc.Arbitrary<StateFile> = fc.oneof(
   { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 60 }).map((text) => ({ kind: 'text' as const, text })) },
   { weight: 1, arbitrary: fc.constantFrom<StateFile>({ kind: 'folder' }, { kind: 'missing' }) },
 );
+
+/** The parsing alone, in memory: the function openWatchState reads the file's text with. */
+export const watchStateTextTarget: FuzzTarget<string | null> = {
+  name: 'watch-state-text',
+  about: 'readWatchStateText (what openWatchState parses watch-state.json with) on any text or none: null or a finite time, never a throw',
+  smoke: { runs: 2_000 },
+  async: false,
+  async open() {
+    return {
+      arbitrary: fc.oneof({ weight: 20, arbitrary: stateFile.map((file) => (file.kind === 'text' ? file.text : null)) }, fc.string({ unit: 'grapheme', maxLength: 40 })),
+      check(text) {
+        const at = readWatchStateText(text);
+        expectThat(at === null || Number.isFinite(at), `lastWatchedAt ${String(at)}`);
+        if (at !== null) expectThat(text !== null && (JSON.parse(text) as { lastWatchedAt?: unknown }).lastWatchedAt === at, 'a time the text does not hold');
+      },
+      close: async () => {},
+    };
+  },
+};
 
 export const watchStateTarget: FuzzTarget<StateFile> = {
   name: 'watch-state-file',
