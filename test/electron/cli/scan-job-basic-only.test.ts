@@ -47,7 +47,7 @@ describe('scan --job with --basic-only', () => {
       cwd: ROOT,
       env: { VERDICT_KEYCHAIN_SERVICE: `verdict-cli-test-${process.pid}`, HOME: home, TMPDIR: tmp, XDG_DOWNLOAD_DIR: '' },
       // Without the flag passed on, the files wait for ClamAV far longer than this: the child is killed.
-      timeoutMs: 90_000,
+      timeoutMs: 45_000,
     });
     expect(run.signal, run.stderr).toBeNull();
     expect(run.code, run.stderr).toBe(1);
