@@ -120,6 +120,12 @@ export function setupEngine(ctx: CoreContext): EngineCapability {
   });
   // A switch between the embedded and a remote service changes whose engine it is.
   ctx.settings.onChange(() => void look().catch(() => undefined));
+  // The database folder takes effect while running: Verdict's own clamd starts again on it
+  // (its states come back as engine reports). `--clamav-db` of this run wins over the setting.
+  ctx.settings.onChange((next, previous) => {
+    if (next.clamavDatabaseDir === previous.clamavDatabaseDir || ctx.options.localService?.clamavDb !== undefined) return;
+    local?.setDatabaseDir?.(next.clamavDatabaseDir);
+  });
 
   const updateSignatures = (onResult?: (result: UpdateSignaturesResult) => void): Promise<SignatureUpdateOutcome> => {
     if (updating) return updating;

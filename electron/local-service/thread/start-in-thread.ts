@@ -42,6 +42,8 @@ export interface ThreadedLocalService {
   recorded(integrationId: string, scanIds: readonly string[]): void;
   /** "Scan with basic checks only" for these scans of the service (see LocalService.allowBasicOnly). */
   allowBasicOnly(scanIds: readonly string[]): void;
+  /** The signature folder for Verdict's own clamd changed (kept for a restarted thread too). */
+  setDatabaseDir(databaseDir: string | null): void;
   close(): Promise<void>;
 }
 
@@ -156,6 +158,14 @@ export async function startLocalServiceInThread(options: StartInThreadOptions): 
     },
     allowBasicOnly(scanIds) {
       current?.worker.postMessage({ type: 'allow-basic-only', scanIds: [...scanIds] } satisfies ToThread);
+    },
+    setDatabaseDir(databaseDir) {
+      const ownClamd = serviceOptions.engine.ownClamd;
+      if (ownClamd) {
+        const { databaseDir: _old, ...rest } = ownClamd;
+        serviceOptions.engine = { ...serviceOptions.engine, ownClamd: { ...rest, ...(databaseDir !== null ? { databaseDir } : {}) } };
+      }
+      current?.worker.postMessage({ type: 'set-database-dir', databaseDir } satisfies ToThread);
     },
     close() {
       closing ??= (async () => {
