@@ -32,6 +32,8 @@ export interface LocalServiceHandle {
   recorded?(scanIds: readonly string[]): void;
   /** "Scan with basic checks only" for these scans, queued or waiting for ClamAV at the service. */
   allowBasicOnly?(scanIds: readonly string[]): void;
+  /** The database folder setting changed: Verdict's own clamd starts again on it (null: the default order). */
+  setDatabaseDir?(databaseDir: string | null): void;
   close(): Promise<void>;
 }
 
@@ -111,6 +113,7 @@ export function embeddedServiceStarter(options: EmbeddedServiceOptions = {}): Lo
           checkEngine: () => threaded.checkEngine(),
           ...(recorded ? { recorded } : {}),
           allowBasicOnly: (scanIds) => threaded.allowBasicOnly(scanIds),
+          setDatabaseDir: (databaseDir) => threaded.setDatabaseDir(databaseDir),
           close: () => threaded.close(),
         };
       } catch (error) {
@@ -134,6 +137,7 @@ export function embeddedServiceStarter(options: EmbeddedServiceOptions = {}): Lo
       },
       ...(recorded ? { recorded } : {}),
       allowBasicOnly: (scanIds) => void service.allowBasicOnly(scanIds),
+      setDatabaseDir: (databaseDir) => void live?.setDatabaseDir(databaseDir ?? undefined).catch(() => undefined),
       close: () => service.close(),
     };
   };

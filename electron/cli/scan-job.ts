@@ -46,6 +46,8 @@ export interface JobScanInput {
   roots: readonly string[];
   mode?: ModeChoice;
   force: boolean;
+  /** --basic-only: the job's files too get basic checks when ClamAV, known here, is not available. */
+  basicOnly?: boolean;
   json: boolean;
   /** A waiting row the run stops waiting for (no key, service down): counted as could not scan. */
   giveUp: (record: ScanRecord) => boolean;
@@ -80,7 +82,7 @@ export async function runJobScan(core: CoreInternals, io: CliIo, input: JobScanI
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    const started = await core.jobs.start({ kind: input.kind, roots: input.roots, origin: 'cli', mode: input.mode, force: input.force, settled: input.giveUp });
+    const started = await core.jobs.start({ kind: input.kind, roots: input.roots, origin: 'cli', mode: input.mode, force: input.force, basicOnly: input.basicOnly === true, settled: input.giveUp });
     jobId = started.id;
     excluded = started.excluded;
     io.stderr(`${started.kind === 'custom' ? 'Custom' : started.kind === 'quick' ? 'Quick' : 'Full'} scan of ${started.roots.join(', ') || '(no folders found)'}`);

@@ -110,7 +110,7 @@ async function scan(argv: string[], io: CliIo): Promise<number> {
   try {
     io.stderr(`Scanning with ${serviceLabel(serviceOverride)}…`);
     const kind = await jobKindFor(job, positionals);
-    if (kind) return await runJobScan(core, io, { kind, roots: positionals, mode, force: values.force, json: values.json, giveUp: finished });
+    if (kind) return await runJobScan(core, io, { kind, roots: positionals, mode, force: values.force, basicOnly: values['basic-only'], json: values.json, giveUp: finished });
     const submitted = await core.submit(positionals, { origin: 'cli', mode, force: values.force, basicOnly: values['basic-only'] });
     if (!submitted.ok) {
       io.stderr(submitted.error.message);

@@ -118,8 +118,7 @@ export function setupEngine(ctx: CoreContext): EngineCapability {
     unsubscribe?.();
     autoUpdate.stop();
   });
-  // A switch between the embedded and a remote service changes whose engine it is.
-  ctx.settings.onChange(() => void look().catch(() => undefined));
+  followSettings(ctx, () => local, () => void look().catch(() => undefined));
 
   const updateSignatures = (onResult?: (result: UpdateSignaturesResult) => void): Promise<SignatureUpdateOutcome> => {
     if (updating) return updating;
@@ -177,6 +176,17 @@ export function setupEngine(ctx: CoreContext): EngineCapability {
       },
     }),
   };
+}
+
+function followSettings(ctx: CoreContext, local: () => LocalServiceHandle | null, look: () => void): void {
+  // A switch between the embedded and a remote service changes whose engine it is.
+  ctx.settings.onChange(look);
+  // The database folder takes effect while running: Verdict's own clamd starts again on it
+  // (its states come back as engine reports). `--clamav-db` of this run wins over the setting.
+  ctx.settings.onChange((next, previous) => {
+    if (next.clamavDatabaseDir === previous.clamavDatabaseDir || ctx.options.localService?.clamavDb !== undefined) return;
+    local()?.setDatabaseDir?.(next.clamavDatabaseDir);
+  });
 }
 
 function sendBasicOnly(local: LocalServiceHandle | null, serviceScanIds: readonly string[]): boolean {

@@ -24,6 +24,8 @@ export interface JobRequest {
   origin?: ScanOrigin;
   mode?: ModeChoice;
   force?: boolean;
+  /** Scan the job's files with basic checks only when ClamAV, known here, is not available (the CLI's --basic-only). */
+  basicOnly?: boolean;
   /** A non-terminal row to stop waiting for (the CLI: no key, service down): counted as could not scan. */
   settled?: (record: ScanRecord) => boolean;
 }
@@ -140,7 +142,7 @@ export function createJobs(input: JobsInput): Jobs {
         runningSince: now(),
       };
       const state: JobState = { ...draft, id: history.jobs.insert(draft) };
-      launch(state, null, new Set(), { mode: request.mode, force: request.force, settled: request.settled });
+      launch(state, null, new Set(), { mode: request.mode, force: request.force, basicOnly: request.basicOnly, settled: request.settled });
       return { ...state };
     },
     finished: (id) => runs.get(id)?.finished ?? Promise.resolve(history.jobs.get(id)),

@@ -28,6 +28,7 @@ export interface JobDeps {
 export interface RunOptions {
   mode?: ModeChoice;
   force?: boolean;
+  basicOnly?: boolean;
 }
 
 export async function runJob(deps: JobDeps, run: JobRun, options: RunOptions): Promise<JobState | null> {
@@ -38,6 +39,7 @@ export async function runJob(deps: JobDeps, run: JobRun, options: RunOptions): P
       origin: state.origin,
       mode: options.mode,
       force: options.force,
+      ...(options.basicOnly ? { basicOnly: true } : {}),
       jobId: state.id,
       walk: (intakeOptions) => walkJob(run, deps.intake, intakeOptions),
       afterBatch: (records) => afterBatch(deps, run, records),

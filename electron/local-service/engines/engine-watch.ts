@@ -17,6 +17,11 @@ export interface EngineWatch {
   readonly databaseDir: string | null;
   /** Looks again now ("Check again" in the UI); resolves with the state found. */
   check(): Promise<ProtectionStatus>;
+  /**
+   * The signature folder for Verdict's own clamd changed (the setting): a running own clamd is
+   * stopped and the next look starts it on the new folder. A system or configured clamd is not touched.
+   */
+  setDatabaseDir(databaseDir: string | undefined): Promise<ProtectionStatus>;
   close(): Promise<void>;
 }
 
@@ -36,6 +41,7 @@ export function watchEngine(input: EngineWatchInput): EngineWatch {
   let checking: Promise<ProtectionStatus> | null = null;
   let checkingAsked = false;
   let closed = false;
+  let clamavDb = input.clamavDb;
   // Every tick looks again: a clamd that appeared is taken, one that stopped answering is replaced.
   const timer = setInterval(() => void check(false).catch(() => undefined), input.intervalMs ?? RECHECK_INTERVAL_MS);
   timer.unref?.();
@@ -56,7 +62,8 @@ export function watchEngine(input: EngineWatchInput): EngineWatch {
       input.ownClamd?.onState?.(state);
       input.onOwnState?.(state);
     } };
-    const found = await engineStatus({ ...input, ownClamd: ownOptions, startOwn: retryOwn, onOwnCreated: (created) => (loading = created) }).finally(() => {
+    const { clamavDb: _first, ...rest } = input;
+    const found = await engineStatus({ ...rest, ...(clamavDb !== undefined ? { clamavDb } : {}), ownClamd: ownOptions, startOwn: retryOwn, onOwnCreated: (created) => (loading = created) }).finally(() => {
       loading = null;
     });
     if (!retryOwn && found.status.engine.version === null && status) return status;
@@ -104,6 +111,18 @@ export function watchEngine(input: EngineWatchInput): EngineWatch {
       return databaseDir;
     },
     check: () => check(true),
+    async setDatabaseDir(databaseDir) {
+      if (closed) throw new Error('the engine watch is closed');
+      clamavDb = databaseDir;
+      // A look under way finishes first (it may be starting our clamd on the old folder).
+      await checking?.catch(() => undefined);
+      if (own) {
+        await own.close();
+        own = null;
+        status = null;
+      }
+      return check(true);
+    },
     async close() {
       closed = true;
       clearInterval(timer);

@@ -52,6 +52,11 @@ port.on('message', (message: ToThread) => {
     })();
     return;
   }
+  if (message.type === 'set-database-dir') {
+    // The engine reports its states (starting, then the new folder's) as they change.
+    void starting.then((service) => service.live?.setDatabaseDir(message.databaseDir ?? undefined)).catch(() => undefined);
+    return;
+  }
   if (message.type === 'allow-basic-only') {
     void starting.then((service) => service.allowBasicOnly(message.scanIds)).catch(() => undefined);
     return;

@@ -44,6 +44,8 @@ export interface ThreadedLocalService {
   allowBasicOnly(scanIds: readonly string[]): void;
   /** The running thread's V8 heap figures (null between a crash and its restart): for soak and memory reports. */
   heapStatistics(): Promise<HeapInfo | null>;
+  /** The signature folder for Verdict's own clamd changed (kept for a restarted thread too). */
+  setDatabaseDir(databaseDir: string | null): void;
   close(): Promise<void>;
 }
 
@@ -162,6 +164,14 @@ export async function startLocalServiceInThread(options: StartInThreadOptions): 
       current?.worker.postMessage({ type: 'allow-basic-only', scanIds: [...scanIds] } satisfies ToThread);
     },
     heapStatistics: async () => (current ? current.worker.getHeapStatistics().catch(() => null) : null),
+    setDatabaseDir(databaseDir) {
+      const ownClamd = serviceOptions.engine.ownClamd;
+      if (ownClamd) {
+        const { databaseDir: _old, ...rest } = ownClamd;
+        serviceOptions.engine = { ...serviceOptions.engine, ownClamd: { ...rest, ...(databaseDir !== null ? { databaseDir } : {}) } };
+      }
+      current?.worker.postMessage({ type: 'set-database-dir', databaseDir } satisfies ToThread);
+    },
     close() {
       closing ??= (async () => {
         await restarting;

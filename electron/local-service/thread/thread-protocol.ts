@@ -51,6 +51,8 @@ export type FromThread =
 export type ToThread =
   | { type: 'close' }
   | { type: 'check-engine'; id: number }
+  /** The signature folder for Verdict's own clamd changed (the setting; null: the default order). */
+  | { type: 'set-database-dir'; databaseDir: string | null }
   /** The client has recorded these terminal scans durably: the service may delete them (ScanStore.forgetRecorded). */
   | { type: 'recorded'; integrationId: string; scanIds: string[] }
   /** The user allows basic checks only for these scans (fire and forget). */

@@ -112,6 +112,21 @@ export class LiveEngine implements ScanEngine {
     return this.status ?? status;
   }
 
+  /**
+   * The setting's signature folder changed: Verdict's own clamd, when it is the engine, stops and
+   * starts again on it (files wait with "Starting ClamAV…" meanwhile). Otherwise only the folder
+   * it would use changes.
+   */
+  async setDatabaseDir(databaseDir: string | undefined): Promise<ProtectionStatus | null> {
+    if (this.#state.phase === 'closed') return null;
+    const where = this.#state.phase === 'choosing' ? null : this.#state.status.engine.where;
+    if (where !== null && (this.#state.phase === 'starting' || this.status?.engine.source === 'own')) {
+      this.#set({ phase: 'starting', status: protectionStatus({ kind: 'starting', where }, new Date(), MAX_ASYNC_FILE_SIZE) });
+    }
+    this.#apply(await this.#watch.setDatabaseDir(databaseDir));
+    return this.status;
+  }
+
   scan(filePath: string, signal?: AbortSignal, options?: ScanOptions): Promise<EngineVerdict> {
     return this.#run((engine) => engine.scan(filePath, signal), signal, options);
   }
