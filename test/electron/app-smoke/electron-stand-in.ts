@@ -326,3 +326,5 @@ export const dialog = {
 };
 export const shell = { openExternal: async () => {}, showItemInFolder: () => {} };
 export const clipboard = { writeText: () => {} };
+/** Mains power: the scan schedules ask before a job (skip on battery) and listen for wake-ups. */
+export const powerMonitor = Object.assign(new EventEmitter(), { isOnBatteryPower: () => false });
