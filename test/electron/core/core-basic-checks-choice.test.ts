@@ -25,7 +25,8 @@ async function coreWithClamavGone(context: TestContext, waitLimitMs: number): Pr
     return null;
   }
   writeKnownClamav(join(fixture.dataDir(), 'local-service'), { source: 'system', where: 'unix:/run/clamav/clamd.ctl', at: '2026-11-20T10:00:00.000Z' });
-  return fixture.open({ ...FAST, engine: { live: { waitLimitMs, recheckMs: 100 } } }, { localService: { engine: 'auto', ownClamd: false } });
+  // retention 'keep': the service's own scans are the evidence of one submission (by default it drops a scan once recorded).
+  return fixture.open({ ...FAST, engine: { live: { waitLimitMs, recheckMs: 100 } } }, { localService: { engine: 'auto', ownClamd: false, retention: 'keep' } });
 }
 
 const recordOf = async (core: CoreInternals, id: string): Promise<ScanRecord | null> => {
