@@ -2,7 +2,8 @@
 // schema 7 holding a job moves to the latest version; jobs.pendingIds finds exactly the
 // job's queued, uploading and processing rows (not another job's, not a single scan's),
 // and SQLite answers it from the new index, not by walking every file of the job. The main
-// list's total is counted from the narrow index made for it.
+// list's total is counted from the narrow index made for it, and a job's failures are found
+// through the index of its other than clean rows.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -71,6 +72,13 @@ describe('migration 8 (a job’s unfinished rows, the list’s count)', () => {
       expect(index?.sql).toContain(JOB_PENDING);
       const plan = (db.prepare(`EXPLAIN QUERY PLAN SELECT id FROM scans WHERE job_id = ? AND ${JOB_PENDING}`).all(1) as Array<{ detail: string }>).map((step) => step.detail).join('; ');
       expect(plan).toMatch(/USING INDEX scans_job_pending/);
+      // A job's expanded row (its threats, failures, skipped files): through the index of its other than clean rows.
+      const expansion = buildFilter(parseHistoryQuery({ job: 1, verdicts: ['could-not-scan'], order: 'oldest' }));
+      const expansionPlan = (db.prepare(`EXPLAIN QUERY PLAN SELECT id FROM scans ${expansion.where} ${expansion.orderBy}`).all(...expansion.params) as Array<{ detail: string }>)
+        .map((step) => step.detail)
+        .join('; ');
+      expect(expansionPlan).toMatch(/USING INDEX scans_job_not_clean/);
+      expect((db.prepare(`SELECT id FROM scans ${expansion.where}`).all(...expansion.params) as Array<{ id: string }>).map((found) => found.id)).toEqual(['done-failed']);
       // The list's total: from the narrow index alone, the same rows as the list.
       const filter = buildFilter(parseHistoryQuery({ jobRows: 'threats' }));
       const countPlan = (db.prepare(`EXPLAIN QUERY PLAN SELECT count(*) AS n FROM scans ${filter.where}`).all(...filter.params) as Array<{ detail: string }>).map((step) => step.detail).join('; ');
