@@ -212,13 +212,14 @@ export const MIGRATIONS: readonly Migration[] = [
       // Partial: only rows still queued, uploading or processing (a handful) are in it, where
       // scans_by_job would walk every file of a 100,000-file job. The WHERE must stay the very
       // expression of jobPendingIds (history-jobs.ts), or SQLite cannot use the index.
-      // scans_listed_count holds the columns of scans_listed's WHERE, so the list's total (a count on
-      // every full page) is read from it alone instead of looking up each listed row (about 3 times faster).
+      // scans_listed_count holds the columns of scans_listed's WHERE and the file name, so the list's total
+      // (a count on every full page, a name search's too) is read from it alone instead of looking up each
+      // listed row (about 3 times faster).
       // scans_job_not_clean: a job's threats, failures and skipped files in page order (its expanded row),
       // where scans_by_job walks its every clean file; query-filter.ts adds NOT_CLEAN to such a query.
       db.exec(`
         CREATE INDEX scans_job_pending ON scans (job_id) WHERE ${JOB_PENDING};
-        CREATE INDEX scans_listed_count ON scans (job_id, status, safe) WHERE job_id IS NULL OR (status = 'completed' AND safe = 0);
+        CREATE INDEX scans_listed_count ON scans (job_id, status, safe, file_name) WHERE job_id IS NULL OR (status = 'completed' AND safe = 0);
         CREATE INDEX scans_job_not_clean ON scans (job_id, verdict, queued_at, seq) WHERE ${NOT_CLEAN};
       `);
     },
