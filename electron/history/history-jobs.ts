@@ -2,6 +2,7 @@
 // and the questions a job asks about its own scan rows (scans.job_id).
 import type { JobCounts, JobKind, JobState } from '../jobs/job-state.ts';
 import type { HistoryDb } from './history-db.ts';
+import { JOB_PENDING } from './migrations.ts';
 import { expireJobsBeyond, expireJobsOlderThan } from './job-retention.ts';
 
 interface JobRow {
@@ -84,7 +85,8 @@ export function* jobPaths(h: HistoryDb, id: number): Generator<string> {
 
 /** The job's rows not yet finished (recovery works on them; the job waits for them). */
 export function jobPendingIds(h: HistoryDb, id: number): string[] {
-  return (h.prepare("SELECT id FROM scans WHERE job_id = ? AND status NOT IN ('completed', 'failed', 'skipped')").all(id) as Array<{ id: string }>).map((row) => row.id);
+  // The same WHERE as the partial index scans_job_pending (migration 8): a handful of rows, not the job's every file.
+  return (h.prepare(`SELECT id FROM scans WHERE job_id = ? AND ${JOB_PENDING}`).all(id) as Array<{ id: string }>).map((row) => row.id);
 }
 
 /** The job's outcome counted from its rows (exact after a restart); found and bytes are the walk's. */

@@ -39,6 +39,12 @@ export const VERDICT_SQL = `CASE
   ELSE 'could-not-scan'
 END`;
 
+/** A job's rows not yet finished (migration 8's index; frozen: existing indexes hold this WHERE). */
+export const JOB_PENDING = "status NOT IN ('completed', 'failed', 'skipped')";
+
+/** Rows other than clean ones (migration 8's index of a job's threats, failures and skips; frozen like JOB_PENDING). */
+export const NOT_CLEAN = "verdict <> 'safe'";
+
 /** How much of an md5 or sha1 its index holds (migration 6; frozen: the indexes of existing databases hold this many); a search confirms the rest on the row. */
 export const DIGEST_PREFIX_CHARS = 12;
 
@@ -197,6 +203,25 @@ export const MIGRATIONS: readonly Migration[] = [
       // The WHERE must stay the very expression query-filter.ts uses for `jobRows: 'threats'`, or SQLite
       // cannot use the index; without it the list's first page walks every file of the newest job.
       db.exec(`CREATE INDEX scans_listed ON scans (queued_at, seq, file_name) WHERE job_id IS NULL OR (status = 'completed' AND safe = 0);`);
+    },
+  },
+  {
+    version: 8,
+    description: "a job's unfinished rows (resume) and its other than clean rows (its expanded row); the list's rows counted from a narrow index",
+    up(db) {
+      // Partial: only rows still queued, uploading or processing (a handful) are in it, where
+      // scans_by_job would walk every file of a 100,000-file job. The WHERE must stay the very
+      // expression of jobPendingIds (history-jobs.ts), or SQLite cannot use the index.
+      // scans_listed_count holds the columns of scans_listed's WHERE and the file name, so the list's total
+      // (a count on every full page, a name search's too) is read from it alone instead of looking up each
+      // listed row (about 3 times faster).
+      // scans_job_not_clean: a job's threats, failures and skipped files in page order (its expanded row),
+      // where scans_by_job walks its every clean file; query-filter.ts adds NOT_CLEAN to such a query.
+      db.exec(`
+        CREATE INDEX scans_job_pending ON scans (job_id) WHERE ${JOB_PENDING};
+        CREATE INDEX scans_listed_count ON scans (job_id, status, safe, file_name) WHERE job_id IS NULL OR (status = 'completed' AND safe = 0);
+        CREATE INDEX scans_job_not_clean ON scans (job_id, verdict, queued_at, seq) WHERE ${NOT_CLEAN};
+      `);
     },
   },
 ];

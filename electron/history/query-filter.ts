@@ -4,7 +4,7 @@
 import type { SQLInputValue } from 'node:sqlite';
 import { historyQuerySchema, type HistoryQuery } from '../../shared/scans/record.ts';
 import type { z } from 'zod';
-import { DIGEST_PREFIX_CHARS } from './migrations.ts';
+import { DIGEST_PREFIX_CHARS, NOT_CLEAN } from './migrations.ts';
 
 export type ParsedHistoryQuery = z.infer<typeof historyQuerySchema>;
 
@@ -93,6 +93,9 @@ export function buildFilter(query: Pick<ParsedHistoryQuery, 'statuses' | 'verdic
   if (query.job !== undefined) {
     clauses.push('job_id = ?');
     params.push(query.job);
+    // A job's threats, failures or skipped files (its expanded row): the very WHERE of the partial index
+    // scans_job_not_clean (migration 8), implied by the verdicts asked for, lets SQLite use it.
+    if (verdicts.length > 0 && !verdicts.includes('safe')) clauses.push(NOT_CLEAN);
   }
   if (listed) {
     // The main list: a job is one row of its own; of its files only the threats show here too

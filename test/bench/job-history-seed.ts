@@ -23,6 +23,7 @@ const JOB_FILES_PER_S = 100;
 const ISO = (seconds: string) => `strftime('%Y-%m-%dT%H:%M:%fZ', ${seconds}, 'unixepoch')`;
 const hex = (bytes: number) => `lower(hex(randomblob(${bytes})))`;
 
+// Every row is finished, so each has its completed_at (the pipeline sets it on failures and skips too).
 /** The row's verdict columns: every 10,000th file a threat, every 10,000th + 5,000 a failure. */
 const JOB_OUTCOME = {
   status: `CASE WHEN i % 10000 = 5000 THEN 'failed' ELSE 'completed' END`,
@@ -43,11 +44,16 @@ const SINGLE_OUTCOME = {
   errorMessage: `CASE WHEN i % 100 BETWEEN 95 AND 96 THEN 'engine failed' END`,
 };
 
+/** Who made a verdict (migration 5): the pipeline records clamd's identity on each verdict, none on a failure or skip. */
+const engineColumns = (safe: string) =>
+  ["'clamav'", "'1.4.3'", '27800', "'2026-11-24T09:21:02.000Z'"].map((value) => `CASE WHEN (${safe}) IS NOT NULL THEN ${value} END`).join(', ');
+
 const NAME = `(CASE i % 8 WHEN 0 THEN 'report' WHEN 1 THEN 'invoice' WHEN 2 THEN 'setup' WHEN 3 THEN 'photo' WHEN 4 THEN 'backup' WHEN 5 THEN 'notes' WHEN 6 THEN 'driver' ELSE 'archive' END
   || '-' || i || '.' || (CASE (i >> 3) % 8 WHEN 0 THEN 'pdf' WHEN 1 THEN 'docx' WHEN 2 THEN 'exe' WHEN 3 THEN 'jpg' WHEN 4 THEN 'zip' WHEN 5 THEN 'txt' WHEN 6 THEN 'msi' ELSE 'tar.gz' END))`;
 
 const COLUMNS = `id, path, file_name, size, md5, sha1, sha256, mode, origin, backend, external_reference_id, service_scan_id, status, safe, detailed,
-  findings_json, file_type, queued_at, submitted_at, completed_at, duration_ms, error_code, error_message, job_id`;
+  findings_json, file_type, queued_at, submitted_at, completed_at, duration_ms, error_code, error_message, job_id,
+  engine_name, engine_version, signatures_version, signatures_date`;
 
 function insertRows(db: DatabaseSync, count: number, row: { id: string; path: string; name: string; origin: string; at: string; outcome: typeof JOB_OUTCOME; jobId: string }): void {
   const { outcome } = row;
@@ -56,8 +62,9 @@ function insertRows(db: DatabaseSync, count: number, row: { id: string; path: st
      INSERT INTO scans (${COLUMNS})
      SELECT ${row.id}, ${row.path}, ${row.name}, 100 + i % 4000, ${hex(16)}, ${hex(20)}, ${hex(32)}, 'sync', '${row.origin}', 'local',
        'verdict/bench/' || ${row.id}, ${hex(16)}, ${outcome.status}, ${outcome.safe}, ${outcome.detailed}, ${outcome.findings},
-       'application/octet-stream', ${row.at}, ${row.at}, CASE WHEN ${outcome.status} = 'completed' THEN ${row.at} END, 3,
-       ${outcome.errorCode}, ${outcome.errorMessage}, ${row.jobId}
+       'application/octet-stream', ${row.at}, ${row.at}, ${row.at}, 3,
+       ${outcome.errorCode}, ${outcome.errorMessage}, ${row.jobId},
+       ${engineColumns(outcome.safe)}
      FROM n`,
   ).run(count);
 }
@@ -72,12 +79,15 @@ export function seedJobHistory(dataDir: string, shape: JobHistoryShape): number 
     for (let job = 0; job < shape.jobs; job++) {
       const startS = START_S + JOB_EVERY_S * (job + 1);
       const finishS = startS + shape.filesPerJob / JOB_FILES_PER_S;
+      // As finishJob counts them (jobTotals): scanned are the files with a verdict, failures apart.
+      const threats = Math.ceil(shape.filesPerJob / 10_000);
+      const couldNotScan = Math.ceil((shape.filesPerJob - 5000) / 10_000);
       const { lastInsertRowid } = db
         .prepare(
           `INSERT INTO jobs (kind, roots_json, origin, status, walk_complete, found, bytes, scanned, threats, could_not_scan, skipped, started_at, finished_at, active_ms)
            VALUES ('full', '["/home/user"]', 'cli', 'completed', 1, ?, ?, ?, ?, ?, 0, ${ISO('?')}, ${ISO('?')}, ?)`,
         )
-        .run(shape.filesPerJob, shape.filesPerJob * 2000, shape.filesPerJob, Math.ceil(shape.filesPerJob / 10_000), Math.ceil((shape.filesPerJob - 5000) / 10_000), startS, finishS, (finishS - startS) * 1000);
+        .run(shape.filesPerJob, shape.filesPerJob * 2000, shape.filesPerJob - couldNotScan, threats, couldNotScan, startS, finishS, (finishS - startS) * 1000);
       insertRows(db, shape.filesPerJob, {
         id: `'job${job}-' || i`,
         path: `'/home/user/folder-' || (i / 100) || '/file-' || i || '.txt'`,

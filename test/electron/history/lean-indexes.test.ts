@@ -29,11 +29,14 @@ function schema4With(records: readonly ScanRecord[]): void {
   const db = new DatabaseSync(path.join(dataDir, FILE));
   try {
     migrate(db, MIGRATIONS.filter((migration) => migration.version <= 4));
-    const insert = db.prepare(`INSERT INTO scans (${RECORD_COLUMNS.join(', ')}) VALUES (${RECORD_COLUMNS.map(() => '?').join(', ')})`);
+    // Schema 4 has no engine columns (migration 5): only the columns it has.
+    const known = new Set((db.prepare('PRAGMA table_info(scans)').all() as Array<{ name: string }>).map((column) => column.name));
+    const columns = RECORD_COLUMNS.filter((column) => known.has(column));
+    const insert = db.prepare(`INSERT INTO scans (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`);
     db.exec('BEGIN');
     for (const record of records) {
       const row = recordToRow(record);
-      insert.run(...RECORD_COLUMNS.map((column) => row[column] ?? null));
+      insert.run(...columns.map((column) => row[column] ?? null));
     }
     db.exec('COMMIT');
   } finally {
