@@ -48,7 +48,12 @@ export async function setupBackend(ctx: CoreContext, keys: CoreKeys, onLocalServ
               ...(tuning.engine?.ownClamdPath !== undefined ? { clamdPath: tuning.engine.ownClamdPath } : {}),
             },
           }),
-      engineTuning: { ...tuning.engine?.live, ...(tuning.engine?.systemConfigPath ? { systemConfigPath: tuning.engine.systemConfigPath } : {}) },
+      engineTuning: {
+        ...tuning.engine?.live,
+        ...(tuning.engine?.systemConfigPath ? { systemConfigPath: tuning.engine.systemConfigPath } : {}),
+        // The setting is taken at each start; "Start ClamAV" starts it anyway for this run.
+        ...(settings.get().startOwnClamd ? {} : { startOwnAtStart: false }),
+      },
       logger: log.child({ component: 'local-service' }),
     })(input);
   };

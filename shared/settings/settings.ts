@@ -100,6 +100,8 @@ const userPreferences = {
   clamavDatabaseDir: z.string().min(1).max(4096).nullable(),
   /** Update Verdict's own signatures at start and every 12 hours (only while Verdict's own database is in use). */
   autoUpdateSignatures: z.boolean(),
+  /** Start Verdict's own clamd when the built-in service starts and none answers (taken at the next start). */
+  startOwnClamd: z.boolean(),
 };
 
 export const settingsSchema = z.object({
@@ -117,6 +119,7 @@ export const settingsSchema = z.object({
   scanSchedules: userPreferences.scanSchedules.prefault({}),
   clamavDatabaseDir: userPreferences.clamavDatabaseDir.default(null),
   autoUpdateSignatures: userPreferences.autoUpdateSignatures.default(true),
+  startOwnClamd: userPreferences.startOwnClamd.default(true),
   // Every protection field has a default, so settings files written before issue 8 parse unchanged.
   ...protectionSettingsShape,
 });

@@ -15,8 +15,10 @@ export interface EngineWatch {
   readonly own: OwnClamd | null;
   /** The signature folder of the clamd in use, when known (Verdict's own, or the system's config). */
   readonly databaseDir: string | null;
-  /** Looks again now ("Check again" in the UI); resolves with the state found. */
+  /** Looks again now, as the user asked ("Check again", "Start ClamAV"): starts Verdict's own clamd even when `startOwnAtStart` is false. */
   check(): Promise<ProtectionStatus>;
+  /** Looks again now on the engine's own account (at start, after a clamd stopped answering). */
+  recheck(): Promise<ProtectionStatus>;
   /**
    * The signature folder for Verdict's own clamd changed (the setting): a running own clamd is
    * stopped and the next look starts it on the new folder. A system or configured clamd is not touched.
@@ -30,6 +32,8 @@ export interface EngineWatchInput extends EngineStatusInput {
   onChange?: (status: ProtectionStatus) => void;
   /** Each state of Verdict's own clamd (loading, running, restarting, given up), as it happens. */
   onOwnState?: (state: OwnClamdState) => void;
+  /** false (the setting): Verdict's own clamd starts only once the user asks (`check`), then for the rest of this run. */
+  startOwnAtStart?: boolean;
 }
 
 export function watchEngine(input: EngineWatchInput): EngineWatch {
@@ -42,6 +46,7 @@ export function watchEngine(input: EngineWatchInput): EngineWatch {
   let checkingAsked = false;
   let closed = false;
   let clamavDb = input.clamavDb;
+  let ownWanted = input.startOwnAtStart !== false;
   // Every tick looks again: a clamd that appeared is taken, one that stopped answering is replaced.
   const timer = setInterval(() => void check(false).catch(() => undefined), input.intervalMs ?? RECHECK_INTERVAL_MS);
   timer.unref?.();
@@ -57,12 +62,12 @@ export function watchEngine(input: EngineWatchInput): EngineWatch {
     }
     // After our own clamd failed, only the user's "check again" starts it again (a broken database must not
     // become a restart loop once a minute); the timer still takes a clamd that appears elsewhere.
-    const retryOwn = asked || status?.reason.code !== 'clamd_failed';
+    const retryOwn = ownWanted && (asked || status?.reason.code !== 'clamd_failed');
     const ownOptions = { ...input.ownClamd, onState: (state: OwnClamdState) => {
       input.ownClamd?.onState?.(state);
       input.onOwnState?.(state);
     } };
-    const { clamavDb: _first, ...rest } = input;
+    const { clamavDb: _first, startOwnAtStart: _setting, ...rest } = input;
     const found = await engineStatus({ ...rest, ...(clamavDb !== undefined ? { clamavDb } : {}), ownClamd: ownOptions, startOwn: retryOwn, onOwnCreated: (created) => (loading = created) }).finally(() => {
       loading = null;
     });
@@ -110,7 +115,11 @@ export function watchEngine(input: EngineWatchInput): EngineWatch {
     get databaseDir() {
       return databaseDir;
     },
-    check: () => check(true),
+    check: () => {
+      ownWanted = true;
+      return check(true);
+    },
+    recheck: () => check(true),
     async setDatabaseDir(databaseDir) {
       if (closed) throw new Error('the engine watch is closed');
       clamavDb = databaseDir;

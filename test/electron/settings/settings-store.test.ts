@@ -37,6 +37,7 @@ const fullSettings: Settings = {
   scanSchedules: { quick: { repeat: 'daily', time: '12:30' }, full: { repeat: 'weekly', weekday: 0, time: '03:00' }, skipOnBattery: false },
   clamavDatabaseDir: '/srv/clamav-db',
   autoUpdateSignatures: false,
+  startOwnClamd: false,
   watchedFolders: [
     {
       id: 'w1',

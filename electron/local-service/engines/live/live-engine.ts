@@ -26,6 +26,8 @@ export interface LiveEngineOptions extends SelectEngineOptions {
   waitLimitMs?: number;
   /** The system clamd.conf, for its stream limit (tests). */
   systemConfigPath?: string;
+  /** false: the first look does not start Verdict's own clamd; the user's "Start ClamAV" does (default true). */
+  startOwnAtStart?: boolean;
 }
 
 export const DEFAULT_WAIT_LIMIT_MS = 10 * 60_000;
@@ -60,6 +62,7 @@ export class LiveEngine implements ScanEngine {
       ...(options.systemConfigPath !== undefined ? { systemConfigPath: options.systemConfigPath } : {}),
       ownAllowed: ownClamd !== undefined,
       ...(ownClamd ? { ownClamd } : {}),
+      ...(options.startOwnAtStart === false ? { startOwnAtStart: false } : {}),
       intervalMs: options.recheckMs ?? 60_000,
       onChange: (status) => this.#apply(status),
       onOwnState: (state) => this.#onOwnState(state),
@@ -98,16 +101,21 @@ export class LiveEngine implements ScanEngine {
 
   /** The first look; resolves once a choice is made or Verdict's own clamd is loading. */
   async start(): Promise<LiveEngineState> {
-    const first = this.check().catch(() => null);
+    const first = this.#check(false).catch(() => null);
     await Promise.race([first, this.#whenChanged()]);
     return this.#state;
   }
 
   /** Looks again now ("Check again", "Start ClamAV"); resolves with the state found. */
-  async check(): Promise<ProtectionStatus> {
+  check(): Promise<ProtectionStatus> {
+    return this.#check(true);
+  }
+
+  /** `asked`: the user's look, which starts Verdict's own clamd even when the setting says not at start. */
+  async #check(asked: boolean): Promise<ProtectionStatus> {
     // While Verdict's own clamd loads, the answer is "starting" (the look that started it is still waiting for it).
     if (this.#state.phase === 'starting') return this.#state.status;
-    const status = await this.#watch.check();
+    const status = await (asked ? this.#watch.check() : this.#watch.recheck());
     this.#apply(status);
     return this.status ?? status;
   }
@@ -188,7 +196,7 @@ export class LiveEngine implements ScanEngine {
       const status = protectionStatus({ kind: 'not_running', source: this.#state.status.engine.source as KnownClamav['source'], where, why: 'clamd_not_answering' }, new Date(), MAX_ASYNC_FILE_SIZE);
       this.#set({ phase: 'missing', status });
     }
-    void this.check().catch(() => undefined);
+    void this.#check(false).catch(() => undefined);
   }
 
   #onOwnState(state: OwnClamdState): void {
@@ -198,7 +206,7 @@ export class LiveEngine implements ScanEngine {
       this.#set({ phase: 'starting', status });
     } else if (state.status === 'running' || state.status === 'not_running') {
       // Settled: the watch names the engine now (its look may be the one that started this clamd).
-      void this.check().catch(() => undefined);
+      void this.#check(false).catch(() => undefined);
     }
   }
 

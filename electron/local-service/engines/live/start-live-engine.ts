@@ -7,7 +7,7 @@ import { LiveEngine, type LiveEngineOptions } from './live-engine.ts';
 export { LiveEngine } from './live-engine.ts';
 
 /** The live engine's knobs a service's options may carry (plain data: they cross the thread). */
-export type LiveEngineTuning = Pick<LiveEngineOptions, 'recheckMs' | 'waitLimitMs' | 'systemConfigPath'>;
+export type LiveEngineTuning = Pick<LiveEngineOptions, 'recheckMs' | 'waitLimitMs' | 'systemConfigPath' | 'startOwnAtStart'>;
 
 export async function startLiveEngine(options: LiveEngineOptions): Promise<LiveEngine> {
   const live = new LiveEngine(options);
