@@ -33,8 +33,8 @@ function Line({ view }: { view: ProtectionView }): ReactElement | null {
   const status = view.status;
   if (!status) return null;
   const platform = platformOf(navigator.userAgent);
-  const action = lineAction(status.action, platform);
-  const hint = hintText(status.action, platform, translator);
+  const action = lineAction(status.action, platform, status.engine.source);
+  const hint = hintText(status.action, platform, translator, status.engine.source);
   const updating = view.update.phase === 'running';
   const calm = status.state === 'protected';
   // While an update runs the button stays focusable (aria-disabled): disabling it would drop the focus.

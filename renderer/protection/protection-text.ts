@@ -1,7 +1,7 @@
 // The protection state in the user's words (status line, Settings › Malware engine,
 // e2e): the headline per state, the reason worded from its code and params, the one
 // action that fixes it, the engine's facts and a signature update's outcome. Pure.
-import type { ProtectionAction, ProtectionStatus } from '../../shared/engine/protection-state.ts';
+import type { EngineSource, ProtectionAction, ProtectionStatus } from '../../shared/engine/protection-state.ts';
 import type { ProtectionView, SignatureUpdateOutcome } from '../../shared/engine/protection-view.ts';
 import { formatSize } from '../i18n/format.ts';
 import type { MessageKey, Translator } from '../i18n/messages.ts';
@@ -9,7 +9,7 @@ import type { MessageKey, Translator } from '../i18n/messages.ts';
 export type Platform = 'linux' | 'mac' | 'windows';
 
 /** What the status line's button does. */
-export type LineAction = { kind: 'update' } | { kind: 'look_again' } | { kind: 'install'; url: string } | null;
+export type LineAction = { kind: 'update' } | { kind: 'look_again' } | { kind: 'start_clamav' } | { kind: 'install'; url: string } | null;
 
 const INSTALL_URLS: Record<Platform, string> = {
   linux: 'https://docs.clamav.net/manual/Installing/Packages.html',
@@ -44,8 +44,8 @@ export function reasonText(status: ProtectionStatus, tr: Translator): string {
   return tr.t(`protection.reason.${status.reason.code}` as MessageKey, params);
 }
 
-/** The status line's one action for this state. */
-export function lineAction(action: ProtectionAction, platform: Platform): LineAction {
+/** The status line's one action for this state; `source`: the engine's (Verdict's own clamd is Verdict's to start). */
+export function lineAction(action: ProtectionAction, platform: Platform, source?: EngineSource): LineAction {
   switch (action) {
     case 'update_signatures':
     case 'get_database':
@@ -53,6 +53,8 @@ export function lineAction(action: ProtectionAction, platform: Platform): LineAc
     case 'install_clamav':
       return { kind: 'install', url: INSTALL_URLS[platform] };
     case 'start_clamav':
+      // The same look again; for Verdict's own clamd it starts it, so the button says so.
+      return source === 'own' ? { kind: 'start_clamav' } : { kind: 'look_again' };
     case 'check_system_updater':
     case 'use_clamav':
       return { kind: 'look_again' };
@@ -65,16 +67,18 @@ export function lineAction(action: ProtectionAction, platform: Platform): LineAc
 export function actionLabel(action: Exclude<LineAction, null>, tr: Translator): string {
   if (action.kind === 'update') return tr.t('protection.action.update_signatures');
   if (action.kind === 'install') return tr.t('protection.action.install_clamav');
+  if (action.kind === 'start_clamav') return tr.t('protection.action.start_clamav');
   return tr.t('protection.action.look_again');
 }
 
 /** A line of advice beside the action, when the state needs one. */
-export function hintText(action: ProtectionAction, platform: Platform, tr: Translator): string | null {
+export function hintText(action: ProtectionAction, platform: Platform, tr: Translator, source?: EngineSource): string | null {
   switch (action) {
     case 'check_system_updater':
       return tr.t('protection.hint.check_system_updater');
     case 'start_clamav':
-      return tr.t('protection.hint.start_clamav');
+      // Verdict's own clamd needs no command: the button starts it.
+      return source === 'own' ? null : tr.t('protection.hint.start_clamav');
     case 'use_clamav':
       return tr.t('protection.hint.use_clamav');
     case 'install_clamav':

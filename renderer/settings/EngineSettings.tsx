@@ -8,6 +8,7 @@ import { refreshProtection, updateSignatures } from '../protection/protection-ac
 import { engineNameText, headline, reasonText, signaturesText, streamLimitText, updateOutcomeText, updateSucceeded, whereText } from '../protection/protection-text.ts';
 import { useVerdict } from '../store/use-verdict.ts';
 import { AutoUpdateChoice } from './AutoUpdateChoice.tsx';
+import { StartOwnClamdChoice } from './StartOwnClamdChoice.tsx';
 import { Fact } from '../app/Fact.tsx';
 
 export function EngineSettings(): ReactElement {
@@ -20,6 +21,7 @@ export function EngineSettings(): ReactElement {
       {view === null ? <p className="muted">{t('protection.loading')}</p> : <EngineFacts view={view} />}
       {view !== null && view.remote === null ? <UpdateControls view={view} /> : null}
       {view !== null && view.remote === null ? <AutoUpdateChoice /> : null}
+      {view !== null && view.remote === null ? <StartOwnClamdChoice /> : null}
     </section>
   );
 }

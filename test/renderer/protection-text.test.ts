@@ -6,6 +6,7 @@ import { protectionStatus, PROTECTION_REASONS, type EngineFacts, type Protection
 import { SIGNATURE_UPDATE_CODES, type ProtectionView, type SignatureUpdateOutcome } from '../../shared/engine/protection-view.ts';
 import { translator } from '../../renderer/i18n/messages.ts';
 import {
+  actionLabel,
   headline,
   hintText,
   lineAction,
@@ -94,6 +95,17 @@ describe('the one action per state', () => {
     expect(lineAction(status('clamd_not_answering').action, 'linux')).toEqual({ kind: 'look_again' });
     expect(lineAction(status('signatures_fresh').action, 'linux')).toBeNull();
     expect(lineAction(status('clamd_starting').action, 'linux')).toBeNull();
+  });
+
+  it('Start ClamAV, with no command to type, when Verdict’s own clamd is not running; Look again for a system clamd', () => {
+    const failed = status('clamd_failed');
+    expect(lineAction(failed.action, 'linux', failed.engine.source)).toEqual({ kind: 'start_clamav' });
+    expect(actionLabel({ kind: 'start_clamav' }, en)).toBe('Start ClamAV');
+    expect(actionLabel({ kind: 'start_clamav' }, de)).toBe('ClamAV starten');
+    expect(hintText(failed.action, 'linux', en, failed.engine.source)).toBeNull();
+    const system = status('clamd_not_answering');
+    expect(lineAction(system.action, 'linux', system.engine.source)).toEqual({ kind: 'look_again' });
+    expect(hintText(system.action, 'linux', en, system.engine.source)).toBe(en.t('protection.hint.start_clamav'));
   });
 
   it('explains the system’s updater and the install command for the OS', () => {
