@@ -22,7 +22,9 @@ import type { RealCore } from './support/real-core.ts';
 
 const { start, work, closeAfterTest } = useE2eApp({ prefix: 'verdict-e2e-protection-state-', engine: false });
 
-const FRESHCLAM_OFFLINE = { engine: { freshclam: { mirror: '127.0.0.1:9', maxAttempts: 1 } } };
+// No automatic update at start (a stand-in named as Verdict's own clamd would start one, and the line would
+// read "Updating signatures…"): "Update now" is the user's, and runs freshclam offline.
+const FRESHCLAM_OFFLINE = { engine: { autoUpdate: false, freshclam: { mirror: '127.0.0.1:9', maxAttempts: 1 } } };
 
 /** A clamd stand-in in a folder of its own, which the core's data dir names as Verdict's own clamd. */
 async function standInFor(versionLine: string): Promise<{ standIn: ClamdStandIn; prepare: (dataDir: string) => Promise<void> }> {
@@ -144,7 +146,7 @@ describe('the protection state, on the first screen and in Settings', () => {
 
   it('not running once that clamd is gone: Look again finds it missing, in words', async () => {
     const { standIn, prepare } = await standInFor(datedVersionLine(26).line);
-    const { real, app, page } = await start({ prepare, localService: { engine: 'clamd', clamdSocket: standIn.socketPath } });
+    const { real, app, page } = await start({ prepare, localService: { engine: 'clamd', clamdSocket: standIn.socketPath }, tuning: FRESHCLAM_OFFLINE });
     await page.getByTestId('protection-line').locator('[data-state=protected]').waitFor();
     await standIn.close();
     await openSettings(page, 'en');
