@@ -7,8 +7,7 @@ import { useTranslator } from '../i18n/use-translator.ts';
 import { refreshProtection, updateSignatures } from '../protection/protection-actions.ts';
 import { engineNameText, headline, reasonText, signaturesText, streamLimitText, updateOutcomeText, updateSucceeded, whereText } from '../protection/protection-text.ts';
 import { useVerdict } from '../store/use-verdict.ts';
-import { AutoUpdateChoice } from './AutoUpdateChoice.tsx';
-import { StartOwnClamdChoice } from './StartOwnClamdChoice.tsx';
+import { EngineChoice } from './EngineChoice.tsx';
 import { Fact } from '../app/Fact.tsx';
 
 export function EngineSettings(): ReactElement {
@@ -20,8 +19,8 @@ export function EngineSettings(): ReactElement {
       <h2 id="engine-title">{t('engine.title')}</h2>
       {view === null ? <p className="muted">{t('protection.loading')}</p> : <EngineFacts view={view} />}
       {view !== null && view.remote === null ? <UpdateControls view={view} /> : null}
-      {view !== null && view.remote === null ? <AutoUpdateChoice /> : null}
-      {view !== null && view.remote === null ? <StartOwnClamdChoice /> : null}
+      {view !== null && view.remote === null ? <EngineChoice setting="autoUpdateSignatures" /> : null}
+      {view !== null && view.remote === null ? <EngineChoice setting="startOwnClamd" /> : null}
     </section>
   );
 }
