@@ -3,9 +3,8 @@
 // version pays a promise and a thread-pool round trip per call and a buffer per file.
 // Also takes the stat of the path after the read, which the pipeline compares with the
 // fstat at open (prepare.ts). Same results and errors as fingerprintFile.
-import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
-import { ALL_DIGESTS, DEFAULT_CHUNK_SIZE, FingerprintError, OPEN_FLAGS, openError, type DigestName, type FileIdentity, type Fingerprint } from './fingerprint.ts';
+import { DEFAULT_CHUNK_SIZE, digestSet, FingerprintError, OPEN_FLAGS, openError, readError, type DigestName, type FileIdentity, type Fingerprint } from './fingerprint.ts';
 
 /** A stat of the path after the read (null when it failed: the caller stats again and words the failure). */
 export type PathStat = (FileIdentity & { isFile: boolean }) | null;
@@ -42,9 +41,7 @@ export function fingerprintFileSync(filePath: string, options: SyncFingerprintOp
     // handed to another thread; a larger one is read through the reused buffer.
     const keep = info.size <= (options.keepContentUpTo ?? 0);
     const buffer = keep ? Buffer.allocUnsafeSlow(info.size + 1) : (scratch ??= Buffer.allocUnsafeSlow(DEFAULT_CHUNK_SIZE));
-    const wanted = options.digests ?? ALL_DIGESTS;
-    const hashes = wanted.filter((name) => name !== 'sha256').map((name) => [name, createHash(name)] as const);
-    const sha256 = createHash('sha256');
+    const hashes = digestSet(options.digests);
     let position = 0;
     let reads = 0;
     for (;;) {
@@ -52,21 +49,15 @@ export function fingerprintFileSync(filePath: string, options: SyncFingerprintOp
       if (bytesRead === 0) break;
       position += bytesRead;
       reads++;
-      const chunk = buffer.subarray(0, bytesRead);
-      sha256.update(chunk);
-      for (const [, hash] of hashes) hash.update(chunk);
+      hashes.update(buffer.subarray(0, bytesRead));
       // A short read that reached the size seen at open is the end (growth shows in the stat after).
       if (bytesRead < buffer.length && position >= info.size) break;
     }
-    fingerprint = { sha256: sha256.digest('hex'), bytesRead: position, opened };
-    for (const [name, hash] of hashes) fingerprint[name as 'md5' | 'sha1'] = hash.digest('hex');
+    fingerprint = { ...hashes.finish(), bytesRead: position, opened };
     if (keep && reads <= 1 && position === info.size) fingerprint.content = buffer.subarray(0, position);
   } catch (error) {
     if (error instanceof FingerprintError) throw error;
-    throw new FingerprintError('read_failed', `${filePath} could not be read: ${(error as Error).message}`, {
-      cause: error,
-      detail: { path: filePath, reason: (error as Error).message, phase: 'read' },
-    });
+    throw readError(filePath, error);
   } finally {
     try {
       closeSync(fd);

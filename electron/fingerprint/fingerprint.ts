@@ -104,10 +104,7 @@ export async function fingerprintFile(filePath: string, options: FingerprintOpti
     const size = Math.max(1, Math.min(options.chunkSize ?? DEFAULT_CHUNK_SIZE, info.size + 1));
     let current: Buffer = Buffer.allocUnsafe(size);
     let spare: Buffer | null = null;
-    const wanted = options.digests ?? ALL_DIGESTS;
-    const md5 = wanted.includes('md5') ? createHash('md5') : null;
-    const sha1 = wanted.includes('sha1') ? createHash('sha1') : null;
-    const sha256 = createHash('sha256');
+    const hashes = digestSet(options.digests);
     let position = 0;
     let reads = 0;
 
@@ -128,31 +125,51 @@ export async function fingerprintFile(filePath: string, options: FingerprintOpti
       spare ??= more ? Buffer.allocUnsafe(size) : null;
       pending = more && spare ? readAt(spare, position) : null;
       const chunk = current.subarray(0, bytesRead);
-      md5?.update(chunk);
-      sha1?.update(chunk);
-      sha256.update(chunk);
+      hashes.update(chunk);
       if (spare) [current, spare] = [spare, current];
       onProgress?.(position);
       signal?.throwIfAborted();
     }
     inFlight = null;
-    const digests: Fingerprint = { sha256: sha256.digest('hex'), bytesRead: position, opened };
-    if (md5) digests.md5 = md5.digest('hex');
-    if (sha1) digests.sha1 = sha1.digest('hex');
+    const digests: Fingerprint = { ...hashes.finish(), bytesRead: position, opened };
     // One read into a buffer of its own (no spare was ever swapped in): the whole file, and nobody else's buffer.
     const keep = reads === 1 && spare === null && position <= (options.keepContentUpTo ?? 0);
     return keep ? { ...digests, content: current.subarray(0, position) } : digests;
   } catch (error) {
     if (error instanceof FingerprintError || error === refused || signal?.aborted) throw error;
-    throw new FingerprintError('read_failed', `${filePath} could not be read: ${(error as Error).message}`, {
-      cause: error,
-      detail: { path: filePath, reason: (error as Error).message, phase: 'read' },
-    });
+    throw readError(filePath, error);
   } finally {
     // Never close the descriptor under a read still running in the thread pool.
     await inFlight;
     await handle.close().catch(() => {});
   }
+}
+
+/** The digests asked for (sha256 always), fed the same chunks: one for the async read and the blocking one. */
+export function digestSet(wanted: readonly DigestName[] = ALL_DIGESTS): { update(chunk: Buffer): void; finish(): Pick<Fingerprint, 'sha256' | 'md5' | 'sha1'> } {
+  const md5 = wanted.includes('md5') ? createHash('md5') : null;
+  const sha1 = wanted.includes('sha1') ? createHash('sha1') : null;
+  const sha256 = createHash('sha256');
+  return {
+    update(chunk) {
+      md5?.update(chunk);
+      sha1?.update(chunk);
+      sha256.update(chunk);
+    },
+    finish() {
+      const done: Pick<Fingerprint, 'sha256' | 'md5' | 'sha1'> = { sha256: sha256.digest('hex') };
+      if (md5) done.md5 = md5.digest('hex');
+      if (sha1) done.sha1 = sha1.digest('hex');
+      return done;
+    },
+  };
+}
+
+export function readError(filePath: string, error: unknown): FingerprintError {
+  return new FingerprintError('read_failed', `${filePath} could not be read: ${(error as Error).message}`, {
+    cause: error,
+    detail: { path: filePath, reason: (error as Error).message, phase: 'read' },
+  });
 }
 
 export function openError(filePath: string, error: unknown): FingerprintError {
