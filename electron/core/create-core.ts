@@ -70,7 +70,7 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
     const backend = await setupBackend(ctx, keys, engine.onLocalService);
     const guard = createGuard(ctx.log);
     const protection = engine.api(guard);
-    const scanning = setupScanning(ctx, { history, installId, events, threats, backend, engineNow: engineNowPort(protection.status), engineWait: (label) => engine.waitReason(label) });
+    const scanning = setupScanning(ctx, { history, installId, events, threats, backend, engineNow: engineNowPort(engine.current), engineWait: (label) => engine.waitReason(label) });
     const { scans } = scanning;
     engine.onViewChange(() => scans.engineWaitChanged());
     // After recovery, before retention: a record whose file a crash left restored, allowed, deleted or lost says so.

@@ -3,17 +3,19 @@
 import type { EngineIdentity } from '../../shared/engine/engine-identity.ts';
 import type { ProtectionStatus } from '../../shared/engine/protection-state.ts';
 import type { ProtectionView } from '../../shared/engine/protection-view.ts';
-import type { Result } from '../../shared/result.ts';
 import { LOCAL_LABEL } from '../backend/backend-state.ts';
 import type { EngineNow } from '../scans/pipeline/options.ts';
 
-/** `view`: the protection state as the core knows it (it looks once when nothing is known yet). */
-export function engineNowPort(view: () => Promise<Result<ProtectionView>>): (serviceLabel: string) => Promise<EngineNow> {
+/**
+ * `view`: the protection state as last reported, read without a look (this runs for every file);
+ * before the first report the engine is not known, and then only unsafe verdicts are reused.
+ */
+export function engineNowPort(view: () => ProtectionView): (serviceLabel: string) => Promise<EngineNow> {
   return async (serviceLabel) => {
     // A remote service's engine is its own: its verdicts are reused per service, as before.
     if (serviceLabel !== LOCAL_LABEL) return { ours: false };
-    const result = await view();
-    return { ours: true, engine: result.ok && result.value.status ? identityOf(result.value.status) : null };
+    const status = view().status;
+    return { ours: true, engine: status ? identityOf(status) : null };
   };
 }
 

@@ -22,6 +22,8 @@ export interface EngineCapability {
   api(guard: Guard): CoreApi['protection'];
   /** Why files at this service wait for its engine now (the pipeline's pending reason), or null. */
   waitReason(serviceLabel: string): string | null;
+  /** The view as last reported (no look): what the pipeline reads for each file. */
+  current(): ProtectionView;
   /** Each change of the view (the pipeline updates the files' wait reasons). */
   onViewChange(listener: (view: ProtectionView) => void): () => void;
   /** "Scan with basic checks only" for these scans of the embedded service; false when it is not running. */
@@ -149,6 +151,7 @@ export function setupEngine(ctx: CoreContext): EngineCapability {
   };
 
   return {
+    current: () => view,
     waitReason(serviceLabel) {
       const status = view.remote === null && serviceLabel === LOCAL_LABEL ? view.status : null;
       if (status?.reason.code === 'clamd_starting') return PENDING_REASONS.engineStarting;
