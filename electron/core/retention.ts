@@ -1,8 +1,8 @@
 // History retention: keep N days and/or N scans (settings.historyRetention),
 // applied at start, when the setting changes and every few hours; and "clear
-// history". Only finished scans go (history.ts keeps pending ones and those of
-// files in quarantine); the quarantine's own entries are never touched (they
-// live in another database). Removals reach the UI as a `removed` ScanEvent. A finished
+// history". Only finished scans go: retention keeps pending ones, threats and those
+// of files in quarantine; "clear history" removes threats too (history-writes.ts).
+// The quarantine's own entries are never touched (they live in another database). Removals reach the UI as a `removed` ScanEvent. A finished
 // scan job counts as one entry; when it goes, its threats and quarantined files stay
 // (history/job-retention.ts), and the window hears of it through `jobsRemoved`.
 import type { HistoryRetention } from '../../shared/settings/protection.ts';
@@ -16,13 +16,13 @@ const DAY_MS = 86_400_000;
 export interface Retention {
   /** Applies the current limits now; returns the ids removed. */
   apply(): string[];
-  /** Removes every finished scan (except those of files in quarantine). */
+  /** Removes every finished scan of its own (except those of files in quarantine) and every finished job (except its threats). */
   clear(): string[];
   close(): void;
 }
 
 export function startRetention(input: {
-  history: Pick<History, 'deleteOlderThan' | 'keepLast' | 'transaction'> & { jobs: Pick<History['jobs'], 'expireOlderThan' | 'expireBeyond'> };
+  history: Pick<History, 'deleteOlderThan' | 'keepLast' | 'clearFinished' | 'transaction'> & { jobs: Pick<History['jobs'], 'expireOlderThan' | 'expireBeyond'> };
   retention: () => HistoryRetention;
   events: Pick<ScanEvents, 'removed'>;
   log: Logger;
@@ -73,7 +73,7 @@ export function startRetention(input: {
   return {
     apply,
     clear: () => {
-      const [ids, jobIds] = input.history.transaction(() => [input.history.keepLast(0), input.history.jobs.expireBeyond(0)] as const);
+      const [ids, jobIds] = input.history.transaction(() => [input.history.clearFinished(), input.history.jobs.expireBeyond(0)] as const);
       jobsRemovedNow(jobIds, 'cleared');
       return removedNow([...ids], 'cleared');
     },

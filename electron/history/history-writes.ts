@@ -11,14 +11,20 @@ const INSERT_SQL = `INSERT INTO scans (${RECORD_COLUMNS.join(', ')}, job_id) VAL
 /** Rows retention may delete: finished, and not the record of a file in quarantine. */
 export const TERMINAL = `status IN ('completed', 'failed', 'skipped') AND (disposition IS NULL OR disposition NOT IN ('quarantine_pending', 'quarantined'))`;
 
+/** A threat's record (as found; whatever was done about it since): retention keeps it, of a single scan or of a job. */
+const THREAT = "status = 'completed' AND safe = 0";
+
+/** Rows retention removes ("keep N days / N scans"): finished, neither a threat nor in quarantine. "Clear history" removes every TERMINAL one. */
+export const EXPIRES = `${TERMINAL} AND NOT (${THREAT})`;
+
 export const FINAL_JOB = "status IN ('completed', 'cancelled')";
 
 /**
- * What retention counts, newest first: each finished scan of its own (those
- * deleteOlderThan may delete) and each finished scan job, as one entry (job-retention.ts).
+ * What retention counts, newest first: each scan of its own that it may remove (EXPIRES)
+ * and each finished scan job, as one entry (job-retention.ts). Threats are always kept, so they do not count.
  */
 export const ENTRIES_BEYOND = `SELECT kind, key FROM (
-    SELECT 0 AS kind, seq AS key, queued_at AS at FROM scans WHERE job_id IS NULL AND ${TERMINAL}
+    SELECT 0 AS kind, seq AS key, queued_at AS at FROM scans WHERE job_id IS NULL AND ${EXPIRES}
     UNION ALL SELECT 1, id, started_at FROM jobs WHERE ${FINAL_JOB}
   ) ORDER BY at DESC, kind DESC, key DESC LIMIT -1 OFFSET ?`;
 
@@ -88,9 +94,12 @@ export function deleteWhere(h: HistoryDb, selectSeqs: string, ...params: SQLInpu
   });
 }
 
-/** Scans of their own (a job's rows go with their job: job-retention.ts) queued before `iso`. */
+/** Scans of their own (a job's rows go with their job: job-retention.ts) queued before `iso`, except threats. */
 export const deleteOlderThan = (h: HistoryDb, iso: string): string[] =>
-  deleteWhere(h, `SELECT seq FROM scans WHERE queued_at < ? AND job_id IS NULL AND ${TERMINAL}`, iso);
+  deleteWhere(h, `SELECT seq FROM scans WHERE queued_at < ? AND job_id IS NULL AND ${EXPIRES}`, iso);
+
+/** "Clear history" for scans of their own: every finished one goes, threats too; files in quarantine stay. */
+export const clearFinished = (h: HistoryDb): string[] => deleteWhere(h, `SELECT seq FROM scans WHERE job_id IS NULL AND ${TERMINAL}`);
 
 export function keepLast(h: HistoryDb, count: number): string[] {
   if (!Number.isInteger(count) || count < 0) throw new RangeError('keepLast needs a whole number of records (0 or more).');

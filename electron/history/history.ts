@@ -14,7 +14,7 @@ import { countSafeByBuiltin, markRescanRequested, safeByBuiltinPaths } from './h
 import { historyJobs, type HistoryJobs } from './history-jobs.ts';
 import { counts, findReusable, listPending, queryPage, recordById, recordByReference, withDisposition } from './history-reads.ts';
 import type { HistoryDb } from './history-db.ts';
-import { applyPatch, deleteOlderThan, insertRecords, keepLast, updateRecord } from './history-writes.ts';
+import { applyPatch, clearFinished, deleteOlderThan, insertRecords, keepLast, updateRecord } from './history-writes.ts';
 import { migrate } from './migrations.ts';
 import { openNameIndex } from './name-index.ts';
 import type { ScanRecordPatch } from './row-mapping.ts';
@@ -112,12 +112,14 @@ export interface History {
   exportJson(target: ExportTarget, query?: ExportQuery): Promise<{ rows: number }>;
   /**
    * Deletes terminal records queued before `iso`; returns their ids. Pending ones
-   * are kept, and so are records whose file is (or is being moved) in quarantine:
-   * they are how the user reaches it.
+   * are kept, and so are threats and records whose file is (or is being moved) in
+   * quarantine: they are how the user reaches it.
    */
   deleteOlderThan(iso: string): string[];
-  /** Keeps the newest `count` terminal records (of those deleteOlderThan may delete) and deletes the older ones; returns their ids. */
+  /** Keeps the newest `count` records of those deleteOlderThan may delete (a finished job counts as one) and deletes the older ones; returns their ids. */
   keepLast(count: number): string[];
+  /** "Clear history": deletes every terminal record of its own, threats too, except those of files in quarantine; returns their ids. */
+  clearFinished(): string[];
   /** Runs a function inside one write transaction (BEGIN IMMEDIATE … COMMIT, ROLLBACK on throw). */
   transaction<T>(fn: () => T): T;
   close(): void;
@@ -174,6 +176,7 @@ function createHistory(db: DatabaseSync, file: string, warning: string | null, o
     exportJson: (target, query = {}) => exportWith(h, jsonChunks, target, query),
     deleteOlderThan: (iso) => deleteOlderThan(h, iso),
     keepLast: (count) => keepLast(h, count),
+    clearFinished: () => clearFinished(h),
     transaction: write,
     close() {
       if (!open) return;

@@ -3,10 +3,10 @@
 // `jobs` row; its threats and any file in quarantine stay (they also show in the list as
 // rows of their own). Unfinished jobs and their rows are never touched.
 import type { HistoryDb } from './history-db.ts';
-import { deleteWhere, ENTRIES_BEYOND, FINAL_JOB, TERMINAL } from './history-writes.ts';
+import { deleteWhere, ENTRIES_BEYOND, EXPIRES, FINAL_JOB } from './history-writes.ts';
 
-/** A job's rows that go with it: finished, not a threat (status completed, safe 0), not in quarantine. */
-const GOES_WITH_JOB = `${TERMINAL} AND NOT (status = 'completed' AND safe = 0)`;
+/** A job's rows that go with it: those retention removes of a single scan too (finished, not a threat, not in quarantine). */
+const GOES_WITH_JOB = EXPIRES;
 
 /** Removes a finished job: its rows that go with it, then its own row. Returns how many scan rows went. */
 export function expireJob(h: HistoryDb, id: number): number {

@@ -493,7 +493,7 @@ export const de: Messages = {
   'history.title': 'Verlauf',
   'history.keepDays': 'Prüfungen aufbewahren (Tage)',
   'history.keepScans': 'Die letzten aufbewahren (Prüfungen)',
-  'history.hint': 'Leer: keine Grenze. Ältere Prüfungen werden beim Start und alle paar Stunden entfernt. Laufende Prüfungen und solche von Dateien in Quarantäne bleiben immer erhalten.',
+  'history.hint': 'Leer: keine Grenze. Ältere Prüfungen werden beim Start und alle paar Stunden entfernt. Laufende Prüfungen, Bedrohungen und Dateien in Quarantäne bleiben immer erhalten.',
   'history.clear': 'Verlauf löschen …',
   'history.clearTitle': 'Den Verlauf löschen?',
   'history.clearBody': 'Alle abgeschlossenen Prüfungen werden aus der Liste entfernt. Laufende Prüfungen und Dateien in Quarantäne bleiben erhalten.',

@@ -493,7 +493,7 @@ export const en = {
   'history.title': 'History',
   'history.keepDays': 'Keep scans for (days)',
   'history.keepScans': 'Keep the last (scans)',
-  'history.hint': 'Empty: no limit. Older scans are removed at start and every few hours. Scans still running and those of files in quarantine are always kept.',
+  'history.hint': 'Empty: no limit. Older scans are removed at start and every few hours. Scans still running, threats and files in quarantine are always kept.',
   'history.clear': 'Clear history…',
   'history.clearTitle': 'Clear the history?',
   'history.clearBody': 'All finished scans are removed from the list. Scans still running and files in quarantine are kept.',

@@ -688,19 +688,25 @@ describe('retention', () => {
     expect(() => history.keepLast(-1)).toThrow(RangeError);
   });
 
-  it('never removes the record of a file in quarantine (or on its way there); other dispositions go', () => {
+  it('retention never removes a threat or the record of a file in quarantine (or on its way there); "clear" removes all but the latter', () => {
     const at = (day: number) => new Date(Date.UTC(2025, 0, day)).toISOString();
     const quarantined = completed({ safe: false, disposition: 'quarantined', quarantineId: 'q1', queuedAt: at(1) });
     const moving = completed({ safe: false, disposition: 'quarantine_pending', queuedAt: at(2) });
     const restored = completed({ safe: false, disposition: 'restored', quarantineId: 'q2', queuedAt: at(3) });
     const allowed = completed({ safe: false, disposition: 'allowed', queuedAt: at(4) });
-    history.insertMany([quarantined, moving, restored, allowed]);
-    expect(history.deleteOlderThan('2026-01-01T00:00:00.000Z').sort()).toEqual([restored.id, allowed.id].sort());
+    const leftInPlace = completed({ safe: false, queuedAt: at(5) });
+    const clean = completed({ queuedAt: at(6) });
+    history.insertMany([quarantined, moving, restored, allowed, leftInPlace, clean]);
+    expect(history.deleteOlderThan('2026-01-01T00:00:00.000Z')).toEqual([clean.id]);
     expect(history.keepLast(0)).toEqual([]);
+    expect(history.query({ order: 'oldest' }).items.map((r) => r.id)).toEqual([quarantined.id, moving.id, restored.id, allowed.id, leftInPlace.id]);
+    // "Clear history" is asked for: threats go too, files in quarantine stay reachable.
+    expect(history.clearFinished().sort()).toEqual([restored.id, allowed.id, leftInPlace.id].sort());
     expect(history.query({ order: 'oldest' }).items.map((r) => r.id)).toEqual([quarantined.id, moving.id]);
-    // Restored from quarantine: the record is ordinary history again.
+    // Restored from quarantine: the record is ordinary history again, for "clear"; retention keeps it (a threat).
     history.update(quarantined.id, { disposition: 'restored' });
-    expect(history.keepLast(0)).toEqual([quarantined.id]);
+    expect(history.keepLast(0)).toEqual([]);
+    expect(history.clearFinished()).toEqual([quarantined.id]);
   });
 
   it('keeps the name index in step with inserts, renames and deletes', () => {

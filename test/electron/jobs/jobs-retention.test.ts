@@ -69,6 +69,28 @@ describe('retention in the history: a job is one entry', () => {
     expect(present([newer.id, newest.id])).toHaveLength(2);
   });
 
+  it("a single scan's threat is always kept, as a job's is, and is not counted among the N kept", () => {
+    const oldThreat = makeRecord({ status: 'completed', safe: false, queuedAt: daysAgo(60), completedAt: daysAgo(60) });
+    history.insert(oldThreat);
+    const oldClean = single(50);
+    const job = seedJob(40);
+    const newer = single(2);
+    const newest = single(1);
+
+    // By age: the old clean scan and the old job (but its threat and quarantined file) go; the old threat stays.
+    const before = daysAgo(30);
+    expect(history.deleteOlderThan(before)).toEqual([oldClean.id]);
+    expect(history.jobs.expireOlderThan(before)).toEqual([job.id]);
+    expect(present([oldThreat.id, ...job.kept])).toEqual([oldThreat.id, ...job.kept]);
+    expect(present(job.gone)).toEqual([]);
+
+    // By count: keep 1 removes `newer`, never the threat (older, but kept whatever the limit); keep 0 leaves only threats.
+    expect(history.keepLast(1)).toEqual([newer.id]);
+    expect(history.keepLast(0)).toEqual([newest.id]);
+    expect(present([oldThreat.id, ...job.kept])).toHaveLength(3);
+    expect(history.query({ order: 'oldest' }).total).toBe(3);
+  });
+
   it('keep N days removes finished jobs that ended before, never an unfinished one or its rows', () => {
     const oldJob = seedJob(40);
     const recentJob = seedJob(5);
@@ -95,14 +117,18 @@ describe('retention in the history: a job is one entry', () => {
 describe('retention in the core: a job is one entry', () => {
   const { dir, open } = useCoreFixture('verdict-jobs-retention-');
 
-  it('keeps a job whole while it is among the newest N, then removes it, keeping its threat, and tells the window', async () => {
+  it('keeps a job whole while it is among the newest N, then removes it, keeping its threat and the single scans\' threats, and tells the window', async () => {
     const root = join(dir.path, 'chosen');
     await writeTree(root, 40);
     const threat = await writeEicar(join(root, 'eicar.com'));
     const core = await open(FAST);
     const updates: JobUpdate[] = [];
     core.scanJobs.onEvent((update) => updates.push(update));
-    await core.scans.submit([await writeEicar(join(dir.path, 'before.com'))]);
+    const singleThreat = await writeEicar(join(dir.path, 'before.com'));
+    await core.scans.submit([singleThreat]);
+    await core.idle();
+    await writeTree(join(dir.path, 'old'), 1);
+    await core.scans.submit([join(dir.path, 'old')]);
     await core.idle();
     const started = await core.scanJobs.start({ kind: 'custom', roots: [root] });
     if (!started.ok) throw new Error(started.error.message);
@@ -116,11 +142,11 @@ describe('retention in the core: a job is one entry', () => {
       const page = await core.scans.list({ limit: 1 });
       return page.ok ? page.value.total : -1;
     };
-    expect(await total()).toBe(43);
+    expect(await total()).toBe(44);
 
-    // Two entries: the newest single scan and the job (41 rows); the first single scan goes.
+    // Two entries: the newest single scan and the job (41 rows); the older clean single scan goes, the threat before it stays.
     expect((await core.settings.update({ historyRetention: { keepScans: 2 } })).ok).toBe(true);
-    await until(async () => (await total()) === 42, 'the oldest single scan is removed');
+    await until(async () => (await total()) === 43, 'the oldest clean single scan is removed');
     expect(core.jobs.get(jobId)).not.toBeNull();
 
     expect((await core.settings.update({ historyRetention: { keepScans: 1 } })).ok).toBe(true);
@@ -128,7 +154,7 @@ describe('retention in the core: a job is one entry', () => {
     expect(updates.find((update) => update.type === 'removed')).toEqual({ type: 'removed', ids: [jobId] });
     const left = await core.scans.list({ limit: 100 });
     if (!left.ok) throw new Error(left.error.message);
-    expect(left.value.items.map((record) => record.path).sort()).toEqual([join(dir.path, 'after', 'd0', 's0', 'f-0.txt'), threat].sort());
+    expect(left.value.items.map((record) => record.path).sort()).toEqual([join(dir.path, 'after', 'd0', 's0', 'f-0.txt'), threat, singleThreat].sort());
     expect(core.jobs.get(jobId)).toBeNull();
     const jobs = await core.scanJobs.list();
     expect(jobs.ok && jobs.value).toEqual([]);
