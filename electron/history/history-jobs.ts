@@ -1,6 +1,6 @@
 // The history's scan jobs: one `jobs` row per job (its state, see electron/jobs/job-state.ts),
 // and the questions a job asks about its own scan rows (scans.job_id).
-import type { JobCounts, JobKind, JobState } from '../jobs/job-state.ts';
+import { jobRunOptionsSchema, type JobCounts, type JobKind, type JobRunOptions, type JobState } from '../jobs/job-state.ts';
 import type { HistoryDb } from './history-db.ts';
 import { JOB_PENDING } from './migrations.ts';
 import { expireJobsBeyond, expireJobsOlderThan } from './job-retention.ts';
@@ -22,6 +22,7 @@ interface JobRow {
   started_at: string;
   finished_at: string | null;
   active_ms: number;
+  run_json: string | null;
 }
 
 const fromRow = (row: JobRow): JobState => ({
@@ -40,11 +41,11 @@ const fromRow = (row: JobRow): JobState => ({
   runningSince: null,
 });
 
-/** Stores a new job; returns its id. */
-export function insertJob(h: HistoryDb, job: Omit<JobState, 'id'>): number {
+/** Stores a new job and how its files are scanned; returns its id. */
+export function insertJob(h: HistoryDb, job: Omit<JobState, 'id'>, run: JobRunOptions = {}): number {
   const { lastInsertRowid } = h
-    .prepare('INSERT INTO jobs (kind, roots_json, excluded_json, origin, status, started_at) VALUES (?, ?, ?, ?, ?, ?)')
-    .run(job.kind, JSON.stringify(job.roots), JSON.stringify(job.excluded), job.origin, job.status, job.startedAt);
+    .prepare('INSERT INTO jobs (kind, roots_json, excluded_json, origin, status, started_at, run_json) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    .run(job.kind, JSON.stringify(job.roots), JSON.stringify(job.excluded), job.origin, job.status, job.startedAt, JSON.stringify(jobRunOptionsSchema.parse(run)));
   saveJob(h, { ...job, id: Number(lastInsertRowid) });
   return Number(lastInsertRowid);
 }
@@ -60,6 +61,24 @@ export function saveJob(h: HistoryDb, job: JobState): void {
 export function jobById(h: HistoryDb, id: number): JobState | null {
   const row = h.prepare('SELECT * FROM jobs WHERE id = ?').get(id) as JobRow | undefined;
   return row ? fromRow(row) : null;
+}
+
+/** How the job's files are scanned, as it was started; the defaults for a job stored before schema 10 (or an unreadable value). */
+export function jobRunOptions(h: HistoryDb, id: number): JobRunOptions {
+  const row = h.prepare('SELECT run_json FROM jobs WHERE id = ?').get(id) as { run_json: string | null } | undefined;
+  if (!row?.run_json) return {};
+  try {
+    const parsed = jobRunOptionsSchema.safeParse(JSON.parse(row.run_json));
+    return parsed.success ? parsed.data : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Unfinished jobs started with basic checks only: crash recovery sends their waiting rows so too. */
+export function unfinishedBasicOnlyJobs(h: HistoryDb): number[] {
+  const rows = h.prepare("SELECT id FROM jobs WHERE status IN ('running', 'paused') AND run_json IS NOT NULL AND json_extract(run_json, '$.basicOnly') = 1").all() as Array<{ id: number }>;
+  return rows.map((row) => Number(row.id));
 }
 
 /** Jobs, newest first. */
@@ -99,7 +118,11 @@ export function jobTotals(h: HistoryDb, id: number): JobTotals {
 }
 
 export interface HistoryJobs {
-  insert(job: Omit<JobState, 'id'>): number;
+  insert(job: Omit<JobState, 'id'>, run?: JobRunOptions): number;
+  /** How the job's files are scanned, as it was started (a resume scans alike). */
+  runOptions(id: number): JobRunOptions;
+  /** Unfinished jobs started with basic checks only. */
+  unfinishedBasicOnly(): number[];
   save(job: JobState): void;
   get(id: number): JobState | null;
   list(limit?: number): JobState[];
@@ -115,7 +138,9 @@ export interface HistoryJobs {
 }
 
 export const historyJobs = (h: HistoryDb): HistoryJobs => ({
-  insert: (job) => h.transaction(() => insertJob(h, job)),
+  insert: (job, run) => h.transaction(() => insertJob(h, job, run)),
+  runOptions: (id) => jobRunOptions(h, id),
+  unfinishedBasicOnly: () => unfinishedBasicOnlyJobs(h),
   save: (job) => saveJob(h, job),
   get: (id) => jobById(h, id),
   list: (limit) => listJobs(h, limit),

@@ -48,6 +48,19 @@ export const NOT_CLEAN = "verdict <> 'safe'";
 /** How much of an md5 or sha1 its index holds (migration 6; frozen: the indexes of existing databases hold this many); a search confirms the rest on the row. */
 export const DIGEST_PREFIX_CHARS = 12;
 
+/**
+ * How a job's files are scanned (the CLI's --basic-only, --force, --mode), so a job that resumes
+ * after a restart or crash scans its other files as it started. NULL (older jobs): as by default.
+ * Self-contained so its number can change while no released database holds it.
+ */
+const JOB_RUN_OPTIONS: Migration = {
+  version: 10,
+  description: "how a scan job's files are scanned (basic checks only, forced, mode), kept for its resume",
+  up(db) {
+    db.exec('ALTER TABLE jobs ADD COLUMN run_json TEXT;');
+  },
+};
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -224,6 +237,7 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  JOB_RUN_OPTIONS,
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

@@ -2,7 +2,9 @@
 // roots, the folders its defaults leave out), where it is (status, whether the walk
 // is done) and what it found. Persisted as one row of the history's `jobs` table;
 // `currentFolder` and `runningSince` are live only.
+import { z } from 'zod';
 import type { JobCounts } from '../../shared/jobs/job.ts';
+import { modeChoiceSchema } from '../../shared/scans/record.ts';
 
 // Declared once in shared/ (the window shows jobs too).
 export { JOB_KINDS, isFinalStatus as isFinal } from '../../shared/jobs/job.ts';
@@ -12,3 +14,7 @@ export const emptyCounts = (): JobCounts => ({ found: 0, bytes: 0, scanned: 0, t
 
 /** Files accounted for: every found entry ends in one of these (threats are among the scanned). */
 export const doneCount = (counts: JobCounts): number => counts.scanned + counts.couldNotScan + counts.skipped;
+
+/** How a job's files are scanned, as its caller asked (the CLI's --mode, --force, --basic-only); kept with the job, so a resume scans alike. */
+export const jobRunOptionsSchema = z.object({ mode: modeChoiceSchema.optional(), force: z.boolean().optional(), basicOnly: z.boolean().optional() });
+export type JobRunOptions = z.infer<typeof jobRunOptionsSchema>;

@@ -141,8 +141,10 @@ export function createJobs(input: JobsInput): Jobs {
         currentFolder: null,
         runningSince: now(),
       };
-      const state: JobState = { ...draft, id: history.jobs.insert(draft) };
-      launch(state, null, new Set(), { mode: request.mode, force: request.force, basicOnly: request.basicOnly, settled: request.settled });
+      // Kept with the job: a resume after a restart or crash scans its other files alike.
+      const run: RunOptions = { ...(request.mode ? { mode: request.mode } : {}), ...(request.force ? { force: true } : {}), ...(request.basicOnly ? { basicOnly: true } : {}) };
+      const state: JobState = { ...draft, id: history.jobs.insert(draft, run) };
+      launch(state, null, new Set(), { ...run, settled: request.settled });
       return { ...state };
     },
     finished: (id) => runs.get(id)?.finished ?? Promise.resolve(history.jobs.get(id)),
@@ -188,7 +190,7 @@ export function createJobs(input: JobsInput): Jobs {
         const { pending: _waiting, ...totals } = history.jobs.totals(saved.id);
         const walked = saved.walkComplete ? {} : { found: 0, bytes: 0 };
         const state: JobState = { ...saved, counts: { ...saved.counts, ...totals, ...walked }, runningSince: saved.status === 'running' ? now() : null };
-        launch(state, recorded, pending, {});
+        launch(state, recorded, pending, history.jobs.runOptions(saved.id));
       }
     },
     async close() {

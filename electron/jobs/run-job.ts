@@ -2,13 +2,13 @@
 // goes through the scan pipeline's submit in batches, and after each batch waits until
 // few of its rows are left unfinished (and the job is not paused); once the walk is
 // done it waits for its last rows, then writes the summary from the rows themselves.
-import { TERMINAL_STATUSES, verdictOf, type ModeChoice, type ScanRecord } from '../../shared/scans/record.ts';
+import { TERMINAL_STATUSES, verdictOf, type ScanRecord } from '../../shared/scans/record.ts';
 import type { History } from '../history/history.ts';
 import type { ScanPipeline } from '../scans/pipeline.ts';
 import type { Intake } from '../scans/ports.ts';
 import { activeMs } from './job-progress.ts';
 import { waitFor, type JobRun } from './job-run.ts';
-import type { JobState } from './job-state.ts';
+import type { JobRunOptions, JobState } from './job-state.ts';
 import { walkJob } from './walk-job.ts';
 
 /** The walk goes on once no more than this many of the job's rows are unfinished (then a batch of up to 500 follows). */
@@ -25,11 +25,8 @@ export interface JobDeps {
   fileDone: (run: JobRun, record: ScanRecord) => void;
 }
 
-export interface RunOptions {
-  mode?: ModeChoice;
-  force?: boolean;
-  basicOnly?: boolean;
-}
+/** How the job's files are scanned (kept with the job: job-state.ts). */
+export type RunOptions = JobRunOptions;
 
 export async function runJob(deps: JobDeps, run: JobRun, options: RunOptions): Promise<JobState | null> {
   const { state } = run;

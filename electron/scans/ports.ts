@@ -20,6 +20,8 @@ export interface HistoryPort {
   findReusable(sha256: string, sinceIso: string, options?: { backend?: string }): ScanRecord | null;
   listPending(): ScanRecord[];
   counts(): QueueCounts;
+  /** Unfinished scan jobs started with basic checks only: recovery sends their waiting rows so too. */
+  readonly jobs?: { unfinishedBasicOnly(): number[] };
 }
 
 export interface UploadFile {

@@ -10,6 +10,8 @@ export function recover(p: Pipeline): void {
   memory.started = true;
   const pending = p.history.listPending();
   if (pending.length > 0) p.log?.info('resuming unfinished scans', { count: pending.length });
+  // A job started with basic checks only (the CLI's --basic-only) keeps that for its rows sent again.
+  const basicOnlyJobs = new Set(pending.length > 0 ? (p.history.jobs?.unfinishedBasicOnly() ?? []) : []);
   p.history.transaction(() => {
     for (const record of pending) {
       if (memory.records.has(record.id)) continue;
@@ -23,7 +25,8 @@ export function recover(p: Pipeline): void {
       } else {
         // Sent before the crash: the service may have it, so its reference is looked up before sending again.
         const rescan = record.origin === 'rescan';
-        trackRecord(memory, { id, route, forced: rescan, lookupFirst: Boolean(record.submittedAt), consentedTo: null, waitsForItsPath: !rescan });
+        const basicOnly = record.jobId !== undefined && basicOnlyJobs.has(record.jobId);
+        trackRecord(memory, { id, route, forced: rescan, basicOnly, lookupFirst: Boolean(record.submittedAt), consentedTo: null, waitsForItsPath: !rescan });
         if (record.status !== 'queued' || record.pendingReason) save(p, id, { status: 'queued', pendingReason: null });
         enqueue(memory, id);
       }
