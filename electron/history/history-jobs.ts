@@ -2,7 +2,7 @@
 // and the questions a job asks about its own scan rows (scans.job_id).
 import { jobRunOptionsSchema, type JobCounts, type JobKind, type JobRunOptions, type JobState } from '../jobs/job-state.ts';
 import type { HistoryDb } from './history-db.ts';
-import { JOB_PENDING } from './migrations.ts';
+import { JOB_PENDING, NOT_CLEAN } from './migrations.ts';
 import { expireJobsBeyond, expireJobsOlderThan } from './job-retention.ts';
 
 interface JobRow {
@@ -111,10 +111,19 @@ export function jobPendingIds(h: HistoryDb, id: number): string[] {
 /** The job's outcome counted from its rows (exact after a restart); found and bytes are the walk's. */
 export type JobTotals = Omit<JobCounts, 'found' | 'bytes'> & { pending: number };
 
+/** The job's rows (scans_by_job alone) and its other than clean rows by verdict (scans_job_not_clean): never each row's verdict. */
+export const JOB_TOTALS_SQL = {
+  rows: 'SELECT count(*) AS n FROM scans WHERE job_id = ?',
+  notClean: `SELECT verdict, count(*) AS n FROM scans WHERE job_id = ? AND ${NOT_CLEAN} GROUP BY verdict`,
+};
+
 export function jobTotals(h: HistoryDb, id: number): JobTotals {
-  const rows = h.prepare('SELECT verdict, count(*) AS n FROM scans WHERE job_id = ? GROUP BY verdict').all(id) as Array<{ verdict: string; n: number }>;
-  const n = (verdict: string) => rows.find((row) => row.verdict === verdict)?.n ?? 0;
-  return { scanned: n('safe') + n('allowed') + n('unsafe'), threats: n('unsafe'), couldNotScan: n('could-not-scan'), skipped: n('skipped'), pending: n('pending') };
+  // Computing the verdict of each of a 100,000-file job's rows took 60 ms; its clean rows are what the others leave.
+  const all = Number((h.prepare(JOB_TOTALS_SQL.rows).get(id) as { n: number }).n);
+  const rows = h.prepare(JOB_TOTALS_SQL.notClean).all(id) as Array<{ verdict: string; n: number }>;
+  const n = (verdict: string) => Number(rows.find((row) => row.verdict === verdict)?.n ?? 0);
+  const safe = all - rows.reduce((sum, row) => sum + Number(row.n), 0);
+  return { scanned: safe + n('allowed') + n('unsafe'), threats: n('unsafe'), couldNotScan: n('could-not-scan'), skipped: n('skipped'), pending: n('pending') };
 }
 
 export interface HistoryJobs {

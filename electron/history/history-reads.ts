@@ -68,10 +68,10 @@ const useNameIndex = (h: HistoryDb, search: string | undefined): boolean =>
  */
 function countMatches(h: HistoryDb, filter: SqlFilter, parsed: ParsedHistoryQuery): Pick<Page<ScanRecord>, 'total' | 'totalIsLowerBound'> {
   if ((parsed.search?.trim() ?? '') === '') {
-    return { total: Number((h.prepare(`SELECT count(*) AS n FROM scans ${filter.where}`).get(...filter.params) as { n: number }).n) };
+    return { total: Number((h.prepare(`SELECT count(*) AS n FROM scans ${filter.countWhere}`).get(...filter.params) as { n: number }).n) };
   }
   const cap = searchCountCap(parsed.offset, parsed.limit);
-  const sql = `SELECT count(*) AS n FROM (SELECT 1 FROM scans ${filter.where} LIMIT ?)`;
+  const sql = `SELECT count(*) AS n FROM (SELECT 1 FROM scans ${filter.countWhere} LIMIT ?)`;
   const counted = Number((h.prepare(sql).get(...filter.params, cap + 1) as { n: number }).n);
   return counted > cap ? { total: cap, totalIsLowerBound: true } : { total: counted };
 }

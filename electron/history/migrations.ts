@@ -39,6 +39,13 @@ export const VERDICT_SQL = `CASE
   ELSE 'could-not-scan'
 END`;
 
+/**
+ * The rows whose verdict is "safe", on their own columns: what VERDICT_SQL says (a test checks it).
+ * The list's index of counts (scans_listed_count) holds these columns, where the generated verdict
+ * needs the row; a filter on clean rows is then counted from that index alone.
+ */
+export const SAFE_VERDICT_SQL = "+status = 'completed' AND +safe = 1";
+
 /** A job's rows not yet finished (migration 8's index; frozen: existing indexes hold this WHERE). */
 export const JOB_PENDING = "status NOT IN ('completed', 'failed', 'skipped')";
 
@@ -53,6 +60,27 @@ export const DIGEST_PREFIX_CHARS = 12;
  * after a restart or crash scans its other files as it started. NULL (older jobs): as by default.
  * Self-contained so its number can change while no released database holds it.
  */
+/**
+ * The list's index of counts in page order within its groups: (job_id, status, safe, seq, file_name)
+ * rather than by file name. A capped count of a name search (searchCountCap in query-filter.ts)
+ * stops at its 1,001st match; in name order a search for "setup" read four fifths of the index
+ * first (its matches sort late), in seq order its matches are spread evenly. Self-contained so its
+ * number can change while no released database holds it.
+ */
+const LISTED_COUNT_IN_SEQ_ORDER: Migration = {
+  version: 11,
+  description: "the list's index of counts in insertion order within its groups, so a name search's capped count stops early",
+  up(db) {
+    db.exec(`
+      DROP INDEX IF EXISTS scans_listed_count;
+      CREATE INDEX scans_listed_count ON scans (job_id, status, safe, seq, file_name) WHERE job_id IS NULL OR (status = 'completed' AND safe = 0);
+    `);
+    // Dropping the index dropped its statistics: without them, beside the other indexes' (PRAGMA optimize
+    // keeps them), SQLite counted the list through a MULTI-INDEX OR of every row (100 times slower).
+    if (db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'").get() !== undefined) db.exec('ANALYZE scans_listed_count');
+  },
+};
+
 const JOB_RUN_OPTIONS: Migration = {
   version: 10,
   description: "how a scan job's files are scanned (basic checks only, forced, mode), kept for its resume",
@@ -238,6 +266,7 @@ export const MIGRATIONS: readonly Migration[] = [
     },
   },
   JOB_RUN_OPTIONS,
+  LISTED_COUNT_IN_SEQ_ORDER,
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

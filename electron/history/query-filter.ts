@@ -4,7 +4,7 @@
 import type { SQLInputValue } from 'node:sqlite';
 import { historyQuerySchema, type HistoryQuery } from '../../shared/scans/record.ts';
 import type { z } from 'zod';
-import { DIGEST_PREFIX_CHARS, NOT_CLEAN } from './migrations.ts';
+import { DIGEST_PREFIX_CHARS, NOT_CLEAN, SAFE_VERDICT_SQL } from './migrations.ts';
 
 export type ParsedHistoryQuery = z.infer<typeof historyQuerySchema>;
 
@@ -16,6 +16,11 @@ export interface SqlFilter {
   params: SQLInputValue[];
   /** `ORDER BY …` matching the query's order. */
   orderBy: string;
+  /**
+   * The WHERE of the page's total: `where` with what follows from it made explicit, when that lets
+   * SQLite count from an index range (the page itself keeps the plain WHERE: its plan walks in page order).
+   */
+  countWhere: string;
 }
 
 const HEX = /^[0-9a-f]{1,64}$/;
@@ -78,7 +83,10 @@ export function buildFilter(query: Pick<ParsedHistoryQuery, 'statuses' | 'verdic
     clauses.push(`${unindexed}status IN (${statuses.map(() => '?').join(', ')})`);
     params.push(...statuses);
   }
-  if (verdicts.length > 0) {
+  if (listed && verdicts.length === 1 && verdicts[0] === 'safe') {
+    // The window's "clean" filter: on the columns scans_listed_count holds, so a count never reads the row.
+    clauses.push(SAFE_VERDICT_SQL);
+  } else if (verdicts.length > 0) {
     clauses.push(`${unindexed}verdict IN (${verdicts.map(() => '?').join(', ')})`);
     params.push(...verdicts);
   }
@@ -146,11 +154,16 @@ export function buildFilter(query: Pick<ParsedHistoryQuery, 'statuses' | 'verdic
   }
 
   const direction = query.order === 'oldest' ? 'ASC' : 'DESC';
+  const where = clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '';
+  // In the main list a job's rows are completed threats only: asked for other statuses, only single
+  // scans match, and scans_listed_count counts them from its range (job_id NULL, status) alone.
+  const singlesOnly = listed && statuses.length > 0 && !statuses.includes('completed');
   return {
     conditions: clauses,
-    where: clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '',
+    where,
     params,
     orderBy: `ORDER BY queued_at ${direction}, seq ${direction}`,
+    countWhere: singlesOnly ? `${where} AND job_id IS NULL` : where,
   };
 }
 

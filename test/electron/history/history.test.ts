@@ -237,6 +237,9 @@ describe('verdicts', () => {
       const expected = records.filter((r) => verdictOf(r) === verdict).map((r) => r.id).sort();
       const found = history.query({ verdicts: [verdict], limit: 1000 }).items.map((r) => r.id).sort();
       expect(found, verdict).toEqual(expected);
+      // The main list words some verdicts on the row's own columns (SAFE_VERDICT_SQL): the same rows, counted alike.
+      expect(history.query({ verdicts: [verdict], limit: 1000, jobRows: 'threats' }).items.map((r) => r.id).sort(), `${verdict} in the list`).toEqual(expected);
+      expect(history.query({ verdicts: [verdict], limit: 1, jobRows: 'threats' }).total, `${verdict} counted in the list`).toBe(expected.length);
     }
     // A completed scan without a verdict is "could not scan", never "safe"; allowed content is never "safe" either.
     expect(history.query({ verdicts: ['safe'], limit: 1000 }).items.every((r) => r.safe === true)).toBe(true);
