@@ -81,7 +81,7 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
     jobs.resumeUnfinished();
     // Retention at start runs before anything can await: a record recovery re-queues must not finish (and look old) first.
     const retention = setupRetention(ctx, history, events, jobs);
-    const schedules = await setupSchedules(ctx, { jobs, history });
+    const schedules = await setupSchedules(ctx, { jobs, history, uploadWaitsForConsent: () => scanning.scheduledUploadWaits() });
     const submit = createSubmit(scans, ctx.log);
     const watch = await setupWatching(ctx, { exclusions: scanning.exclusions, submit: (paths) => submit(paths, { origin: 'watch' }) });
     ctx.settings.onChange(reactToSettings({ backend, scans, scanning, retention, watch }));

@@ -3,6 +3,7 @@
 import type { ScanOrigin, ScanRecord } from '../../shared/scans/record.ts';
 import { needsUploadConsent } from '../../shared/settings/protection.ts';
 import type { BackendManager } from '../backend/backend.ts';
+import { LOCAL_LABEL, NO_REMOTE_LABEL } from '../backend/backend-state.ts';
 import { createExclusionMatcher, exclusionConfigFromSettings, type ExclusionMatcher } from '../exclusions/exclusion-matcher.ts';
 import { MAX_ASYNC_FILE_SIZE } from '../../shared/service-contract/limits.ts';
 import { fingerprintFile } from '../fingerprint/fingerprint.ts';
@@ -25,8 +26,8 @@ const THREAD_FROM_BYTES = 1024 * 1024;
 
 /**
  * Manual scans ask before a file goes to a remote service; a watched folder and the command line do not.
- * A scheduled scan asks too: it walks whole folders with no one there to choose, so its files wait
- * until the user agrees to the service once (or has already, for that host).
+ * A scheduled scan asks too, but with no one there to agree its run is skipped rather than left waiting
+ * (scheduledUploadWaits, jobs/schedule/serve-kind.ts) until the user has agreed to that service's host.
  */
 const ASKS_BEFORE_UPLOAD: ReadonlySet<ScanOrigin> = new Set(['drop', 'dialog', 'second-instance', 'rescan', 'schedule']);
 
@@ -36,6 +37,8 @@ export interface Scanning {
   exclusions(): ExclusionMatcher;
   /** The settings that make up the rules changed: compile them again on next use. */
   exclusionsChanged(): void;
+  /** The remote service (its origin) whose upload a scheduled scan's files would wait for the user to agree to; null when they would not wait. */
+  scheduledUploadWaits(): string | null;
 }
 
 export interface ScanningInput {
@@ -112,9 +115,16 @@ export function setupScanning(ctx: CoreContext, input: ScanningInput): Scanning 
     ...(input.engineWait ? { engineWait: input.engineWait } : {}),
   });
   ctx.onClose(() => scans.close());
+  const scheduledUploadWaits = (): string | null => {
+    const label = backend.label();
+    // Not yet set up (no remote service named): its files wait for the service, not for consent.
+    if (label === LOCAL_LABEL || label === NO_REMOTE_LABEL || options.serviceOverride !== undefined) return null;
+    return needsUploadConsent(settings.get(), label) ? label : null;
+  };
   return {
     scans,
     exclusions,
+    scheduledUploadWaits,
     exclusionsChanged: () => {
       matcher = null;
     },

@@ -14,7 +14,7 @@ import type { CoreContext } from './core-context.ts';
 const sameSchedules = (a: ScanSchedules, b: ScanSchedules): boolean =>
   a.skipOnBattery === b.skipOnBattery && SCHEDULED_KINDS.every((kind) => JSON.stringify(a[kind]) === JSON.stringify(b[kind]));
 
-export async function setupSchedules(ctx: CoreContext, input: { jobs: Jobs; history: History }): Promise<Scheduler> {
+export async function setupSchedules(ctx: CoreContext, input: { jobs: Jobs; history: History; uploadWaitsForConsent: () => string | null }): Promise<Scheduler> {
   const scheduler = createScheduler({
     clock: ctx.tuning.scheduleClock ?? systemClock,
     power: ctx.options.power ?? mainsPower,
@@ -26,6 +26,7 @@ export async function setupSchedules(ctx: CoreContext, input: { jobs: Jobs; hist
     },
     store: fileRecordStore(ctx.dataDir, (error) => ctx.log.warn({ err: error }, 'the schedule state file is damaged; the schedules start afresh')),
     log: ctx.log,
+    uploadWaitsForConsent: input.uploadWaitsForConsent,
     schedules: ctx.settings.get().scanSchedules,
   });
   // Registered after the jobs: closes first, so no scheduled job starts while they stop.

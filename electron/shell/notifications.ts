@@ -1,15 +1,17 @@
-// Desktop notifications for finished scans: the rules are in notification-rules.ts;
-// this wires them to the core's events and Electron's Notification.
+// Desktop notifications for finished scans, finished scan jobs and a scheduled scan
+// skipped for want of upload consent: the rules are in notification-rules.ts; this
+// wires them to the core's events and Electron's Notification.
 import { Notification } from 'electron';
 import type { Core } from '../core/core.ts';
 import type { Logger } from '../logging/logger.ts';
 import { realTimers, type Timers } from './event-batcher.ts';
 import { isFinalStatus, shownOutsideItsJob } from '../../shared/jobs/job.ts';
 import { createFinishedScanCollector, DEFAULT_MAX_INDIVIDUAL, jobNotice, planNotifications, type Notice, type NotificationPolicy } from './notification-rules.ts';
+import { consentHostLabel } from '../../shared/settings/protection.ts';
 import { shellLanguage, textsFor } from './texts.ts';
 
 export interface NotificationsOptions {
-  core: Pick<Core, 'onEvent' | 'settings'> & Partial<Pick<Core, 'scanJobs'>>;
+  core: Pick<Core, 'onEvent' | 'settings'> & Partial<Pick<Core, 'scanJobs' | 'schedules'>>;
   /** A click on a notice about one scan. */
   onShowScan(id: string): void;
   /** A click on a notice about many. */
@@ -71,11 +73,37 @@ export function setupNotifications(options: NotificationsOptions): () => void {
       })
       .catch((error: unknown) => options.log.error({ err: error }, 'could not show the end of a scan job'));
   });
+  const stopSchedules = notifySkippedSchedules(options, show);
   return () => {
     stop();
     stopJobs?.();
+    stopSchedules();
     collector.dispose();
     for (const notification of live) notification.close();
     live.clear();
   };
+}
+
+/**
+ * A scheduled scan skipped because its files would have waited for the user's consent to upload:
+ * told once per skipped run (not for one an earlier run of the app skipped), with what to do.
+ */
+function notifySkippedSchedules(options: NotificationsOptions, show: (notice: Notice) => void): () => void {
+  const { schedules } = options.core;
+  if (!schedules) return () => {};
+  const skips = (view: ReturnType<typeof schedules.view>) =>
+    view.kinds.filter((kind) => kind.lastOutcome === 'skipped_consent' && kind.skippedFor !== null).map((kind) => ({ ...kind, key: `${kind.kind}@${kind.lastRunAt}` }));
+  const told = new Set(skips(schedules.view()).map((skip) => skip.key));
+  return schedules.onChange((view) => {
+    for (const skip of skips(view)) {
+      if (told.has(skip.key)) continue;
+      told.add(skip.key);
+      void shellLanguage(options.core.settings)
+        .then((language) => {
+          const texts = textsFor(language);
+          show({ kind: 'schedule', title: texts.scheduleSkippedTitle(skip.kind), body: texts.scheduleSkippedBody(consentHostLabel(skip.skippedFor ?? '')), scanId: null });
+        })
+        .catch((error: unknown) => options.log.error({ err: error }, 'could not tell of a skipped scheduled scan'));
+    }
+  });
 }

@@ -47,6 +47,9 @@ export interface ShellTexts {
   /** The notice at the end of a scan job. */
   jobTitle(kind: JobKind, status: 'completed' | 'cancelled'): string;
   jobBody(counts: JobCounts, durationMs: number): string;
+  /** A scheduled scan skipped: its files would have waited for consent to upload to `host`, with no one there to agree. */
+  scheduleSkippedTitle(kind: ScheduledKind): string;
+  scheduleSkippedBody(host: string): string;
 }
 
 /** "Thu, 26 Nov, 09:00" in the language's own order, on the 24-hour clock the schedules use. */
@@ -100,6 +103,9 @@ const en: ShellTexts = {
   jobBody: (counts, durationMs) =>
     `${counts.scanned} ${counts.scanned === 1 ? 'file' : 'files'} scanned, ${counts.threats} ${counts.threats === 1 ? 'threat' : 'threats'}, ` +
     `${counts.couldNotScan} could not be scanned, ${counts.skipped} skipped, in ${duration(durationMs, 'min')}.`,
+  scheduleSkippedTitle: (kind) => `Scheduled ${kind === 'quick' ? 'quick scan' : 'full scan'} skipped`,
+  scheduleSkippedBody: (host) =>
+    `Its files would be sent to ${host}, and Verdict asks you first. To let scheduled scans run, scan once by hand and choose “Don’t ask again for ${host}”, or turn off asking in Settings › Privacy.`,
 };
 
 const de: ShellTexts = {
@@ -149,6 +155,9 @@ const de: ShellTexts = {
   jobBody: (counts, durationMs) =>
     `${counts.scanned} ${counts.scanned === 1 ? 'Datei' : 'Dateien'} geprüft, ${counts.threats} ${counts.threats === 1 ? 'Bedrohung' : 'Bedrohungen'}, ` +
     `${counts.couldNotScan} nicht prüfbar, ${counts.skipped} übersprungen, in ${duration(durationMs, 'Min.')}.`,
+  scheduleSkippedTitle: (kind) => `Geplante ${kind === 'quick' ? 'Schnellprüfung' : 'vollständige Prüfung'} übersprungen`,
+  scheduleSkippedBody: (host) =>
+    `Ihre Dateien würden an ${host} gesendet, und Verdict fragt Sie vorher. Damit geplante Prüfungen laufen, prüfen Sie einmal selbst und wählen „Für ${host} nicht mehr fragen“, oder schalten Sie die Nachfrage unter Einstellungen › Datenschutz aus.`,
 };
 
 /** "42 s", "3 min 5 s", "2 h 10 min" (with the language's word for minutes). */

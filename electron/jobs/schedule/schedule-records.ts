@@ -14,8 +14,12 @@ import { removeStaleTempFiles, writeFileAtomic } from '../../settings/atomic-wri
 
 export const SCHEDULE_FILE_NAME = 'schedules.json';
 
-/** ran; skipped on battery; covered by a job of the kind that ended after the due time; failed to start (logged). */
-export const scheduleOutcomeSchema = z.enum(['ran', 'skipped_battery', 'covered', 'failed']);
+/**
+ * ran; skipped on battery; skipped because its files would wait for the user's consent to upload
+ * to a remote service (`skippedFor` names it); covered by a job of the kind that ended after the
+ * due time; failed to start (logged).
+ */
+export const scheduleOutcomeSchema = z.enum(['ran', 'skipped_battery', 'skipped_consent', 'covered', 'failed']);
 export type ScheduleOutcome = z.infer<typeof scheduleOutcomeSchema>;
 
 const recordSchema = z.object({
@@ -26,6 +30,8 @@ const recordSchema = z.object({
   lastRunAt: z.iso.datetime().nullable(),
   lastJobId: z.number().int().nullable(),
   lastOutcome: scheduleOutcomeSchema.nullable(),
+  /** The remote service (its origin) a `skipped_consent` run would have sent files to. */
+  skippedFor: z.string().nullable().optional(),
 });
 export type ScheduleRecord = z.infer<typeof recordSchema>;
 

@@ -12,6 +12,8 @@ export interface ScheduleKindView {
   activity: KindActivity;
   lastRunAt: string | null;
   lastOutcome: ScheduleOutcome | null;
+  /** With `skipped_consent`: the remote service (its origin) the run would have sent files to. */
+  skippedFor: string | null;
 }
 
 export interface SchedulesView {
@@ -34,6 +36,7 @@ export function scheduleView(state: SchedulerState, now: number): SchedulesView 
       activity: state.activity[kind],
       lastRunAt: state.records[kind]?.lastRunAt ?? null,
       lastOutcome: state.records[kind]?.lastOutcome ?? null,
+      skippedFor: state.records[kind]?.lastOutcome === 'skipped_consent' ? (state.records[kind]?.skippedFor ?? null) : null,
     })),
     next: next && { kind: next.kind, at: new Date(next.at).toISOString() },
   };

@@ -44,6 +44,11 @@ export interface SchedulerDeps {
   log: SchedulerLog;
   /** Tells listeners the state changed (next run, activity, last outcome). */
   changed(): void;
+  /**
+   * The remote service (its origin) a scheduled scan's files would wait at for the user's consent
+   * to upload, with no one there to give it; null when they would be sent (or stay on this computer).
+   */
+  uploadWaitsForConsent?(): string | null;
 }
 
 export const idleActivity = (): Record<ScheduledKind, KindActivity> => ({ quick: 'idle', full: 'idle' });

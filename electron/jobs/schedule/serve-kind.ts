@@ -1,7 +1,8 @@
 // Serving one kind's due time: wait for a job of the kind that is already running
 // (started by hand, or resumed after a restart) and count it when it completes; else
 // skip on battery when the settings say so; else start the scheduled job and wait for
-// its end. The record is saved right after the job starts: a restart then finds the job
+// its end; skip it when its files would wait for the user's consent to upload to a remote
+// service (nobody is there to give it: it would wait silently). The record is saved right after the job starts: a restart then finds the job
 // running (it resumes) and the due time served, never a second run for it.
 import { lastDue, type ScheduledKind } from '../../../shared/settings/schedules.ts';
 import { unservedDue } from './due-now.ts';
@@ -85,6 +86,12 @@ export async function serveKind(state: SchedulerState, deps: SchedulerDeps, kind
       if (state.schedules.skipOnBattery && deps.power.onBattery()) {
         deps.log.info({ kind, due: new Date(due).toISOString() }, 'scheduled scan skipped on battery power');
         await markServed(state, deps, kind, due, { lastOutcome: 'skipped_battery' });
+        return;
+      }
+      const asksFor = deps.uploadWaitsForConsent?.() ?? null;
+      if (asksFor !== null) {
+        deps.log.warn({ kind, due: new Date(due).toISOString(), service: asksFor }, 'scheduled scan skipped: its files would wait for consent to upload to the remote service');
+        await markServed(state, deps, kind, due, { lastOutcome: 'skipped_consent', lastRunAt: new Date(deps.clock.now()).toISOString(), skippedFor: asksFor });
         return;
       }
       await runScheduled(state, deps, kind, due);
