@@ -76,7 +76,7 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
     // After recovery, before retention: a record whose file a crash left restored, allowed, deleted or lost says so.
     threats.reconcile();
     threats.finishPending();
-    const jobs = setupJobs(ctx, { history, scans, events });
+    const jobs = setupJobs(ctx, { history, scans, events, allowBasicOnly: (ids) => void engine.allowBasicOnly(ids) });
     scans.start();
     jobs.resumeUnfinished();
     // Retention at start runs before anything can await: a record recovery re-queues must not finish (and look old) first.

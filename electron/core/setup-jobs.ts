@@ -8,7 +8,7 @@ import type { ScanEvents } from '../scans/events.ts';
 import type { ScanPipeline } from '../scans/pipeline.ts';
 import type { CoreContext } from './core-context.ts';
 
-export function setupJobs(ctx: CoreContext, input: { history: History; scans: ScanPipeline; events: ScanEvents }): Jobs {
+export function setupJobs(ctx: CoreContext, input: { history: History; scans: ScanPipeline; events: ScanEvents; allowBasicOnly?: (serviceScanIds: readonly string[]) => void }): Jobs {
   const jobs = createJobs({
     history: input.history,
     pipeline: input.scans,
@@ -16,6 +16,7 @@ export function setupJobs(ctx: CoreContext, input: { history: History; scans: Sc
     events: input.events,
     places: ctx.tuning.jobPlaces ?? { platform: process.platform, home: homedir(), env: process.env },
     dataDir: ctx.dataDir,
+    ...(input.allowBasicOnly ? { allowBasicOnly: input.allowBasicOnly } : {}),
     onError: (error, job) => ctx.log.error({ err: error, jobId: job.id, kind: job.kind }, 'scan job stopped; it resumes at the next start'),
   });
   // Registered after the pipeline: closes first, so a walk stops before the pipeline does.

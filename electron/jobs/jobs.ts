@@ -7,6 +7,7 @@ import type { History } from '../history/history.ts';
 import type { ScanEvents } from '../scans/events.ts';
 import type { ScanPipeline } from '../scans/pipeline.ts';
 import type { Intake } from '../scans/ports.ts';
+import { LOCAL_LABEL } from '../backend/backend-state.ts';
 import { defaultExclusions } from './default-exclusions.ts';
 import { activeMs, progressOf, type JobProgress } from './job-progress.ts';
 import { rootsFor, type JobPlaces } from './job-roots.ts';
@@ -61,6 +62,8 @@ export interface JobsInput {
   dataDir: string;
   now?: () => number;
   onError?: (error: unknown, job: JobState) => void;
+  /** Lets these scans of the embedded service go on with basic checks only (a resumed basic-only job's rows waiting there). */
+  allowBasicOnly?: (serviceScanIds: readonly string[]) => void;
 }
 
 /** Progress events of a job go out at most this often (changes of state always). */
@@ -108,6 +111,11 @@ export function createJobs(input: JobsInput): Jobs {
       })
       .finally(() => runs.delete(state.id));
     emit(run, true);
+  };
+
+  const allowWaiting = (pending: ReadonlySet<string>) => {
+    const held = [...pending].map((id) => history.get(id)).filter((record) => record?.backend === LOCAL_LABEL && record.serviceScanId);
+    if (held.length > 0) input.allowBasicOnly?.(held.map((record) => record!.serviceScanId!));
   };
 
   const accrue = (state: JobState) => {
@@ -190,7 +198,10 @@ export function createJobs(input: JobsInput): Jobs {
         const { pending: _waiting, ...totals } = history.jobs.totals(saved.id);
         const walked = saved.walkComplete ? {} : { found: 0, bytes: 0 };
         const state: JobState = { ...saved, counts: { ...saved.counts, ...totals, ...walked }, runningSince: saved.status === 'running' ? now() : null };
-        launch(state, recorded, pending, history.jobs.runOptions(saved.id));
+        const run = history.jobs.runOptions(saved.id);
+        // Its rows the embedded service held when the app stopped: that service does not keep the choice across a restart.
+        if (run.basicOnly) allowWaiting(pending);
+        launch(state, recorded, pending, run);
       }
     },
     async close() {

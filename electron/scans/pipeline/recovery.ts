@@ -17,15 +17,15 @@ export function recover(p: Pipeline): void {
       if (memory.records.has(record.id)) continue;
       const { id } = record;
       const route = { path: record.path, origin: record.origin };
+      const basicOnly = record.jobId !== undefined && basicOnlyJobs.has(record.jobId);
       // Followed scans first (their uploads are done), then the rest in their original order.
       if (record.serviceScanId) {
-        trackRecord(memory, { id, route, forced: false, lookupFirst: false, consentedTo: null, waitsForItsPath: false });
+        trackRecord(memory, { id, route, forced: false, basicOnly, lookupFirst: false, consentedTo: null, waitsForItsPath: false });
         if (record.status !== 'processing' || record.pendingReason) save(p, id, { status: 'processing', pendingReason: null });
         enqueue(memory, id, true);
       } else {
         // Sent before the crash: the service may have it, so its reference is looked up before sending again.
         const rescan = record.origin === 'rescan';
-        const basicOnly = record.jobId !== undefined && basicOnlyJobs.has(record.jobId);
         trackRecord(memory, { id, route, forced: rescan, basicOnly, lookupFirst: Boolean(record.submittedAt), consentedTo: null, waitsForItsPath: !rescan });
         if (record.status !== 'queued' || record.pendingReason) save(p, id, { status: 'queued', pendingReason: null });
         enqueue(memory, id);

@@ -101,6 +101,28 @@ describe('a job started with basic checks only, resumed', () => {
     expectAllBasicChecked(jobId, files);
     expect(rowsOf(jobId).slice(0, 10).map((row) => row.path)).toEqual(files.slice(0, 10));
   });
+
+  it('after a restart, lets its rows that wait at the embedded service go on with basic checks only', async (context) => {
+    if (!(await clamavGone(context))) return;
+    const root = join(fixture.dir.path, 'tree');
+    const files = await writeTree(root, 5);
+    // Its files handed to the service, waiting there for ClamAV (the state a basic-only job's rows are in
+    // when the app stops between their upload and the service's switch; made here without the flag).
+    const first = await openCore();
+    const started = await first.jobs.start({ kind: 'custom', roots: [root], origin: 'cli', mode: 'async' });
+    const waiting = () => rowsOf(started.id).filter((row) => row.status === 'processing').length === 5;
+    await until(waiting, 'its rows wait at the service');
+    await first.close();
+    expect(waiting()).toBe(true);
+    const db = new DatabaseSync(join(fixture.dataDir(), 'history.sqlite'));
+    db.prepare('UPDATE jobs SET run_json = ? WHERE id = ?').run(JSON.stringify({ mode: 'async', basicOnly: true }), started.id);
+    db.close();
+
+    const second = await openCore();
+    const job = await second.jobs.finished(started.id);
+    expect(job).toMatchObject({ status: 'completed', counts: { scanned: 5, couldNotScan: 0 } });
+    expectAllBasicChecked(started.id, files);
+  });
 });
 
 describe("a job's run options in the history", () => {
