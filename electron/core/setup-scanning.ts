@@ -6,7 +6,6 @@ import type { BackendManager } from '../backend/backend.ts';
 import { LOCAL_LABEL, NO_REMOTE_LABEL } from '../backend/backend-state.ts';
 import { createExclusionMatcher, exclusionConfigFromSettings, type ExclusionMatcher } from '../exclusions/exclusion-matcher.ts';
 import { MAX_ASYNC_FILE_SIZE } from '../../shared/service-contract/limits.ts';
-import { fingerprintFile } from '../fingerprint/fingerprint.ts';
 import { createFingerprintPool } from '../fingerprint/fingerprint-pool.ts';
 import { tooLargeFailure } from '../scans/failures.ts';
 import type { History } from '../history/history.ts';
@@ -20,9 +19,6 @@ import type { ThreatActions } from './threat-actions.ts';
 
 /** Files up to this size are read once (fingerprint) and uploaded from memory; at most `concurrency` are held at a time. */
 const SINGLE_READ_MAX_BYTES = 1024 * 1024;
-
-/** Files of at least this size (at intake) are fingerprinted on the fingerprint thread, smaller ones on this one. */
-const THREAD_FROM_BYTES = 1024 * 1024;
 
 /**
  * Manual scans ask before a file goes to a remote service; a watched folder and the command line do not.
@@ -78,13 +74,9 @@ export function setupScanning(ctx: CoreContext, input: ScanningInput): Scanning 
     onFallback: (error) => log.warn({ error: error.message }, 'fingerprint threads unavailable; fingerprinting on the main thread'),
   });
   ctx.onClose(() => pool.close());
-  const fingerprint: Fingerprinter = async (path, signal, sizeAtIntake) => {
-    // A small file on this thread: handing it to the thread and back costs about what its hashing does,
-    // and the wait for the thread to be scheduled slowed a batch of small files on a busy machine.
-    if (sizeAtIntake !== null && sizeAtIntake < THREAD_FROM_BYTES) {
-      const refuse = (opened: { size: number }) => (opened.size > MAX_ASYNC_FILE_SIZE ? tooLargeFailure(opened.size) : undefined);
-      return fingerprintFile(path, { signal, keepContentUpTo: SINGLE_READ_MAX_BYTES, refuse, digests: ['sha256'] });
-    }
+  // Every file on the fingerprint thread: with the files of a turn in one message each way, the hop
+  // costs this thread less than opening, reading and hashing even a small file here.
+  const fingerprint: Fingerprinter = async (path, signal) => {
     const result = await pool.fingerprint(path, signal);
     if (result.kind === 'too_large') throw tooLargeFailure(result.size);
     return { ...result.fingerprint, after: result.after };

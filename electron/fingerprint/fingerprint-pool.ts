@@ -1,6 +1,7 @@
 // Fingerprints files on a worker thread (or several), so hashing and reading
 // (about 0.1 ms of CPU per small file, a second or more for a 100 MB one) stay off
-// the thread that serves the window. Jobs wait in one line and go to the next idle thread.
+// the thread that serves the window. The jobs asked for in one turn go out in one
+// message, and each thread answers the jobs of a message in one message.
 // Should a thread be unavailable (a build without its entry) or fail, the files
 // are fingerprinted on the calling thread instead: slower, never missing.
 import { Worker } from 'node:worker_threads';
@@ -51,7 +52,8 @@ interface Pending {
 
 interface Thread {
   worker: Worker;
-  busy: Pending | null;
+  /** Jobs posted to it and not answered yet (it reads them one after the other). */
+  inFlight: Map<number, Pending>;
 }
 
 export function createFingerprintPool(options: PoolOptions = {}): FingerprintPool {
@@ -61,6 +63,7 @@ export function createFingerprintPool(options: PoolOptions = {}): FingerprintPoo
   let nextId = 1;
   let broken: Error | null = null;
   let closed = false;
+  let dispatchScheduled = false;
 
   const settle = (pending: Pending) => pending.signal.removeEventListener('abort', pending.onAbort);
 
@@ -83,10 +86,19 @@ export function createFingerprintPool(options: PoolOptions = {}): FingerprintPoo
     broken = error;
     options.onFallback?.(error);
     for (const thread of threads.splice(0)) {
-      if (thread.busy) runHere(thread.busy);
+      for (const pending of thread.inFlight.values()) if (!pending.signal.aborted) runHere(pending);
       void thread.worker.terminate();
     }
     for (const pending of waiting.splice(0)) runHere(pending);
+  };
+
+  const answered = (thread: Thread, reply: FingerprintReply): void => {
+    const pending = thread.inFlight.get(reply.id);
+    thread.inFlight.delete(reply.id);
+    if (!pending || pending.signal.aborted) return;
+    settle(pending);
+    if (reply.ok) pending.resolve(asBuffers(reply.result));
+    else pending.reject(reply.error.code ? new FingerprintError(reply.error.code, reply.error.message, reply.error.detail ? { detail: reply.error.detail } : {}) : new Error(reply.error.message));
   };
 
   const startThread = (): Thread | null => {
@@ -98,16 +110,11 @@ export function createFingerprintPool(options: PoolOptions = {}): FingerprintPoo
       return null;
     }
     worker.unref();
-    const thread: Thread = { worker, busy: null };
-    worker.on('message', (reply: FingerprintReply) => {
-      const pending = thread.busy;
-      thread.busy = null;
-      if (pending && pending.job.id === reply.id && !pending.signal.aborted) {
-        settle(pending);
-        if (reply.ok) pending.resolve(asBuffers(reply.result));
-        else pending.reject(reply.error.code ? new FingerprintError(reply.error.code, reply.error.message, reply.error.detail ? { detail: reply.error.detail } : {}) : new Error(reply.error.message));
-      }
-      dispatch();
+    const thread: Thread = { worker, inFlight: new Map() };
+    worker.on('message', (replies: FingerprintReply[]) => {
+      for (const reply of replies) answered(thread, reply);
+      // A thread with work holds the process open; an idle one does not.
+      if (thread.inFlight.size === 0) worker.unref();
     });
     worker.on('error', (error) => giveUp(error));
     worker.on('exit', (code) => {
@@ -117,17 +124,25 @@ export function createFingerprintPool(options: PoolOptions = {}): FingerprintPoo
     return thread;
   };
 
+  /** The jobs asked for in this turn go out together: one message per thread, to the least busy ones. */
   const dispatch = (): void => {
-    while (waiting.length > 0 && !broken && !closed) {
-      const idle = threads.find((thread) => !thread.busy) ?? (threads.length < (options.threads ?? 1) ? startThread() : null);
-      if (!idle) return;
-      const pending = waiting.shift()!;
-      idle.busy = pending;
-      // A thread with work holds the process open; an idle one does not.
-      idle.worker.ref();
-      idle.worker.postMessage(pending.job);
+    dispatchScheduled = false;
+    if (broken || closed || waiting.length === 0) return;
+    const batches = new Map<Thread, FingerprintJob[]>();
+    for (const pending of waiting.splice(0)) {
+      const idle = threads.find((thread) => thread.inFlight.size === 0) ?? (threads.length < (options.threads ?? 1) ? startThread() : null);
+      const thread = idle ?? threads.reduce((least, next) => (next.inFlight.size < least.inFlight.size ? next : least), threads[0]!);
+      if (broken || !thread) {
+        runHere(pending);
+        continue;
+      }
+      thread.inFlight.set(pending.job.id, pending);
+      batches.set(thread, [...(batches.get(thread) ?? []), pending.job]);
     }
-    for (const thread of threads) if (!thread.busy) thread.worker.unref();
+    for (const [thread, jobs] of batches) {
+      thread.worker.ref();
+      thread.worker.postMessage(jobs);
+    }
   };
 
   return {
@@ -148,7 +163,9 @@ export function createFingerprintPool(options: PoolOptions = {}): FingerprintPoo
         signal.addEventListener('abort', pending.onAbort, { once: true });
         if (broken || closed) return runHere(pending);
         waiting.push(pending);
-        dispatch();
+        if (dispatchScheduled) return;
+        dispatchScheduled = true;
+        setImmediate(dispatch);
       });
     },
     async close() {
