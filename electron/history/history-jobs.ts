@@ -4,6 +4,8 @@ import type { JobCounts, JobKind, JobState } from '../jobs/job-state.ts';
 import type { HistoryDb } from './history-db.ts';
 import { JOB_PENDING } from './migrations.ts';
 import { expireJobsBeyond, expireJobsOlderThan } from './job-retention.ts';
+import { compactStep, reclaimPages, uncompactedJobs, type CompactStep } from './job-files/compact-job.ts';
+import { compactCount } from './job-files/compact-reads.ts';
 
 interface JobRow {
   id: number;
@@ -94,7 +96,8 @@ export type JobTotals = Omit<JobCounts, 'found' | 'bytes'> & { pending: number }
 
 export function jobTotals(h: HistoryDb, id: number): JobTotals {
   const rows = h.prepare('SELECT verdict, count(*) AS n FROM scans WHERE job_id = ? GROUP BY verdict').all(id) as Array<{ verdict: string; n: number }>;
-  const n = (verdict: string) => rows.find((row) => row.verdict === verdict)?.n ?? 0;
+  // A finished job's clean files are in the compact store (job-files/).
+  const n = (verdict: string) => (rows.find((row) => row.verdict === verdict)?.n ?? 0) + (verdict === 'safe' ? compactCount(h, id) : 0);
   return { scanned: n('safe') + n('allowed') + n('unsafe'), threats: n('unsafe'), couldNotScan: n('could-not-scan'), skipped: n('skipped'), pending: n('pending') };
 }
 
@@ -110,6 +113,12 @@ export interface HistoryJobs {
   totals(id: number): JobTotals;
   /** Retention: removes finished jobs that ended before `iso` (their threats and quarantined files stay); their ids. */
   expireOlderThan(iso: string): number[];
+  /** Moves up to `max` of a finished job's clean rows into the compact store (one transaction). */
+  compactStep(id: number, max: number): CompactStep;
+  /** Finished jobs whose clean rows have not all moved yet, oldest first. */
+  uncompacted(): number[];
+  /** Gives up to `maxPages` free pages back to the file system; returns how many are left. */
+  reclaimSpace(maxPages: number): number;
   /** Retention: removes finished jobs beyond the newest `count` entries (a job is one entry); their ids. */
   expireBeyond(count: number): number[];
 }
@@ -124,6 +133,12 @@ export const historyJobs = (h: HistoryDb): HistoryJobs => ({
   paths: (id) => jobPaths(h, id),
   pendingIds: (id) => jobPendingIds(h, id),
   totals: (id) => jobTotals(h, id),
+  compactStep: (id, max) => compactStep(h, id, max),
+  uncompacted: () => uncompactedJobs(h),
+  reclaimSpace: (maxPages) => {
+    h.flush();
+    return reclaimPages(h, maxPages);
+  },
   expireOlderThan: (iso) => expireJobsOlderThan(h, iso),
   expireBeyond: (count) => expireJobsBeyond(h, count),
 });

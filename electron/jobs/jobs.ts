@@ -7,6 +7,7 @@ import type { History } from '../history/history.ts';
 import type { ScanEvents } from '../scans/events.ts';
 import type { ScanPipeline } from '../scans/pipeline.ts';
 import type { Intake } from '../scans/ports.ts';
+import { createCompactor } from './compact-jobs.ts';
 import { defaultExclusions } from './default-exclusions.ts';
 import { activeMs, progressOf, type JobProgress } from './job-progress.ts';
 import { rootsFor, type JobPlaces } from './job-roots.ts';
@@ -47,8 +48,13 @@ export interface Jobs {
   onEvent(listener: (event: JobEvent) => void): () => void;
   /** History retention removed these finished jobs: tells subscribers. */
   removed(ids: readonly number[]): void;
-  /** After the pipeline's recovery started: jobs left running or paused go on where they were. */
+  /**
+   * After the pipeline's recovery started: jobs left running or paused go on where they were,
+   * and finished jobs whose clean rows have not all moved to the compact store are compacted.
+   */
   resumeUnfinished(): void;
+  /** Resolves once a finished job's clean rows are in the history's compact store (compact-jobs.ts), or the core closes first. */
+  compacted(id: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -61,6 +67,8 @@ export interface JobsInput {
   dataDir: string;
   now?: () => number;
   onError?: (error: unknown, job: JobState) => void;
+  /** Moving a finished job's clean rows to the compact store failed (it is tried again at the next start). */
+  onCompactError?: (error: unknown, jobId: number) => void;
 }
 
 /** Progress events of a job go out at most this often (changes of state always). */
@@ -83,6 +91,7 @@ export function createJobs(input: JobsInput): Jobs {
     send({ type: 'progress', progress: progress(run.state) });
   };
   const fileDone = (run: JobRun, record: ScanRecord) => send({ type: 'file', jobId: run.state.id, record });
+  const compactor = createCompactor({ history, onError: input.onCompactError });
   const deps: JobDeps = { history, pipeline: input.pipeline, intake: input.intake, now, emit, fileDone };
 
   const unsubscribe = input.events.subscribe((event) => {
@@ -101,6 +110,10 @@ export function createJobs(input: JobsInput): Jobs {
     const run: JobRun = { state, pending, recorded, cancelled: false, stopping: false, wake: null, finished: Promise.resolve(null), settled: options.settled };
     runs.set(state.id, run);
     run.finished = runJob(deps, run, options)
+      .then((final) => {
+        if (final) compactor.add(final.id);
+        return final;
+      })
       .catch((error: unknown) => {
         // Left as it was (running or paused): the next start resumes it.
         input.onError?.(error, state);
@@ -190,7 +203,9 @@ export function createJobs(input: JobsInput): Jobs {
         const state: JobState = { ...saved, counts: { ...saved.counts, ...totals, ...walked }, runningSince: saved.status === 'running' ? now() : null };
         launch(state, recorded, pending, {});
       }
+      for (const id of history.jobs.uncompacted()) compactor.add(id);
     },
+    compacted: (id) => compactor.done(id),
     async close() {
       unsubscribe();
       const open = [...runs.values()];
@@ -201,6 +216,7 @@ export function createJobs(input: JobsInput): Jobs {
         wake(run);
       }
       await Promise.all(open.map((run) => run.finished));
+      await compactor.close();
       listeners.clear();
     },
   };
