@@ -117,7 +117,7 @@ export interface HistoryJobs {
   compactStep(id: number, max: number): CompactStep;
   /** Finished jobs whose clean rows have not all moved yet, oldest first. */
   uncompacted(): number[];
-  /** Gives up to `maxPages` free pages back to the file system; returns how many are left. */
+  /** One step of tidying after a compaction (name indexes merged, free pages given back), about `maxPages` pages; 0: done. */
   reclaimSpace(maxPages: number): number;
   /** Retention: removes finished jobs beyond the newest `count` entries (a job is one entry); their ids. */
   expireBeyond(count: number): number[];

@@ -6,8 +6,8 @@ import type { History } from '../history/history.ts';
 
 /** Rows per transaction: about 50 ms of work here (most of it deleting the wide rows from their ten indexes). */
 export const COMPACT_CHUNK_ROWS = 1000;
-/** Free pages given back per step (8 MB of 4 KB pages). */
-const RECLAIM_PAGES = 2048;
+/** Pages merged or given back per step (a few MB). */
+const RECLAIM_PAGES = 512;
 
 export interface Compactor {
   /** Queues a finished job (again: nothing happens twice). */

@@ -64,15 +64,18 @@ export function uncompactedJobs(h: HistoryDb): number[] {
 }
 
 /**
- * Gives up to `maxPages` free pages back to the file system (a history created with
- * auto_vacuum = INCREMENTAL; an older one keeps them for its next rows). Returns how
- * many free pages are left; at 0 the WAL is checkpointed and truncated as well.
+ * One step of tidying up after a compaction, up to about `maxPages` pages: first the name
+ * indexes drop the entries of the moved rows (FTS5 keeps them until its segments merge),
+ * then free pages go back to the file system (a history created with auto_vacuum =
+ * INCREMENTAL; an older one keeps them for its next rows). Returns 0 when all is done
+ * (and checkpoints and truncates the WAL), else how much is left (call again).
  */
 export function reclaimPages(h: HistoryDb, maxPages: number): number {
+  const pages = Math.max(1, Math.floor(maxPages));
+  if (h.nameIndex.merge(pages) || h.compactNames.merge(pages)) return pages;
   const mode = Number((h.prepare('PRAGMA auto_vacuum').get() as { auto_vacuum: number }).auto_vacuum);
-  if (mode !== 2) return 0;
-  h.db.exec(`PRAGMA incremental_vacuum(${Math.max(1, Math.floor(maxPages))})`);
-  const left = Number((h.prepare('PRAGMA freelist_count').get() as { freelist_count: number }).freelist_count);
+  if (mode === 2) h.db.exec(`PRAGMA incremental_vacuum(${pages})`);
+  const left = mode === 2 ? Number((h.prepare('PRAGMA freelist_count').get() as { freelist_count: number }).freelist_count) : 0;
   if (left === 0) h.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   return left;
 }

@@ -4,7 +4,7 @@
 // like the scans' name index (name-index.ts): without FTS5 a search tests each name, same results;
 // a store written meanwhile is marked stale and the index rebuilt when FTS5 is there again.
 import type { DatabaseSync } from 'node:sqlite';
-import { hasFts5 } from '../name-index.ts';
+import { hasFts5, mergeSegments } from '../name-index.ts';
 
 export interface CompactNames {
   readonly enabled: boolean;
@@ -14,6 +14,8 @@ export interface CompactNames {
   removeJob(jobId: number): void;
   /** How many names contain `phrase` (an FTS5 phrase query), counting no further than `atMost`. */
   count(phrase: string, atMost: number): number;
+  /** One step of merging the index's segments (dropping deleted files' entries); false: nothing left to merge. */
+  merge(pages: number): boolean;
 }
 
 const TABLE = 'job_clean_names';
@@ -26,7 +28,7 @@ export function openCompactNames(db: DatabaseSync, wanted: boolean): CompactName
   const setState = (value: string) => db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(META_KEY, value);
   if (!wanted || !hasFts5(db)) {
     if (exists && state !== 'stale') setState('stale');
-    return { enabled: false, addAfter() {}, removeJob() {}, count: () => 0 };
+    return { enabled: false, addAfter() {}, removeJob() {}, count: () => 0, merge: () => false };
   }
   if (!exists || state !== 'ready') {
     db.exec('BEGIN IMMEDIATE');
@@ -49,5 +51,6 @@ export function openCompactNames(db: DatabaseSync, wanted: boolean): CompactName
     addAfter: (afterId) => void add.run(afterId),
     removeJob: (jobId) => void remove.run(jobId),
     count: (phrase, atMost) => Number((count.get(phrase, atMost) as { n: number }).n),
+    merge: (pages) => mergeSegments(db, TABLE, pages),
   };
 }
