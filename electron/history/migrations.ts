@@ -234,6 +234,7 @@ export const MIGRATIONS: readonly Migration[] = [
       // About 250 bytes a file instead of 1,100: a folder id and the rest of the path, digests as
       // BLOBs, times as milliseconds, and what repeats (service, engine, detail text) once per kind.
       // AUTOINCREMENT: a file's id ('clean:N') is never given to another file after a job is removed.
+      // rescan_requested_ms: "Scan again with ClamAV" took the file up (history-engine.ts; NULL costs nothing).
       // jobs.compacted: its clean rows have all been moved (a crash in between resumes at the next start).
       db.exec(`
         ALTER TABLE jobs ADD COLUMN compacted INTEGER NOT NULL DEFAULT 0;
@@ -265,7 +266,8 @@ export const MIGRATIONS: readonly Migration[] = [
           submitted_ms INTEGER,
           completed_ms INTEGER,
           duration_ms INTEGER,
-          reused_from_id TEXT
+          reused_from_id TEXT,
+          rescan_requested_ms INTEGER
         );
         CREATE INDEX job_clean_files_by_job ON job_clean_files (job_id, queued_ms);
         CREATE INDEX job_clean_files_by_sha256 ON job_clean_files (sha256);

@@ -151,6 +151,29 @@ describe('reading compacted files', () => {
     expect(history.findReusable(target.sha256!, '2026-11-01T00:00:00.000Z')?.id).toBe(newer.id);
   });
 
+  it('"Scan again with ClamAV" still offers a compacted job’s files the built-in engine judged, once, until ClamAV judges them or the action takes them up', () => {
+    const job = seedJob(history, 30);
+    // Two of them have been seen by ClamAV since: one later in a single scan, one in a later job (compacted too).
+    history.insert(cleanFile(3, { id: randomUUID(), path: '/elsewhere/a.txt', engine: { name: 'clamav', version: '1.4.6', signatures: null }, detailed: 'clean', completedAt: '2026-11-26T00:00:00.000Z', externalReferenceId: `verdict/x/${randomUUID()}` }));
+    const later = seedJob(history, 0);
+    history.insertMany([cleanFile(4, { path: '/later/b.txt', engine: { name: 'clamav', version: '1.4.6', signatures: null }, detailed: 'clean' })], later.id);
+    const before = { count: history.basicOnly.count(), paths: history.basicOnly.paths(100) };
+    compactAll(history, job.id);
+    compactAll(history, later.id);
+    expect(storeCounts(folder, job.id).compact).toBe(30);
+    // f-0…f-29, f-31 (a finding keeps it wide) and f-32 (an odd time, likewise), less f-3 and f-4: the same 30 paths before and after.
+    expect(history.basicOnly.count()).toBe(before.count);
+    expect(before.count).toBe(30);
+    expect(new Set(history.basicOnly.paths(100))).toEqual(new Set(before.paths));
+    expect(history.basicOnly.paths(100)).not.toContain(job.clean[3]!.path);
+
+    const taken = history.basicOnly.paths(10);
+    // Rows marked: 10 paths, some of them with a wide row too (the second job's own f-1 and f-2).
+    expect(history.basicOnly.markRescanRequested(taken, '2026-11-26T01:00:00.000Z')).toBeGreaterThanOrEqual(10);
+    expect(history.basicOnly.count()).toBe(20);
+    expect(history.basicOnly.paths(100)).not.toContain(taken[0]);
+  });
+
   it('retention takes a job’s compacted files with it, and folders and kinds no file uses any more', () => {
     const older = seedJob(history, 10);
     const newer = seedJob(history, 120);
