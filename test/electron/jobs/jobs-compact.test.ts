@@ -6,6 +6,7 @@ import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openHistory } from '../../../electron/history/history.ts';
+import { createCompactor } from '../../../electron/jobs/compact-jobs.ts';
 import { useCoreFixture } from '../core/core-fixture.ts';
 import { seedJob, storeCounts } from '../history/job-files/fixtures.ts';
 import { FAST, writeEicar } from '../scans/harness.ts';
@@ -68,3 +69,35 @@ describe('compacting jobs in the core', () => {
   });
 });
 
+describe('the compactor', () => {
+  it('works a chunk per turn, stops between chunks when closed (nothing lost), and a new one finishes the job', async () => {
+    const history = openHistory(dataDir());
+    try {
+      const job = seedJob(history, 2000);
+      const first = createCompactor({ history, chunkRows: 300 });
+      first.add(job.id);
+      const done = first.done(job.id);
+      // The first chunk runs at once; closing lets it end and starts no other.
+      await first.close();
+      await done;
+      const partway = storeCounts(dataDir(), job.id);
+      expect(partway.compact).toBeGreaterThan(0);
+      expect(partway.compact).toBeLessThan(2000);
+      expect(partway.scans + partway.compact).toBe(2005);
+      expect(history.jobs.uncompacted()).toEqual([job.id]);
+
+      const errors: unknown[] = [];
+      const second = createCompactor({ history, chunkRows: 300, onError: (error) => errors.push(error) });
+      second.add(job.id);
+      second.add(job.id);
+      await second.done(job.id);
+      expect(storeCounts(dataDir(), job.id)).toMatchObject({ scans: 5, compact: 2000 });
+      expect(history.jobs.uncompacted()).toEqual([]);
+      expect(errors).toEqual([]);
+      await second.close();
+      await expect(second.done(job.id)).resolves.toBeUndefined();
+    } finally {
+      history.close();
+    }
+  });
+});
