@@ -90,6 +90,8 @@ export async function runJobScan(core: CoreInternals, io: CliIo, input: JobScanI
     const job = await Promise.race([core.jobs.finished(started.id), new Promise<null>((resolve) => (stop = () => resolve(null)))]);
     if (!job || interrupted) return 2;
     io.stderr(job.counts.found === 0 ? 'No files found to scan.' : summaryLine(job, Date.now()));
+    // Its clean rows move to the history's compact store before the CLI closes the core (else at the next start).
+    await core.jobs.compacted(job.id);
     const { threats, couldNotScan, skipped } = job.counts;
     return threats > 0 ? 1 : couldNotScan + Math.max(0, skipped - leftOutByDefault) > 0 ? 2 : 0;
   } finally {

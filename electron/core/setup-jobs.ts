@@ -18,6 +18,7 @@ export function setupJobs(ctx: CoreContext, input: { history: History; scans: Sc
     dataDir: ctx.dataDir,
     ...(input.allowBasicOnly ? { allowBasicOnly: input.allowBasicOnly } : {}),
     onError: (error, job) => ctx.log.error({ err: error, jobId: job.id, kind: job.kind }, 'scan job stopped; it resumes at the next start'),
+    onCompactError: (error, jobId) => ctx.log.warn({ err: error, jobId }, "compacting a finished job's clean files failed; tried again at the next start"),
   });
   // Registered after the pipeline: closes first, so a walk stops before the pipeline does.
   ctx.onClose(() => jobs.close());

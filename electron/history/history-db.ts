@@ -4,6 +4,7 @@ import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import { z } from 'zod';
 import type { ScanRecord } from '../../shared/scans/record.ts';
 import type { statementCache } from '../sqlite/statements.ts';
+import type { CompactNames } from './job-files/compact-names.ts';
 import type { NameIndex } from './name-index.ts';
 import { RECORD_COLUMNS, rowToRecord } from './row-mapping.ts';
 
@@ -15,6 +16,10 @@ export interface HistoryDb {
   /** A consistent read of several statements. */
   readTransaction: <T>(fn: () => T) => T;
   nameIndex: NameIndex;
+  /** The trigram index of the compact store's names (job-files/compact-names.ts). */
+  compactNames: CompactNames;
+  /** Commits the writes that wait (a PRAGMA such as wal_checkpoint must run outside a transaction). */
+  flush: () => void;
 }
 
 /** What a read selects: the record's columns and the scan job it belongs to (written on insert only). */

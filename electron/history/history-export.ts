@@ -5,12 +5,18 @@ import { writeChunks, type ExportTarget } from './export-format.ts';
 import type { ExportQuery } from './history.ts';
 import { SELECT_COLUMNS, type HistoryDb } from './history-db.ts';
 import { buildFilter, parseHistoryQuery } from './query-filter.ts';
+import { compactRecords, mergeByQueuedAt } from './job-files/compact-export.ts';
 import { rowToRecord } from './row-mapping.ts';
 
 const EXPORT_BATCH = 500;
 
-function* iterate(h: HistoryDb, query: ExportQuery): Generator<ScanRecord> {
+/** The scans rows and the compacted clean files of jobs that match, merged in the query's order. */
+function iterate(h: HistoryDb, query: ExportQuery): Generator<ScanRecord> {
   const parsed = parseHistoryQuery({ ...query, offset: 0, limit: 1 });
+  return mergeByQueuedAt(scansRecords(h, parsed), compactRecords(h, parsed), parsed.order);
+}
+
+function* scansRecords(h: HistoryDb, parsed: ReturnType<typeof parseHistoryQuery>): Generator<ScanRecord> {
   const filter = buildFilter(parsed);
   const after = parsed.order === 'oldest' ? '>' : '<';
   const firstSql = `SELECT ${SELECT_COLUMNS}, seq FROM scans ${filter.where} ${filter.orderBy} LIMIT ?`;

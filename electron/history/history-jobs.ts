@@ -4,6 +4,8 @@ import { jobRunOptionsSchema, type JobCounts, type JobKind, type JobRunOptions, 
 import type { HistoryDb } from './history-db.ts';
 import { JOB_PENDING, NOT_CLEAN } from './migrations.ts';
 import { expireJobsBeyond, expireJobsOlderThan } from './job-retention.ts';
+import { compactStep, reclaimPages, uncompactedJobs, type CompactStep } from './job-files/compact-job.ts';
+import { compactCount } from './job-files/compact-reads.ts';
 
 interface JobRow {
   id: number;
@@ -122,7 +124,8 @@ export function jobTotals(h: HistoryDb, id: number): JobTotals {
   const all = Number((h.prepare(JOB_TOTALS_SQL.rows).get(id) as { n: number }).n);
   const rows = h.prepare(JOB_TOTALS_SQL.notClean).all(id) as Array<{ verdict: string; n: number }>;
   const n = (verdict: string) => Number(rows.find((row) => row.verdict === verdict)?.n ?? 0);
-  const safe = all - rows.reduce((sum, row) => sum + Number(row.n), 0);
+  // A finished job's clean files are in the compact store (job-files/).
+  const safe = all - rows.reduce((sum, row) => sum + Number(row.n), 0) + compactCount(h, id);
   return { scanned: safe + n('allowed') + n('unsafe'), threats: n('unsafe'), couldNotScan: n('could-not-scan'), skipped: n('skipped'), pending: n('pending') };
 }
 
@@ -142,6 +145,12 @@ export interface HistoryJobs {
   totals(id: number): JobTotals;
   /** Retention: removes finished jobs that ended before `iso` (their threats and quarantined files stay); their ids. */
   expireOlderThan(iso: string): number[];
+  /** Moves up to `max` of a finished job's clean rows into the compact store (one transaction). */
+  compactStep(id: number, max: number): CompactStep;
+  /** Finished jobs whose clean rows have not all moved yet, oldest first. */
+  uncompacted(): number[];
+  /** One step of tidying after a compaction (name indexes merged, free pages given back), about `maxPages` pages; 0: done. */
+  reclaimSpace(maxPages: number): number;
   /** Retention: removes finished jobs beyond the newest `count` entries (a job is one entry); their ids. */
   expireBeyond(count: number): number[];
 }
@@ -158,6 +167,12 @@ export const historyJobs = (h: HistoryDb): HistoryJobs => ({
   paths: (id) => jobPaths(h, id),
   pendingIds: (id) => jobPendingIds(h, id),
   totals: (id) => jobTotals(h, id),
+  compactStep: (id, max) => compactStep(h, id, max),
+  uncompacted: () => uncompactedJobs(h),
+  reclaimSpace: (maxPages) => {
+    h.flush();
+    return reclaimPages(h, maxPages);
+  },
   expireOlderThan: (iso) => expireJobsOlderThan(h, iso),
   expireBeyond: (count) => expireJobsBeyond(h, count),
 });

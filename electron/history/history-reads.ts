@@ -3,12 +3,15 @@
 import type { SQLInputValue } from 'node:sqlite';
 import type { Disposition, HistoryQuery, Page, QueueCounts, ScanRecord } from '../../shared/scans/record.ts';
 import { many, one, SELECT_COLUMNS, type HistoryDb } from './history-db.ts';
+import { includesCompacted } from './job-files/compact-filter.ts';
+import { compactPage, compactRecordById, findReusableCompact, hasCompacted } from './job-files/compact-reads.ts';
 import { buildFilter, nameMatchQuery, parseHistoryQuery, searchCountCap, usesNameIndex, type ParsedHistoryQuery, type SqlFilter } from './query-filter.ts';
 
 /** Above this many name matches a search walks an index instead (see useNameIndex; measured in test/bench/history.ts). */
 const BROAD_SEARCH_ROWS = 2000;
 
-export const recordById = (h: HistoryDb, id: string): ScanRecord | null => one(h, `SELECT ${SELECT_COLUMNS} FROM scans WHERE id = ?`, id);
+export const recordById = (h: HistoryDb, id: string): ScanRecord | null =>
+  one(h, `SELECT ${SELECT_COLUMNS} FROM scans WHERE id = ?`, id) ?? compactRecordById(h, id);
 
 export const recordByReference = (h: HistoryDb, ref: string): ScanRecord | null =>
   one(h, `SELECT ${SELECT_COLUMNS} FROM scans WHERE external_reference_id = ?`, ref);
@@ -17,7 +20,7 @@ export function findReusable(h: HistoryDb, sha256: string, sinceIso: string, opt
   const backend = options.backend === undefined ? '' : 'AND backend = ?';
   const params: SQLInputValue[] = [sha256.toLowerCase(), sinceIso];
   if (options.backend !== undefined) params.push(options.backend);
-  return one(
+  const wide = one(
     h,
     `SELECT ${SELECT_COLUMNS} FROM scans
      WHERE sha256 = ? AND completed_at >= ? AND status = 'completed' AND safe IS NOT NULL
@@ -25,6 +28,10 @@ export function findReusable(h: HistoryDb, sha256: string, sinceIso: string, opt
      ORDER BY completed_at DESC, seq DESC LIMIT 1`,
     ...params,
   );
+  // A finished job's clean files are in the compact store: the later of the two (the wide row on a tie).
+  const compact = findReusableCompact(h, sha256, sinceIso, options.backend);
+  if (!compact) return wide;
+  return wide && (wide.completedAt ?? '') >= (compact.completedAt ?? '') ? wide : compact;
 }
 
 export const listPending = (h: HistoryDb): ScanRecord[] =>
@@ -47,13 +54,32 @@ export function counts(h: HistoryDb): QueueCounts {
 
 export function queryPage(h: HistoryDb, query: HistoryQuery): Page<ScanRecord> {
   const parsed: ParsedHistoryQuery = parseHistoryQuery(query);
-  return h.readTransaction(() => {
-    const filter = buildFilter(parsed, { useNameIndex: useNameIndex(h, parsed.search) });
-    const items = many(h, `SELECT ${SELECT_COLUMNS} FROM scans ${filter.where} ${filter.orderBy} LIMIT ? OFFSET ?`, ...filter.params, parsed.limit, parsed.offset);
-    // A page that stops short is the end of the list: it gives the total without counting.
-    if (items.length < parsed.limit && (items.length > 0 || parsed.offset === 0)) return { items, total: parsed.offset + items.length };
-    return { items, ...countMatches(h, filter, parsed) };
-  });
+  return h.readTransaction(() => (includesCompacted(parsed) && hasCompacted(h, parsed.job) ? mergedPage(h, parsed) : scansPage(h, parsed)));
+}
+
+/**
+ * A query that reaches a finished job's clean files: the first offset + limit of each store in
+ * the query's order, merged (a job's page is tens of rows: its clean files are only searched).
+ */
+function mergedPage(h: HistoryDb, parsed: ParsedHistoryQuery): Page<ScanRecord> {
+  const want = parsed.offset + parsed.limit;
+  const wide = scansPage(h, { ...parsed, offset: 0, limit: want });
+  const compact = compactPage(h, parsed, want);
+  const sign = parsed.order === 'oldest' ? 1 : -1;
+  // Within one store the order is already right (a stable sort keeps it); across them, by queued time.
+  const items = [...wide.items, ...compact.items]
+    .sort((a, b) => sign * (a.queuedAt < b.queuedAt ? -1 : a.queuedAt > b.queuedAt ? 1 : 0))
+    .slice(parsed.offset, want);
+  const lowerBound = wide.totalIsLowerBound === true || compact.totalIsLowerBound === true;
+  return { items, total: wide.total + compact.total, ...(lowerBound ? { totalIsLowerBound: true as const } : {}) };
+}
+
+function scansPage(h: HistoryDb, parsed: ParsedHistoryQuery): Page<ScanRecord> {
+  const filter = buildFilter(parsed, { useNameIndex: useNameIndex(h, parsed.search) });
+  const items = many(h, `SELECT ${SELECT_COLUMNS} FROM scans ${filter.where} ${filter.orderBy} LIMIT ? OFFSET ?`, ...filter.params, parsed.limit, parsed.offset);
+  // A page that stops short is the end of the list: it gives the total without counting.
+  if (items.length < parsed.limit && (items.length > 0 || parsed.offset === 0)) return { items, total: parsed.offset + items.length };
+  return { items, ...countMatches(h, filter, parsed) };
 }
 
 /** Few name matches: start from them. Many: walking an index in page order and testing each name beats sorting them all. */

@@ -16,6 +16,7 @@ import { counts, findReusable, listPending, queryPage, recordById, recordByRefer
 import type { HistoryDb } from './history-db.ts';
 import { applyPatch, clearFinished, deleteOlderThan, insertRecords, keepLast, updateRecord } from './history-writes.ts';
 import { migrate } from './migrations.ts';
+import { openCompactNames } from './job-files/compact-names.ts';
 import { openNameIndex } from './name-index.ts';
 import type { ScanRecordPatch } from './row-mapping.ts';
 
@@ -134,6 +135,9 @@ export function openHistory(dataDir: string, options: HistoryOptions = {}): Hist
       synchronous: options.synchronous ?? 'FULL',
       busyTimeoutMs: options.busyTimeoutMs,
       pragmas: ['cache_size = -32768'],
+      // A finished job's clean rows move to a compact table (job-files/): the pages they leave are given back
+      // to the file system. An older history file keeps its setting (changing it needs a whole VACUUM) and reuses them.
+      newFilePragmas: ['auto_vacuum = INCREMENTAL'],
       setup: (opened) => migrate(opened),
     }),
   );
@@ -148,7 +152,16 @@ export function openHistory(dataDir: string, options: HistoryOptions = {}): Hist
 function createHistory(db: DatabaseSync, file: string, warning: string | null, options: HistoryOptions): History {
   const group = createGroupCommit(db, { windowMs: options.commitWindowMs ?? 50, onLateError: options.onLateCommitError ?? (() => {}) });
   const write = group.now;
-  const h: HistoryDb = { db, prepare: statementCache(db), transaction: write, readTransaction: group.read, nameIndex: openNameIndex(db, options.nameIndex ?? true) };
+  const wantNames = options.nameIndex ?? true;
+  const h: HistoryDb = {
+    db,
+    prepare: statementCache(db),
+    transaction: write,
+    readTransaction: group.read,
+    nameIndex: openNameIndex(db, wantNames),
+    compactNames: openCompactNames(db, wantNames),
+    flush: () => group.flush(),
+  };
   let open = true;
   return {
     file,

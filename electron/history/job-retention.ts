@@ -4,6 +4,7 @@
 // rows of their own). Unfinished jobs and their rows are never touched.
 import type { HistoryDb } from './history-db.ts';
 import { deleteWhere, ENTRIES_BEYOND, EXPIRES, FINAL_JOB } from './history-writes.ts';
+import { deleteCompactFiles, dropUnusedFolders } from './job-files/compact-expire.ts';
 
 /** A job's rows that go with it: those retention removes of a single scan too (finished, not a threat, not in quarantine). */
 const GOES_WITH_JOB = EXPIRES;
@@ -11,7 +12,7 @@ const GOES_WITH_JOB = EXPIRES;
 /** Removes a finished job: its rows that go with it, then its own row. Returns how many scan rows went. */
 export function expireJob(h: HistoryDb, id: number): number {
   return h.transaction(() => {
-    const removed = deleteWhere(h, `SELECT seq FROM scans WHERE job_id = ? AND ${GOES_WITH_JOB}`, id).length;
+    const removed = deleteWhere(h, `SELECT seq FROM scans WHERE job_id = ? AND ${GOES_WITH_JOB}`, id).length + deleteCompactFiles(h, id);
     h.prepare(`DELETE FROM jobs WHERE id = ? AND ${FINAL_JOB}`).run(id);
     return removed;
   });
@@ -19,6 +20,7 @@ export function expireJob(h: HistoryDb, id: number): number {
 
 const expireAll = (h: HistoryDb, ids: number[]): number[] => {
   for (const id of ids) expireJob(h, id);
+  if (ids.length > 0) dropUnusedFolders(h);
   return ids;
 };
 

@@ -14,6 +14,11 @@ export interface NameIndex {
   remove(seq: SQLInputValue, fileName: SQLInputValue): void;
   /** How many names contain `phrase` (an FTS5 phrase query), counting no further than `atMost`; for choosing a plan. */
   count(phrase: string, atMost: number): number;
+  /**
+   * Merges up to about `pages` pages of the index's segments, dropping the entries of deleted rows
+   * (FTS5 keeps them until a merge; many go when a job's rows move to the compact store). False: nothing left to merge.
+   */
+  merge(pages: number): boolean;
 }
 
 const TABLE = 'scans_name_search';
@@ -28,7 +33,7 @@ export function openNameIndex(db: DatabaseSync, wanted: boolean): NameIndex {
   if (!wanted || !hasFts5(db)) {
     // Rows written from now on are missing from the index: rebuild it when it can be used again.
     if (exists && state !== 'stale') setState('stale');
-    return { enabled: false, add() {}, remove() {}, count: () => 0 };
+    return { enabled: false, add() {}, remove() {}, count: () => 0, merge: () => false };
   }
 
   if (!exists || state !== 'ready') {
@@ -56,7 +61,17 @@ export function openNameIndex(db: DatabaseSync, wanted: boolean): NameIndex {
     add: (seq, fileName) => void insert.run(seq, fileName),
     remove: (seq, fileName) => void remove.run(seq, fileName),
     count: (phrase, atMost) => Number((count.get(phrase, atMost) as { n: number }).n),
+    merge: (pages) => mergeSegments(db, TABLE, pages),
   };
+}
+
+/** One step of FTS5's incremental merge (negative: merge whatever segments there are); whether it did any work. */
+export function mergeSegments(db: DatabaseSync, table: string, pages: number): boolean {
+  const changes = () => Number((db.prepare('SELECT total_changes() AS n').get() as { n: number }).n);
+  const before = changes();
+  db.prepare(`INSERT INTO ${table} (${table}, rank) VALUES ('merge', ?)`).run(-Math.max(1, Math.floor(pages)));
+  // FTS5 counts a merge that wrote pages as changes; one with nothing to merge leaves the count as it was.
+  return changes() - before > 1;
 }
 
 /** Node builds differ: some SQLite builds lack FTS5 (and its trigram tokenizer). */

@@ -8,6 +8,7 @@ import type { ScanEvents } from '../scans/events.ts';
 import type { ScanPipeline } from '../scans/pipeline.ts';
 import type { Intake } from '../scans/ports.ts';
 import { LOCAL_LABEL } from '../backend/backend-state.ts';
+import { createCompactor } from './compact-jobs.ts';
 import { defaultExclusions } from './default-exclusions.ts';
 import { activeMs, progressOf, type JobProgress } from './job-progress.ts';
 import { rootsFor, type JobPlaces } from './job-roots.ts';
@@ -48,8 +49,13 @@ export interface Jobs {
   onEvent(listener: (event: JobEvent) => void): () => void;
   /** History retention removed these finished jobs: tells subscribers. */
   removed(ids: readonly number[]): void;
-  /** After the pipeline's recovery started: jobs left running or paused go on where they were. */
+  /**
+   * After the pipeline's recovery started: jobs left running or paused go on where they were,
+   * and finished jobs whose clean rows have not all moved to the compact store are compacted.
+   */
   resumeUnfinished(): void;
+  /** Resolves once a finished job's clean rows are in the history's compact store (compact-jobs.ts), or the core closes first. */
+  compacted(id: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -64,6 +70,8 @@ export interface JobsInput {
   onError?: (error: unknown, job: JobState) => void;
   /** Lets these scans of the embedded service go on with basic checks only (a resumed basic-only job's rows waiting there). */
   allowBasicOnly?: (serviceScanIds: readonly string[]) => void;
+  /** Moving a finished job's clean rows to the compact store failed (it is tried again at the next start). */
+  onCompactError?: (error: unknown, jobId: number) => void;
 }
 
 /** Progress events of a job go out at most this often (changes of state always). */
@@ -86,6 +94,7 @@ export function createJobs(input: JobsInput): Jobs {
     send({ type: 'progress', progress: progress(run.state) });
   };
   const fileDone = (run: JobRun, record: ScanRecord) => send({ type: 'file', jobId: run.state.id, record });
+  const compactor = createCompactor({ history, onError: input.onCompactError });
   const deps: JobDeps = { history, pipeline: input.pipeline, intake: input.intake, now, emit, fileDone };
 
   const unsubscribe = input.events.subscribe((event) => {
@@ -104,6 +113,10 @@ export function createJobs(input: JobsInput): Jobs {
     const run: JobRun = { state, pending, recorded, cancelled: false, stopping: false, wake: null, finished: Promise.resolve(null), settled: options.settled };
     runs.set(state.id, run);
     run.finished = runJob(deps, run, options)
+      .then((final) => {
+        if (final) compactor.add(final.id);
+        return final;
+      })
       .catch((error: unknown) => {
         // Left as it was (running or paused): the next start resumes it.
         input.onError?.(error, state);
@@ -203,7 +216,9 @@ export function createJobs(input: JobsInput): Jobs {
         if (run.basicOnly) allowWaiting(pending);
         launch(state, recorded, pending, run);
       }
+      for (const id of history.jobs.uncompacted()) compactor.add(id);
     },
+    compacted: (id) => compactor.done(id),
     async close() {
       unsubscribe();
       const open = [...runs.values()];
@@ -214,6 +229,7 @@ export function createJobs(input: JobsInput): Jobs {
         wake(run);
       }
       await Promise.all(open.map((run) => run.finished));
+      await compactor.close();
       listeners.clear();
     },
   };

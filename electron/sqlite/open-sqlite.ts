@@ -11,6 +11,8 @@ export interface SqliteFileOptions {
   busyTimeoutMs?: number;
   /** More PRAGMAs after the journal settings, e.g. `cache_size = -32768`. */
   pragmas?: readonly string[];
+  /** PRAGMAs for a new file only, before anything is written to it (e.g. `auto_vacuum = INCREMENTAL`, which an existing file keeps as it is). */
+  newFilePragmas?: readonly string[];
   /** Brings the schema up to date; when it throws, the database is closed again. */
   setup(db: DatabaseSync): void;
 }
@@ -21,6 +23,7 @@ export function openSqliteFile(file: string, options: SqliteFileOptions): Databa
   try {
     // Paths and names are the user's business: owner-only, set before WAL creates its files (they copy the mode).
     if (isNew) chmodSync(file, 0o600);
+    if (isNew) for (const pragma of options.newFilePragmas ?? []) db.exec(`PRAGMA ${pragma}`);
     db.exec('PRAGMA journal_mode = WAL');
     db.exec(`PRAGMA synchronous = ${options.synchronous}`);
     for (const pragma of options.pragmas ?? []) db.exec(`PRAGMA ${pragma}`);

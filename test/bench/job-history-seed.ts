@@ -2,7 +2,9 @@
 // through insertMany would take minutes): `jobs` full scans of `filesPerJob` files each
 // (clean but for one threat and one failure in 10,000), and `singles` single scans
 // between them, named as makeRecord() names them so the history case's searches apply.
-// The schema comes from openHistory (every migration); the name index is rebuilt at the end.
+// The jobs are finished, so their clean files are in the compact store, as the app leaves
+// them once it has compacted a job (history/job-files/); their threats and failures are scans rows.
+// The schema comes from openHistory (every migration); the name indexes are rebuilt at the end.
 import { DatabaseSync } from 'node:sqlite';
 import { HISTORY_FILE_NAME, openHistory } from '../../electron/history/history.ts';
 import { hasFts5 } from '../../electron/history/name-index.ts';
@@ -55,7 +57,11 @@ const COLUMNS = `id, path, file_name, size, md5, sha1, sha256, mode, origin, bac
   findings_json, file_type, queued_at, submitted_at, completed_at, duration_ms, error_code, error_message, job_id,
   engine_name, engine_version, signatures_version, signatures_date`;
 
-function insertRows(db: DatabaseSync, count: number, row: { id: string; path: string; name: string; origin: string; at: string; outcome: typeof JOB_OUTCOME; jobId: string }): void {
+function insertRows(
+  db: DatabaseSync,
+  count: number,
+  row: { id: string; path: string; name: string; origin: string; at: string; outcome: typeof JOB_OUTCOME; jobId: string; only?: string },
+): void {
   const { outcome } = row;
   db.prepare(
     `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ? - 1)
@@ -65,11 +71,34 @@ function insertRows(db: DatabaseSync, count: number, row: { id: string; path: st
        'application/octet-stream', ${row.at}, ${row.at}, ${row.at}, 3,
        ${outcome.errorCode}, ${outcome.errorMessage}, ${row.jobId},
        ${engineColumns(outcome.safe)}
-     FROM n`,
+     FROM n ${row.only ? `WHERE ${row.only}` : ''}`,
   ).run(count);
 }
 
-/** Writes the history into `dataDir` (a new one); returns how many scan rows it holds. */
+/** A job file's folder and name, as the job's rows name them. */
+const JOB_FOLDER = `'/home/user/folder-' || (i / 100) || '/'`;
+const JOB_NAME = `'file-' || i || '.txt'`;
+/** The clean files of a job (all but its threats and failures). */
+const JOB_CLEAN = 'i % 10000 NOT IN (0, 5000)';
+
+/** A finished job's clean files as compaction leaves them: one kind (ClamAV's clean verdict), folders shared by all jobs. */
+function insertCompactFiles(db: DatabaseSync, count: number, jobId: number, startS: number): void {
+  db.prepare(
+    `INSERT OR IGNORE INTO job_file_kinds (id, origin, backend, mode, detailed, file_type, engine_name, engine_version, signatures_version, signatures_date)
+     VALUES (1, 'cli', 'local', 'sync', 'clean', 'application/octet-stream', 'clamav', '1.4.3', 27800, '2026-11-24T09:21:02.000Z')`,
+  ).run();
+  const numbers = `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ? - 1)`;
+  db.prepare(`${numbers} INSERT OR IGNORE INTO job_folders (path) SELECT DISTINCT ${JOB_FOLDER} FROM n`).run(count);
+  db.prepare(
+    `${numbers} INSERT INTO job_clean_files (job_id, folder_id, name, size, sha256, md5, sha1, kind_id, queued_ms, submitted_ms, completed_ms, duration_ms)
+     SELECT ?, (SELECT id FROM job_folders WHERE path = ${JOB_FOLDER}), ${JOB_NAME}, 100 + i % 4000, randomblob(32), randomblob(16), randomblob(20), 1,
+       ? * 1000 + i * 10, 0, 0, 3
+     FROM n WHERE ${JOB_CLEAN}`,
+  ).run(count, jobId, startS);
+  db.prepare('UPDATE jobs SET compacted = 1 WHERE id = ?').run(jobId);
+}
+
+/** Writes the history into `dataDir` (a new one); returns how many files it holds (scans rows and compacted clean files). */
 export function seedJobHistory(dataDir: string, shape: JobHistoryShape): number {
   openHistory(dataDir).close();
   const db = new DatabaseSync(path.join(dataDir, HISTORY_FILE_NAME));
@@ -90,13 +119,15 @@ export function seedJobHistory(dataDir: string, shape: JobHistoryShape): number 
         .run(shape.filesPerJob, shape.filesPerJob * 2000, shape.filesPerJob - couldNotScan, threats, couldNotScan, startS, finishS, (finishS - startS) * 1000);
       insertRows(db, shape.filesPerJob, {
         id: `'job${job}-' || i`,
-        path: `'/home/user/folder-' || (i / 100) || '/file-' || i || '.txt'`,
-        name: `'file-' || i || '.txt'`,
+        path: `${JOB_FOLDER} || ${JOB_NAME}`,
+        name: JOB_NAME,
         origin: 'cli',
         at: ISO(`${startS} + i / ${JOB_FILES_PER_S}.0`),
         outcome: JOB_OUTCOME,
         jobId: String(lastInsertRowid),
+        only: `NOT (${JOB_CLEAN})`,
       });
+      insertCompactFiles(db, shape.filesPerJob, Number(lastInsertRowid), startS);
     }
     // Single scans spread over the whole time, between and during the jobs.
     const spanS = JOB_EVERY_S * (shape.jobs + 1);
@@ -112,9 +143,13 @@ export function seedJobHistory(dataDir: string, shape: JobHistoryShape): number 
     if (hasFts5(db) && db.prepare(`SELECT 1 FROM sqlite_master WHERE name = 'scans_name_search'`).get()) {
       db.exec(`INSERT INTO scans_name_search (scans_name_search) VALUES ('rebuild')`);
     }
+    if (db.prepare(`SELECT 1 FROM sqlite_master WHERE name = 'job_clean_names'`).get()) {
+      db.exec(`INSERT INTO job_clean_names (rowid, file_name) SELECT id, coalesce(file_name, name) FROM job_clean_files`);
+    }
     db.exec('COMMIT');
     db.exec('ANALYZE; PRAGMA wal_checkpoint(TRUNCATE);');
-    return Number((db.prepare('SELECT count(*) AS n FROM scans').get() as { n: number }).n);
+    // Every file of the history: the scans rows and the jobs' compacted clean files.
+    return Number((db.prepare('SELECT (SELECT count(*) FROM scans) + (SELECT count(*) FROM job_clean_files) AS n').get() as { n: number }).n);
   } finally {
     db.close();
   }

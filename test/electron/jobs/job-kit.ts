@@ -42,11 +42,18 @@ export interface JobRow {
   verdict: string;
 }
 
-/** The job's scan rows, read from the history file. */
+/** The job's scan rows, read from the history file: its `scans` rows, then its clean files in the compact store (once it finished). */
 export function jobRows(dataDir: string, jobId: number): JobRow[] {
   const db = new DatabaseSync(join(dataDir, 'history.sqlite'), { readOnly: true });
   try {
-    return db.prepare('SELECT path, status, verdict FROM scans WHERE job_id = ? ORDER BY seq').all(jobId) as unknown as JobRow[];
+    return db
+      .prepare(
+        `SELECT path, status, verdict FROM (
+           SELECT 0 AS store, seq AS at, path, status, verdict FROM scans WHERE job_id = ?
+           UNION ALL SELECT 1, c.id, f.path || c.name, 'completed', 'safe' FROM job_clean_files AS c JOIN job_folders AS f ON f.id = c.folder_id WHERE c.job_id = ?
+         ) ORDER BY store, at`,
+      )
+      .all(jobId, jobId) as unknown as JobRow[];
   } finally {
     db.close();
   }

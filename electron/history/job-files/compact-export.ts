@@ -1,0 +1,47 @@
+// The compact store's part of a history export: the query's compacted clean files in its
+// order, read in keyset batches (no statement stays open across the export's awaits), and
+// merged with the scans rows by queued time, so an export holds a job's clean files as
+// it did before they were compacted.
+import type { ScanRecord } from '../../../shared/scans/record.ts';
+import type { HistoryDb } from '../history-db.ts';
+import type { ParsedHistoryQuery } from '../query-filter.ts';
+import { rowToRecord } from '../row-mapping.ts';
+import { compactFilter, includesCompacted } from './compact-filter.ts';
+import { COMPACT_FROM, RECORD_OF_COMPACT } from './compact-sql.ts';
+
+const BATCH = 500;
+
+export function* compactRecords(h: HistoryDb, query: ParsedHistoryQuery): Generator<ScanRecord> {
+  if (!includesCompacted(query)) return;
+  const filter = compactFilter(query, false);
+  const after = query.order === 'oldest' ? '>' : '<';
+  const keyset = `(c.queued_ms, c.id) ${after} (?, ?)`;
+  const where = filter.where === '' ? `WHERE ${keyset}` : `${filter.where} AND ${keyset}`;
+  const first = `SELECT ${RECORD_OF_COMPACT}, c.queued_ms AS at_ms, c.id AS at_id FROM ${COMPACT_FROM} ${filter.where} ${filter.orderBy} LIMIT ?`;
+  const next = `SELECT ${RECORD_OF_COMPACT}, c.queued_ms AS at_ms, c.id AS at_id FROM ${COMPACT_FROM} ${where} ${filter.orderBy} LIMIT ?`;
+  let rows = h.prepare(first).all(...filter.params, BATCH);
+  while (rows.length > 0) {
+    for (const row of rows) yield rowToRecord(row);
+    if (rows.length < BATCH) return;
+    const last = rows[rows.length - 1] as { at_ms: number; at_id: number };
+    rows = h.prepare(next).all(...filter.params, last.at_ms, last.at_id, BATCH);
+  }
+}
+
+/** Two streams each in the query's order, as one (the first's record first on a tie). */
+export function* mergeByQueuedAt(a: Iterator<ScanRecord>, b: Iterator<ScanRecord>, order: 'oldest' | 'newest'): Generator<ScanRecord> {
+  const sign = order === 'oldest' ? 1 : -1;
+  let x = a.next();
+  let y = b.next();
+  while (!x.done || !y.done) {
+    if (y.done || (!x.done && sign * compare(x.value.queuedAt, y.value.queuedAt) <= 0)) {
+      yield x.value as ScanRecord;
+      x = a.next();
+    } else {
+      yield y.value;
+      y = b.next();
+    }
+  }
+}
+
+const compare = (p: string, q: string) => (p < q ? -1 : p > q ? 1 : 0);

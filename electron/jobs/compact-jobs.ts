@@ -1,0 +1,77 @@
+// After a job finishes (and at start, for finished jobs not yet compacted), its clean rows
+// move into the history's compact store a chunk at a time, each chunk its own short
+// transaction with a turn of the event loop between, so the window and the pipeline never
+// wait long; then the freed pages go back to the file system, also a step at a time.
+import type { History } from '../history/history.ts';
+
+/** Rows per transaction: about 50 ms of work here (most of it deleting the wide rows from their ten indexes). */
+export const COMPACT_CHUNK_ROWS = 1000;
+/** Pages merged or given back per step (a few MB). */
+const RECLAIM_PAGES = 512;
+
+export interface Compactor {
+  /** Queues a finished job (again: nothing happens twice). */
+  add(jobId: number): void;
+  /** Resolves once the job's clean rows have moved and the space is given back (or the compactor stopped). */
+  done(jobId: number): Promise<void>;
+  /** Stops after the current chunk; what is left moves at the next start. */
+  close(): Promise<void>;
+}
+
+export function createCompactor(input: {
+  history: Pick<History, 'jobs'>;
+  chunkRows?: number;
+  onError?: (error: unknown, jobId: number) => void;
+}): Compactor {
+  const chunk = input.chunkRows ?? COMPACT_CHUNK_ROWS;
+  const queue: number[] = [];
+  const waiters = new Map<number, Array<() => void>>();
+  let running: Promise<void> | null = null;
+  let current: number | null = null;
+  let closed = false;
+  const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+  const tell = (jobId: number) => {
+    for (const resolve of waiters.get(jobId) ?? []) resolve();
+    waiters.delete(jobId);
+  };
+
+  const compactOne = async (jobId: number) => {
+    try {
+      while (!closed && !input.history.jobs.compactStep(jobId, chunk).done) await turn();
+      while (!closed && input.history.jobs.reclaimSpace(RECLAIM_PAGES) > 0) await turn();
+    } catch (error) {
+      // Left for the next start: each chunk moved whole or not at all.
+      input.onError?.(error, jobId);
+    }
+  };
+
+  const drain = async () => {
+    while (!closed && queue.length > 0) {
+      const jobId = queue.shift()!;
+      current = jobId;
+      await compactOne(jobId);
+      current = null;
+      tell(jobId);
+      await turn();
+    }
+    running = null;
+    for (const jobId of [...waiters.keys()]) tell(jobId);
+  };
+
+  return {
+    add(jobId) {
+      if (closed || queue.includes(jobId)) return;
+      queue.push(jobId);
+      running ??= drain();
+    },
+    done(jobId) {
+      if (closed || (!queue.includes(jobId) && current !== jobId)) return Promise.resolve();
+      return new Promise((resolve) => waiters.set(jobId, [...(waiters.get(jobId) ?? []), resolve]));
+    },
+    async close() {
+      closed = true;
+      await running;
+      for (const jobId of [...waiters.keys()]) tell(jobId);
+    },
+  };
+}
