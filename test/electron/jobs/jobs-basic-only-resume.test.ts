@@ -41,7 +41,16 @@ interface Row extends JobRow {
 function rowsOf(jobId: number): Row[] {
   const db = new DatabaseSync(join(fixture.dataDir(), 'history.sqlite'), { readOnly: true });
   try {
-    return db.prepare('SELECT path, status, verdict, detailed FROM scans WHERE job_id = ? ORDER BY seq').all(jobId) as unknown as Row[];
+    // A finished job's clean files are in the compact store (history/job-files/), their detail text in their kind.
+    return db
+      .prepare(
+        `SELECT path, status, verdict, detailed FROM (
+           SELECT 0 AS store, seq AS at, path, status, verdict, detailed FROM scans WHERE job_id = ?
+           UNION ALL SELECT 1, c.id, f.path || c.name, 'completed', 'safe', k.detailed FROM job_clean_files AS c
+             JOIN job_folders AS f ON f.id = c.folder_id JOIN job_file_kinds AS k ON k.id = c.kind_id WHERE c.job_id = ?
+         ) ORDER BY store, at`,
+      )
+      .all(jobId, jobId) as unknown as Row[];
   } finally {
     db.close();
   }
