@@ -80,7 +80,11 @@ export async function submitScan(ctx: RequestContext, parts: ServiceParts, mode:
   // Listen before scanning starts, so a very fast scan cannot slip past.
   const terminal = mode === 'sync' ? parts.runner.waitForTerminal(id, parts.syncWindowMs, scan) : null;
   // A small upload's bytes go along, so the engine need not read them back from disk.
-  const held = parts.runner.enqueue(id, file.kind === 'memory' ? file.content : undefined, { basicOnly: received.attributes.basic_checks_only === true });
+  const held = parts.runner.enqueue(id, file.kind === 'memory' ? file.content : undefined, {
+    basicOnly: received.attributes.basic_checks_only === true,
+    stored: scan,
+    withoutFile: memoryOnly,
+  });
   if (memoryOnly && !held) writeUpload(upload, file.content); // cannot happen (nothing ran since canHold); never scan a missing file
 
   if (!terminal) {
@@ -91,7 +95,10 @@ export async function submitScan(ctx: RequestContext, parts: ServiceParts, mode:
   if (!finished) {
     // From the 408 on the client relies on the scan carrying on, across a restart too. (Not when
     // the service is closing: that wakes the request too, but no answer reaches the client then.)
-    if (memoryOnly && !parts.runner.closing && parts.store.get(id)?.status === 'processing') writeUpload(upload, file.content);
+    if (memoryOnly && !parts.runner.closing && parts.store.get(id)?.status === 'processing') {
+      writeUpload(upload, file.content);
+      parts.runner.uploadWritten(id);
+    }
     throw new HttpError(
       'sync_scan_timeout',
       { key: 'syncScanTimeout', params: { seconds: Math.round((parts.syncWindowMs / 1000) * 10) / 10 } },

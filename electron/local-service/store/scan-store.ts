@@ -43,8 +43,12 @@ export interface ScanStore {
   findById(integrationId: string, id: string): StoredScan | null;
   findByReference(integrationId: string, externalReferenceId: string): StoredScan | null;
   listProcessing(): StoredScan[];
-  complete(id: string, outcome: { result: ScanResult; engine: EngineIdentity | null; completedAt: string; scanDurationMs: number }): StoredScan | null;
-  fail(id: string, outcome: { error: StoredScanError; completedAt: string; scanDurationMs: number | null }): StoredScan | null;
+  /**
+   * Records a processing scan's verdict and returns the scan as stored. `current`: the scan as
+   * it was stored while processing (known to the caller), so the row need not be read back.
+   */
+  complete(id: string, outcome: { result: ScanResult; engine: EngineIdentity | null; completedAt: string; scanDurationMs: number }, current?: StoredScan): StoredScan | null;
+  fail(id: string, outcome: { error: StoredScanError; completedAt: string; scanDurationMs: number | null }, current?: StoredScan): StoredScan | null;
   /** Deletes a scan that is still processing (a sync scan nobody was answered about; see scanning/recovery.ts). */
   forget(id: string): boolean;
   /**
@@ -112,15 +116,25 @@ function fromRow(row: ScanRow): StoredScan {
   };
 }
 
+/** The last engine cells read: every verdict of one clamd carries the same identity, so it is checked once. */
+const parsedEngines = new Map<string, EngineIdentity | null>();
+const PARSED_ENGINES_KEPT = 8;
+
 /** A damaged cell reads as "engine unknown" rather than failing the scan's GET. */
 function parseEngine(json: string | null): EngineIdentity | null {
   if (json === null) return null;
+  const known = parsedEngines.get(json);
+  if (known !== undefined) return known;
+  let engine: EngineIdentity | null = null;
   try {
     const parsed = engineIdentitySchema.safeParse(JSON.parse(json));
-    return parsed.success ? parsed.data : null;
+    if (parsed.success) engine = parsed.data;
   } catch {
-    return null;
+    // stays null
   }
+  if (parsedEngines.size >= PARSED_ENGINES_KEPT) parsedEngines.clear();
+  parsedEngines.set(json, engine);
+  return engine;
 }
 
 export function createScanStore(db: DatabaseSync): ScanStore {
@@ -142,6 +156,15 @@ export function createScanStore(db: DatabaseSync): ScanStore {
   const fail = db.prepare(
     `UPDATE scans SET status = 'failed', error_code = ?, error_detail = ?, completed_at = ?, scan_duration_ms = ?
      WHERE id = ? AND status = 'processing' RETURNING *`,
+  );
+  // The same changes without RETURNING, for callers that know the rest of the row.
+  const completeKnown = db.prepare(
+    `UPDATE scans SET status = 'completed', result_safe = ?, result_detailed = ?, result_findings = ?, engine_json = ?, completed_at = ?, scan_duration_ms = ?
+     WHERE id = ? AND status = 'processing'`,
+  );
+  const failKnown = db.prepare(
+    `UPDATE scans SET status = 'failed', error_code = ?, error_detail = ?, completed_at = ?, scan_duration_ms = ?
+     WHERE id = ? AND status = 'processing'`,
   );
 
   const forget = db.prepare(`DELETE FROM scans WHERE id = ? AND status = 'processing'`);
@@ -185,15 +208,23 @@ export function createScanStore(db: DatabaseSync): ScanStore {
     findById: (integrationId, id) => one(byOwnedId, id, integrationId),
     findByReference: (integrationId, reference) => one(byReference, integrationId, reference),
     listProcessing: () => (processing.all() as unknown as ScanRow[]).map(fromRow),
-    complete(id, outcome) {
-      const { result } = outcome;
-      return (
-        one(complete, result.safe ? 1 : 0, result.detailed, JSON.stringify(result.findings), outcome.engine ? JSON.stringify(outcome.engine) : null, outcome.completedAt, outcome.scanDurationMs, id) ??
-        one(byId, id)
-      );
+    complete(id, outcome, current) {
+      const { result, completedAt, scanDurationMs } = outcome;
+      const findingsJson = JSON.stringify(result.findings);
+      const engineJson = outcome.engine ? JSON.stringify(outcome.engine) : null;
+      const params = [result.safe ? 1 : 0, result.detailed, findingsJson, engineJson, completedAt, scanDurationMs, id];
+      if (!current) return one(complete, ...params) ?? one(byId, id);
+      if (completeKnown.run(...params).changes === 0) return one(byId, id);
+      // What fromRow would read back: the findings as stored, the engine as a GET would show it.
+      const stored = { safe: result.safe, detailed: result.detailed, findings: JSON.parse(findingsJson) as ScanResult['findings'] };
+      return { ...current, status: 'completed', result: stored, engine: parseEngine(engineJson), error: null, completedAt, scanDurationMs };
     },
-    fail(id, outcome) {
-      return one(fail, outcome.error.code, outcome.error.detail, outcome.completedAt, outcome.scanDurationMs, id) ?? one(byId, id);
+    fail(id, outcome, current) {
+      const { error, completedAt, scanDurationMs } = outcome;
+      const params = [error.code, error.detail, completedAt, scanDurationMs, id];
+      if (!current) return one(fail, ...params) ?? one(byId, id);
+      if (failKnown.run(...params).changes === 0) return one(byId, id);
+      return { ...current, status: 'failed', result: null, engine: null, error: { code: error.code, detail: error.detail }, completedAt, scanDurationMs };
     },
     forget: (id) => forget.run(id).changes > 0,
     forgetFinishedBefore: (iso) => Number(forgetFinished.run(iso).changes),
