@@ -137,6 +137,13 @@ function parseEngine(json: string | null): EngineIdentity | null {
   return engine;
 }
 
+/**
+ * Deletes recorded scans (ScanStore.forgetRecorded). `+integration_id`: each listed id is looked up
+ * by its key, rather than every row of the integration scanned for it.
+ */
+export const FORGET_RECORDED_SQL = `DELETE FROM scans WHERE +integration_id = ? AND status <> 'processing' AND id IN (SELECT value FROM json_each(?))
+  AND id NOT IN (SELECT scan_id FROM webhook_outbox)`;
+
 export function createScanStore(db: DatabaseSync): ScanStore {
   const insert = db.prepare(
     `INSERT INTO scans (id, integration_id, external_reference_id, status, execution_mode, file_name, file_size, file_type, md5, sha1, sha256, submitted_at)
@@ -168,10 +175,7 @@ export function createScanStore(db: DatabaseSync): ScanStore {
   );
 
   const forget = db.prepare(`DELETE FROM scans WHERE id = ? AND status = 'processing'`);
-  const forgetRecorded = db.prepare(
-    `DELETE FROM scans WHERE integration_id = ? AND status <> 'processing' AND id IN (SELECT value FROM json_each(?))
-       AND id NOT IN (SELECT scan_id FROM webhook_outbox)`,
-  );
+  const forgetRecorded = db.prepare(FORGET_RECORDED_SQL);
   const forgetFinished = db.prepare(
     `DELETE FROM scans WHERE status <> 'processing' AND completed_at < ? AND id NOT IN (SELECT scan_id FROM webhook_outbox)`,
   );

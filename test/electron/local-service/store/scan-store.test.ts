@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../../electron/local-service/store/database.ts';
-import { createScanStore, processingScan, type NewScan, type ScanStore } from '../../../../electron/local-service/store/scan-store.ts';
+import { createScanStore, FORGET_RECORDED_SQL, processingScan, type NewScan, type ScanStore } from '../../../../electron/local-service/store/scan-store.ts';
 
 let dir: string;
 let db: DatabaseSync;
@@ -83,5 +83,23 @@ describe('recording an outcome with the scan in hand', () => {
     const forgotten = inserted();
     expect(store.forget(forgotten.id)).toBe(true);
     expect(store.complete(forgotten.id, outcome(clamav), forgotten)).toBeNull();
+  });
+});
+
+describe('forgetRecorded', () => {
+  it('deletes the listed terminal scans of that integration only, looking each up by its id', () => {
+    const done = inserted();
+    store.complete(done.id, outcome(clamav), done);
+    const processing = inserted();
+    const otherIntegration = inserted({ integrationId: 'other' });
+    store.complete(otherIntegration.id, outcome(clamav), otherIntegration);
+    expect(store.forgetRecorded('integration', [done.id, processing.id, otherIntegration.id, 'no-such-scan'])).toBe(1);
+    expect(store.get(done.id)).toBeNull();
+    expect(store.get(processing.id)?.status).toBe('processing');
+    expect(store.get(otherIntegration.id)?.status).toBe('completed');
+
+    // By key, not by reading every scan of the integration (the table holds all scans not yet forgotten).
+    const plan = db.prepare(`EXPLAIN QUERY PLAN ${FORGET_RECORDED_SQL}`).all('integration', '[]') as Array<{ detail: string }>;
+    expect(plan[0]?.detail).toMatch(/^SEARCH scans USING INDEX sqlite_autoindex_scans_1 \(id=\?\)/);
   });
 });
