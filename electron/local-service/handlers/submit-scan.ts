@@ -61,7 +61,8 @@ export async function submitScan(ctx: RequestContext, parts: ServiceParts, mode:
       submittedAt: isoNow(),
     };
     scan = processingScan(stored);
-    // The row and its `processing` webhook event commit together; without webhooks the insert is its own transaction.
+    // The row and its `processing` webhook event commit together. Without webhooks the insert is its own
+    // transaction, but a memory-only sync scan's, which nobody learns of before its verdict, commits with that verdict.
     const { onSubmitted } = parts;
     const inserted = onSubmitted
       ? parts.store.transaction(() => {
@@ -69,7 +70,9 @@ export async function submitScan(ctx: RequestContext, parts: ServiceParts, mode:
           if (outcome === 'inserted') onSubmitted(scan);
           return outcome;
         })
-      : parts.store.insert(stored);
+      : memoryOnly
+        ? parts.store.insertPending(stored)
+        : parts.store.insert(stored);
     if (inserted === 'duplicate') throw new HttpError('duplicate_external_reference_id', { key: 'duplicateReference' });
   } catch (error) {
     if (file.kind === 'file') await rm(file.tempFile, { force: true });
@@ -99,12 +102,16 @@ export async function submitScan(ctx: RequestContext, parts: ServiceParts, mode:
       writeUpload(upload, file.content);
       parts.runner.uploadWritten(id);
     }
+    // The 408 tells the client the scan exists (closing: no answer reaches it, and the database may be closed).
+    if (!parts.runner.closing) parts.store.commit();
     throw new HttpError(
       'sync_scan_timeout',
       { key: 'syncScanTimeout', params: { seconds: Math.round((parts.syncWindowMs / 1000) * 10) / 10 } },
       { extra: { file_scan_id: id }, headers: { location: `/file-scans/${id}` } },
     );
   }
+  // Recorded (and so committed) by the runner; nothing is answered before it is committed.
+  parts.store.commit();
   sendJson(ctx.res, 200, toScan(finished, ctx.language), ctx.language);
 }
 
