@@ -105,17 +105,6 @@ export function createScanRunner(options: ScanRunnerOptions): ScanRunner {
     for (const wake of [...(waiters.get(scan.id) ?? [])]) wake(scan);
   };
 
-  /** Records the outcome and tells the listener in one transaction. */
-  const { onTerminal } = options;
-  const record = (write: () => StoredScan | null): StoredScan | null =>
-    onTerminal
-      ? store.transaction(() => {
-          const stored = write();
-          if (stored) onTerminal(stored);
-          return stored;
-        })
-      : write();
-
   async function scanOne(scanId: string): Promise<void> {
     const signal = shutdown.signal;
     const file = options.uploadFileOf(scanId);
@@ -134,27 +123,9 @@ export function createScanRunner(options: ScanRunnerOptions): ScanRunner {
     if (signal.aborted) return;
 
     const result = await outcome;
-    const completedAt = isoNow();
-    const scanDurationMs = Math.max(0, Math.round(performance.now() - started));
-    let stored: StoredScan | null;
-    if (result.ok) {
-      const findings = result.verdict.findings.map((finding) => ({ name: String(finding.name), engine: engine.name }));
-      stored = record(() =>
-        store.complete(
-          scanId,
-          {
-            result: { safe: result.verdict.safe === true, detailed: String(result.verdict.detailed), findings },
-            engine: result.verdict.engine ?? null,
-            completedAt,
-            scanDurationMs,
-          },
-          current,
-        ),
-      );
-    } else {
-      logger.warn({ scanId, err: result.error }, 'scan failed');
-      stored = record(() => store.fail(scanId, { error: failureOf(result.error), completedAt, scanDurationMs }, current));
-    }
+    if (!result.ok) logger.warn({ scanId, err: result.error }, 'scan failed');
+    const timing = { completedAt: isoNow(), scanDurationMs: Math.max(0, Math.round(performance.now() - started)) };
+    const stored = recordOutcome(store, options.onTerminal, engine.name, { scanId, result, current, ...timing });
     // Read right after recording (no await between): an upload written for a 408 is deleted too.
     if (!fileless.delete(scanId)) {
       await removeUpload(file, content !== undefined).catch((error: unknown) => {
@@ -244,6 +215,29 @@ export function createScanRunner(options: ScanRunnerOptions): ScanRunner {
       await Promise.allSettled([...running]);
     },
   };
+}
+
+/** Records a scan's outcome (completed, or failed with a reason) and tells `onTerminal` in the same transaction. */
+function recordOutcome(
+  store: ScanStore,
+  onTerminal: ScanRunnerOptions['onTerminal'],
+  engineName: string,
+  done: { scanId: string; result: EngineOutcome; current: StoredScan | undefined; completedAt: string; scanDurationMs: number },
+): StoredScan | null {
+  const { scanId, result, current, completedAt, scanDurationMs } = done;
+  const write = (): StoredScan | null => {
+    if (!result.ok) return store.fail(scanId, { error: failureOf(result.error), completedAt, scanDurationMs }, current);
+    const { verdict } = result;
+    const findings = verdict.findings.map((finding) => ({ name: String(finding.name), engine: engineName }));
+    const verdictResult = { safe: verdict.safe === true, detailed: String(verdict.detailed), findings };
+    return store.complete(scanId, { result: verdictResult, engine: verdict.engine ?? null, completedAt, scanDurationMs }, current);
+  };
+  if (!onTerminal) return write();
+  return store.transaction(() => {
+    const stored = write();
+    if (stored) onTerminal(stored);
+    return stored;
+  });
 }
 
 /** Resolves once `ms` have passed since `started` (timers may fire a hair early), or on abort. */
