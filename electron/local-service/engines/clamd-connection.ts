@@ -165,20 +165,35 @@ export async function upload(
       pending = body.next();
       pending.catch(() => undefined); // awaited on the next turn, unless the exchange ends first
     }
-    socket.cork();
-    if (!commandSent) socket.write(command);
+    const flushed = writeChunk(socket, commandSent ? null : command, chunk);
     commandSent = true;
-    let flushed = true;
-    if (chunk.data.length > 0) {
-      socket.write(chunkHeader(chunk.data.length));
-      flushed = socket.write(chunk.data);
-      progress.bytesSent += chunk.data.length;
-    }
-    if (chunk.last) socket.write(END_OF_STREAM);
-    socket.uncork();
+    progress.bytesSent += chunk.data.length;
     if (chunk.last) return;
     if (!flushed) await drained(socket, stop);
   }
+}
+
+/**
+ * One chunk on the wire (after the command, for the first): a framed chunk in one
+ * write, its buffer released once written; else its length, data and end marker
+ * corked into one. Returns false when the socket's buffer is full.
+ */
+function writeChunk(socket: Socket, command: Buffer | null, chunk: FileChunk): boolean {
+  const { frame, release } = chunk;
+  if (frame && !command) return socket.write(frame, release);
+  socket.cork();
+  if (command) socket.write(command);
+  let flushed = true;
+  if (frame) flushed = socket.write(frame, release);
+  else {
+    if (chunk.data.length > 0) {
+      socket.write(chunkHeader(chunk.data.length));
+      flushed = socket.write(chunk.data);
+    }
+    if (chunk.last) socket.write(END_OF_STREAM);
+  }
+  socket.uncork();
+  return flushed;
 }
 
 /** Resolves when the socket wants more data or the exchange is over. */

@@ -1,5 +1,8 @@
 // Reads a file from disk chunk by chunk for INSTREAM, knowing which chunk is
 // the last, so the final chunk and the end-of-stream marker leave in one write.
+// A file's chunks are read straight into INSTREAM frames (length prefix, data,
+// and the end marker after the last), in buffers reused once their write is
+// done: a large file costs no allocation per chunk and one write each.
 // BufferChunks does the same for bytes already in memory (small uploads).
 import { open, type FileHandle } from 'node:fs/promises';
 import { EngineError } from './engine.ts';
@@ -8,6 +11,13 @@ export interface FileChunk {
   data: Buffer;
   /** No more data follows. */
   last: boolean;
+  /**
+   * The chunk as it goes on the wire, when the source framed it: the 4-byte length,
+   * `data`, and after the last chunk the end-of-stream marker. Absent: the sender frames it.
+   */
+  frame?: Buffer;
+  /** Call once the frame has been written (or will never be): its buffer may then be reused. */
+  release?: () => void;
 }
 
 /** What an INSTREAM upload reads from: a file on disk or bytes in memory. */
@@ -42,11 +52,19 @@ export class BufferChunks implements ChunkSource {
   async close(): Promise<void> {}
 }
 
+/** Bytes around a chunk's data in a frame: its length before, room for the end marker after. */
+const FRAME_OVERHEAD = 8;
+
+/** Frames kept for reuse: one being written while the next is read. */
+const SPARE_FRAMES = 2;
+
 export class FileChunks implements ChunkSource {
   readonly #handle: FileHandle;
   /** The size when opened: the bytes a scan covers (the service scans files it no longer writes). */
   readonly size: number;
   readonly #chunkSize: number;
+  /** Frame buffers whose writes are done. */
+  readonly #spare: Buffer[] = [];
   #position = 0;
   #closed = false;
 
@@ -70,16 +88,16 @@ export class FileChunks implements ChunkSource {
     }
   }
 
-  /** The next chunk; an empty file yields one empty, last chunk. */
+  /** The next chunk, framed; an empty file yields one empty, last chunk. */
   async next(): Promise<FileChunk> {
     const wanted = Math.min(this.#chunkSize, this.size - this.#position);
     if (wanted <= 0) return { data: Buffer.alloc(0), last: true };
-    // A fresh buffer per chunk: the socket may still hold the previous one.
-    const data = Buffer.allocUnsafe(wanted);
+    // A spare frame, or a new one while the socket still holds the others.
+    const buffer = this.#spare.pop() ?? Buffer.allocUnsafe(this.#chunkSize + FRAME_OVERHEAD);
     let filled = 0;
     try {
       while (filled < wanted) {
-        const { bytesRead } = await this.#handle.read(data, filled, wanted - filled, this.#position + filled);
+        const { bytesRead } = await this.#handle.read(buffer, 4 + filled, wanted - filled, this.#position + filled);
         if (bytesRead === 0) break; // the file shrank since it was opened
         filled += bytesRead;
       }
@@ -87,7 +105,18 @@ export class FileChunks implements ChunkSource {
       throw unreadable(error);
     }
     this.#position += filled;
-    return { data: data.subarray(0, filled), last: filled < wanted || this.#position >= this.size };
+    const last = filled < wanted || this.#position >= this.size;
+    buffer.writeUInt32BE(filled, 0);
+    // The end marker: a zero length (an empty chunk is sent as the marker alone).
+    if (last) buffer.writeUInt32BE(0, 4 + filled);
+    const start = filled === 0 ? 4 : 0;
+    const frame = buffer.subarray(start, 4 + filled + (last ? 4 : 0));
+    let released = false;
+    const release = () => {
+      if (!released && this.#spare.length < SPARE_FRAMES) this.#spare.push(buffer);
+      released = true;
+    };
+    return { data: buffer.subarray(4, 4 + filled), last, frame, release };
   }
 
   async close(): Promise<void> {

@@ -61,7 +61,8 @@ export async function submitScan(ctx: RequestContext, parts: ServiceParts, mode:
       submittedAt: isoNow(),
     };
     scan = processingScan(stored);
-    // The row and its `processing` webhook event commit together; without webhooks the insert is its own transaction.
+    // The row and its `processing` webhook event commit together. Without webhooks the insert is its own
+    // transaction, but a memory-only sync scan's, which nobody learns of before its verdict, commits with that verdict.
     const { onSubmitted } = parts;
     const inserted = onSubmitted
       ? parts.store.transaction(() => {
@@ -69,7 +70,9 @@ export async function submitScan(ctx: RequestContext, parts: ServiceParts, mode:
           if (outcome === 'inserted') onSubmitted(scan);
           return outcome;
         })
-      : parts.store.insert(stored);
+      : memoryOnly
+        ? parts.store.insertPending(stored)
+        : parts.store.insert(stored);
     if (inserted === 'duplicate') throw new HttpError('duplicate_external_reference_id', { key: 'duplicateReference' });
   } catch (error) {
     if (file.kind === 'file') await rm(file.tempFile, { force: true });
@@ -80,7 +83,11 @@ export async function submitScan(ctx: RequestContext, parts: ServiceParts, mode:
   // Listen before scanning starts, so a very fast scan cannot slip past.
   const terminal = mode === 'sync' ? parts.runner.waitForTerminal(id, parts.syncWindowMs, scan) : null;
   // A small upload's bytes go along, so the engine need not read them back from disk.
-  const held = parts.runner.enqueue(id, file.kind === 'memory' ? file.content : undefined, { basicOnly: received.attributes.basic_checks_only === true });
+  const held = parts.runner.enqueue(id, file.kind === 'memory' ? file.content : undefined, {
+    basicOnly: received.attributes.basic_checks_only === true,
+    stored: scan,
+    withoutFile: memoryOnly,
+  });
   if (memoryOnly && !held) writeUpload(upload, file.content); // cannot happen (nothing ran since canHold); never scan a missing file
 
   if (!terminal) {
@@ -91,13 +98,20 @@ export async function submitScan(ctx: RequestContext, parts: ServiceParts, mode:
   if (!finished) {
     // From the 408 on the client relies on the scan carrying on, across a restart too. (Not when
     // the service is closing: that wakes the request too, but no answer reaches the client then.)
-    if (memoryOnly && !parts.runner.closing && parts.store.get(id)?.status === 'processing') writeUpload(upload, file.content);
+    if (memoryOnly && !parts.runner.closing && parts.store.get(id)?.status === 'processing') {
+      writeUpload(upload, file.content);
+      parts.runner.uploadWritten(id);
+    }
+    // The 408 tells the client the scan exists (closing: no answer reaches it, and the database may be closed).
+    if (!parts.runner.closing) parts.store.commit();
     throw new HttpError(
       'sync_scan_timeout',
       { key: 'syncScanTimeout', params: { seconds: Math.round((parts.syncWindowMs / 1000) * 10) / 10 } },
       { extra: { file_scan_id: id }, headers: { location: `/file-scans/${id}` } },
     );
   }
+  // Recorded (and so committed) by the runner; nothing is answered before it is committed.
+  parts.store.commit();
   sendJson(ctx.res, 200, toScan(finished, ctx.language), ctx.language);
 }
 

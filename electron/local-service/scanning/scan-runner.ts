@@ -29,6 +29,19 @@ export interface ScanRunnerOptions {
   maxHeldBytes?: number;
 }
 
+/** What the caller knows about a scan it queues. */
+export interface EnqueueOptions {
+  /** Basic checks only, when ClamAV is missing (see ScanOptions). */
+  basicOnly?: boolean;
+  /** The scan as just stored (processing): its outcome is recorded without reading the row back. */
+  stored?: StoredScan;
+  /**
+   * No upload file was written (a small sync scan whose bytes are held): there is none to
+   * delete afterwards, unless `uploadWritten` is called meanwhile. Ignored unless held.
+   */
+  withoutFile?: boolean;
+}
+
 /** Enough for a queue of many small files; a backlog past it costs only a read from disk per scan. */
 export const MAX_HELD_BYTES = 16 * 1024 * 1024;
 
@@ -38,10 +51,12 @@ export interface ScanRunner {
   /**
    * `content`: the upload's bytes, when the caller has them in memory. They are kept for
    * the engine when `canHold` allows (true is returned); otherwise the engine reads the
-   * upload's file, which must then exist. `options` go to the engine with the file (kept in memory
+   * upload's file, which must then exist. `basicOnly` goes to the engine with the file (kept in memory
    * only: after a restart the file waits for ClamAV again, the safe side).
    */
-  enqueue(scanId: string, content?: Buffer, options?: ScanOptions): boolean;
+  enqueue(scanId: string, content?: Buffer, options?: EnqueueOptions): boolean;
+  /** The upload of a scan queued `withoutFile` has been written since: it is deleted once the scan is recorded. */
+  uploadWritten(scanId: string): void;
   /**
    * The user allows basic checks only for these scans, queued or waiting for ClamAV now
    * (the same scan continues: no second submission). Returns how many were queued or running.
@@ -68,6 +83,10 @@ export function createScanRunner(options: ScanRunnerOptions): ScanRunner {
   const shutdown = new AbortController();
   const held = new Map<string, Buffer>();
   const basicOnly = new Set<string>();
+  /** Scans queued with their stored view (EnqueueOptions.stored), until they start. */
+  const known = new Map<string, StoredScan>();
+  /** Held scans that have no upload file (EnqueueOptions.withoutFile). */
+  const fileless = new Set<string>();
   /** The scans running now, each with the latch that lets it stop waiting for ClamAV. */
   const allowing = new Map<string, AbortController>();
   const maxHeldBytes = options.maxHeldBytes ?? MAX_HELD_BYTES;
@@ -86,21 +105,12 @@ export function createScanRunner(options: ScanRunnerOptions): ScanRunner {
     for (const wake of [...(waiters.get(scan.id) ?? [])]) wake(scan);
   };
 
-  /** Records the outcome and tells the listener in one transaction. */
-  const { onTerminal } = options;
-  const record = (write: () => StoredScan | null): StoredScan | null =>
-    onTerminal
-      ? store.transaction(() => {
-          const stored = write();
-          if (stored) onTerminal(stored);
-          return stored;
-        })
-      : write();
-
   async function scanOne(scanId: string): Promise<void> {
     const signal = shutdown.signal;
     const file = options.uploadFileOf(scanId);
     const content = takeHeld(scanId);
+    const current = known.get(scanId);
+    known.delete(scanId);
     const allowed = new AbortController();
     allowing.set(scanId, allowed);
     const scanOptions: ScanOptions = { basicOnly: basicOnly.delete(scanId), basicOnlyAllowed: allowed.signal };
@@ -113,26 +123,15 @@ export function createScanRunner(options: ScanRunnerOptions): ScanRunner {
     if (signal.aborted) return;
 
     const result = await outcome;
-    const completedAt = isoNow();
-    const scanDurationMs = Math.max(0, Math.round(performance.now() - started));
-    let stored: StoredScan | null;
-    if (result.ok) {
-      const findings = result.verdict.findings.map((finding) => ({ name: String(finding.name), engine: engine.name }));
-      stored = record(() =>
-        store.complete(scanId, {
-          result: { safe: result.verdict.safe === true, detailed: String(result.verdict.detailed), findings },
-          engine: result.verdict.engine ?? null,
-          completedAt,
-          scanDurationMs,
-        }),
-      );
-    } else {
-      logger.warn({ scanId, err: result.error }, 'scan failed');
-      stored = record(() => store.fail(scanId, { error: failureOf(result.error), completedAt, scanDurationMs }));
+    if (!result.ok) logger.warn({ scanId, err: result.error }, 'scan failed');
+    const timing = { completedAt: isoNow(), scanDurationMs: Math.max(0, Math.round(performance.now() - started)) };
+    const stored = recordOutcome(store, options.onTerminal, engine.name, { scanId, result, current, ...timing });
+    // Read right after recording (no await between): an upload written for a 408 is deleted too.
+    if (!fileless.delete(scanId)) {
+      await removeUpload(file, content !== undefined).catch((error: unknown) => {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') logger.warn({ scanId, err: error }, 'could not delete an upload');
+      });
     }
-    await removeUpload(file, content !== undefined).catch((error: unknown) => {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') logger.warn({ scanId, err: error }, 'could not delete an upload');
-    });
     if (stored) wakeWaiters(stored);
   }
 
@@ -159,16 +158,21 @@ export function createScanRunner(options: ScanRunnerOptions): ScanRunner {
       return shutdown.signal.aborted;
     },
     canHold,
-    enqueue(scanId, content, scanOptions) {
-      if (scanOptions?.basicOnly) basicOnly.add(scanId);
+    enqueue(scanId, content, enqueueOptions) {
+      if (enqueueOptions?.basicOnly) basicOnly.add(scanId);
+      if (enqueueOptions?.stored) known.set(scanId, enqueueOptions.stored);
       const holding = content !== undefined && canHold(content.length);
       if (holding) {
         held.set(scanId, content);
         heldBytes += content.length;
+        if (enqueueOptions?.withoutFile) fileless.add(scanId);
       }
       queue.push(scanId);
       pump();
       return holding;
+    },
+    uploadWritten(scanId) {
+      fileless.delete(scanId);
     },
     allowBasicOnly(scanIds) {
       let found = 0;
@@ -202,6 +206,8 @@ export function createScanRunner(options: ScanRunnerOptions): ScanRunner {
       queue.length = 0;
       held.clear();
       basicOnly.clear();
+      known.clear();
+      fileless.clear();
       allowing.clear();
       heldBytes = 0;
       // Nobody will finish these scans in this process: release their waiters now rather than at the window's end.
@@ -209,6 +215,29 @@ export function createScanRunner(options: ScanRunnerOptions): ScanRunner {
       await Promise.allSettled([...running]);
     },
   };
+}
+
+/** Records a scan's outcome (completed, or failed with a reason) and tells `onTerminal` in the same transaction. */
+function recordOutcome(
+  store: ScanStore,
+  onTerminal: ScanRunnerOptions['onTerminal'],
+  engineName: string,
+  done: { scanId: string; result: EngineOutcome; current: StoredScan | undefined; completedAt: string; scanDurationMs: number },
+): StoredScan | null {
+  const { scanId, result, current, completedAt, scanDurationMs } = done;
+  const write = (): StoredScan | null => {
+    if (!result.ok) return store.fail(scanId, { error: failureOf(result.error), completedAt, scanDurationMs }, current);
+    const { verdict } = result;
+    const findings = verdict.findings.map((finding) => ({ name: String(finding.name), engine: engineName }));
+    const verdictResult = { safe: verdict.safe === true, detailed: String(verdict.detailed), findings };
+    return store.complete(scanId, { result: verdictResult, engine: verdict.engine ?? null, completedAt, scanDurationMs }, current);
+  };
+  if (!onTerminal) return write();
+  return store.transaction(() => {
+    const stored = write();
+    if (stored) onTerminal(stored);
+    return stored;
+  });
 }
 
 /** Resolves once `ms` have passed since `started` (timers may fire a hair early), or on abort. */

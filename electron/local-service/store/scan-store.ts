@@ -1,10 +1,11 @@
 // The scans table: one row per submission, keyed by id, with the external
 // reference unique per integration. Rows map to StoredScan; the wire shape is
 // built from it in scanning/scan-view.ts.
-import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { EngineIdentity } from '../../../shared/engine/engine-identity.ts';
 import { engineIdentitySchema, type ExecutionMode, type FileHash, type ScanResult, type ScanStatus } from '../../../shared/service-contract/scan.ts';
 import { createTransactions } from '../../sqlite/statements.ts';
+import { PendingWrites } from './pending-writes.ts';
 
 /** Why a scan failed: a code, and the engine's own explanation when it gave one. */
 export interface StoredScanError {
@@ -36,15 +37,43 @@ export type NewScan = Pick<
   'id' | 'integrationId' | 'externalReferenceId' | 'executionMode' | 'fileName' | 'fileSize' | 'fileType' | 'fileHash' | 'submittedAt'
 >;
 
+export interface CompleteOutcome {
+  result: ScanResult;
+  engine: EngineIdentity | null;
+  completedAt: string;
+  scanDurationMs: number;
+}
+
+export interface FailOutcome {
+  error: StoredScanError;
+  completedAt: string;
+  scanDurationMs: number | null;
+}
+
+/**
+ * Every write commits before it returns (and with it any pending insert), except
+ * `insertPending`. Reads by id or reference, which answer clients, commit first.
+ */
 export interface ScanStore {
   /** Inserts a processing scan; `duplicate` when the integration already used the reference. */
   insert(scan: NewScan): 'inserted' | 'duplicate';
+  /**
+   * Inserts a processing scan that is committed later (pending-writes.ts): with the next write or
+   * commit(). For a scan nobody is told of before another write records its outcome.
+   */
+  insertPending(scan: NewScan): 'inserted' | 'duplicate';
+  /** Commits pending inserts now (before anyone is told of them). */
+  commit(): void;
   get(id: string): StoredScan | null;
   findById(integrationId: string, id: string): StoredScan | null;
   findByReference(integrationId: string, externalReferenceId: string): StoredScan | null;
   listProcessing(): StoredScan[];
-  complete(id: string, outcome: { result: ScanResult; engine: EngineIdentity | null; completedAt: string; scanDurationMs: number }): StoredScan | null;
-  fail(id: string, outcome: { error: StoredScanError; completedAt: string; scanDurationMs: number | null }): StoredScan | null;
+  /**
+   * Records a processing scan's verdict and returns the scan as stored. `current`: the scan as
+   * it was stored while processing (known to the caller), so the row need not be read back.
+   */
+  complete(id: string, outcome: CompleteOutcome, current?: StoredScan): StoredScan | null;
+  fail(id: string, outcome: FailOutcome, current?: StoredScan): StoredScan | null;
   /** Deletes a scan that is still processing (a sync scan nobody was answered about; see scanning/recovery.ts). */
   forget(id: string): boolean;
   /**
@@ -112,16 +141,33 @@ function fromRow(row: ScanRow): StoredScan {
   };
 }
 
+/** The last engine cells read: every verdict of one clamd carries the same identity, so it is checked once. */
+const parsedEngines = new Map<string, EngineIdentity | null>();
+const PARSED_ENGINES_KEPT = 8;
+
 /** A damaged cell reads as "engine unknown" rather than failing the scan's GET. */
 function parseEngine(json: string | null): EngineIdentity | null {
   if (json === null) return null;
+  const known = parsedEngines.get(json);
+  if (known !== undefined) return known;
+  let engine: EngineIdentity | null = null;
   try {
     const parsed = engineIdentitySchema.safeParse(JSON.parse(json));
-    return parsed.success ? parsed.data : null;
+    if (parsed.success) engine = parsed.data;
   } catch {
-    return null;
+    // stays null
   }
+  if (parsedEngines.size >= PARSED_ENGINES_KEPT) parsedEngines.clear();
+  parsedEngines.set(json, engine);
+  return engine;
 }
+
+/**
+ * Deletes recorded scans (ScanStore.forgetRecorded). `+integration_id`: each listed id is looked up
+ * by its key, rather than every row of the integration scanned for it.
+ */
+export const FORGET_RECORDED_SQL = `DELETE FROM scans WHERE +integration_id = ? AND status <> 'processing' AND id IN (SELECT value FROM json_each(?))
+  AND id NOT IN (SELECT scan_id FROM webhook_outbox)`;
 
 export function createScanStore(db: DatabaseSync): ScanStore {
   const insert = db.prepare(
@@ -143,61 +189,119 @@ export function createScanStore(db: DatabaseSync): ScanStore {
     `UPDATE scans SET status = 'failed', error_code = ?, error_detail = ?, completed_at = ?, scan_duration_ms = ?
      WHERE id = ? AND status = 'processing' RETURNING *`,
   );
+  // The same changes without RETURNING, for callers that know the rest of the row.
+  const completeKnown = db.prepare(
+    `UPDATE scans SET status = 'completed', result_safe = ?, result_detailed = ?, result_findings = ?, engine_json = ?, completed_at = ?, scan_duration_ms = ?
+     WHERE id = ? AND status = 'processing'`,
+  );
+  const failKnown = db.prepare(
+    `UPDATE scans SET status = 'failed', error_code = ?, error_detail = ?, completed_at = ?, scan_duration_ms = ?
+     WHERE id = ? AND status = 'processing'`,
+  );
 
   const forget = db.prepare(`DELETE FROM scans WHERE id = ? AND status = 'processing'`);
-  const forgetRecorded = db.prepare(
-    `DELETE FROM scans WHERE integration_id = ? AND status <> 'processing' AND id IN (SELECT value FROM json_each(?))
-       AND id NOT IN (SELECT scan_id FROM webhook_outbox)`,
-  );
+  const forgetRecorded = db.prepare(FORGET_RECORDED_SQL);
   const forgetFinished = db.prepare(
     `DELETE FROM scans WHERE status <> 'processing' AND completed_at < ? AND id NOT IN (SELECT scan_id FROM webhook_outbox)`,
   );
-  const { write: transaction } = createTransactions(db);
-
-  const one = (statement: ReturnType<DatabaseSync['prepare']>, ...params: SQLInputValue[]): StoredScan | null => {
+  const one = (statement: StatementSync, ...params: SQLInputValue[]): StoredScan | null => {
     const row = statement.get(...params) as ScanRow | undefined;
     return row ? fromRow(row) : null;
   };
+  const record = outcomeWriter(one, { complete, completeKnown, fail, failKnown, byId });
+  const { write: inTransaction } = createTransactions(db);
+  const pending = new PendingWrites(db);
+  /** A write that is durable when it returns: it commits the pending ones along with it. */
+  const durable = <T>(write: () => T): T => {
+    const result = write();
+    pending.commit();
+    return result;
+  };
+  /** Reads that answer a client: nothing pending may show before it is committed. */
+  const told = <T>(read: () => T): T => {
+    pending.commit();
+    return read();
+  };
+  const insertRow = (scan: NewScan): 'inserted' | 'duplicate' => {
+    try {
+      insert.run(
+        scan.id,
+        scan.integrationId,
+        scan.externalReferenceId,
+        scan.executionMode,
+        scan.fileName,
+        scan.fileSize,
+        scan.fileType,
+        scan.fileHash?.md5 ?? null,
+        scan.fileHash?.sha1 ?? null,
+        scan.fileHash?.sha256 ?? null,
+        scan.submittedAt,
+      );
+      return 'inserted';
+    } catch (error) {
+      if ((error as { errcode?: number }).errcode === SQLITE_CONSTRAINT_UNIQUE) return 'duplicate';
+      throw error;
+    }
+  };
 
   return {
-    insert(scan) {
+    insert: (scan) => durable(() => insertRow(scan)),
+    insertPending(scan) {
+      let outcome: 'inserted' | 'duplicate' = 'duplicate';
       try {
-        insert.run(
-          scan.id,
-          scan.integrationId,
-          scan.externalReferenceId,
-          scan.executionMode,
-          scan.fileName,
-          scan.fileSize,
-          scan.fileType,
-          scan.fileHash?.md5 ?? null,
-          scan.fileHash?.sha1 ?? null,
-          scan.fileHash?.sha256 ?? null,
-          scan.submittedAt,
-        );
-        return 'inserted';
-      } catch (error) {
-        if ((error as { errcode?: number }).errcode === SQLITE_CONSTRAINT_UNIQUE) return 'duplicate';
-        throw error;
+        outcome = pending.add(() => insertRow(scan));
+        return outcome;
+      } finally {
+        // Nothing of this scan waits: leave no transaction open for it.
+        if (outcome === 'duplicate') pending.commit();
       }
     },
+    commit: () => pending.commit(),
     get: (id) => one(byId, id),
-    findById: (integrationId, id) => one(byOwnedId, id, integrationId),
-    findByReference: (integrationId, reference) => one(byReference, integrationId, reference),
+    findById: (integrationId, id) => told(() => one(byOwnedId, id, integrationId)),
+    findByReference: (integrationId, reference) => told(() => one(byReference, integrationId, reference)),
     listProcessing: () => (processing.all() as unknown as ScanRow[]).map(fromRow),
-    complete(id, outcome) {
-      const { result } = outcome;
-      return (
-        one(complete, result.safe ? 1 : 0, result.detailed, JSON.stringify(result.findings), outcome.engine ? JSON.stringify(outcome.engine) : null, outcome.completedAt, outcome.scanDurationMs, id) ??
-        one(byId, id)
-      );
+    complete: (id, outcome, current) => durable(() => record.complete(id, outcome, current)),
+    fail: (id, outcome, current) => durable(() => record.fail(id, outcome, current)),
+    forget: (id) => durable(() => forget.run(id).changes > 0),
+    forgetFinishedBefore: (iso) => durable(() => Number(forgetFinished.run(iso).changes)),
+    forgetRecorded: (integrationId, ids) => (ids.length === 0 ? 0 : durable(() => Number(forgetRecorded.run(integrationId, JSON.stringify(ids)).changes))),
+    transaction: (fn) => {
+      pending.commit();
+      return inTransaction(fn);
     },
-    fail(id, outcome) {
-      return one(fail, outcome.error.code, outcome.error.detail, outcome.completedAt, outcome.scanDurationMs, id) ?? one(byId, id);
+  };
+}
+
+interface OutcomeStatements {
+  complete: StatementSync;
+  completeKnown: StatementSync;
+  fail: StatementSync;
+  failKnown: StatementSync;
+  byId: StatementSync;
+}
+
+/** Records outcomes, each returning the scan as stored (read back, or built from `current` when given). */
+function outcomeWriter(one: (statement: StatementSync, ...params: SQLInputValue[]) => StoredScan | null, statements: OutcomeStatements) {
+  const { complete, completeKnown, fail, failKnown, byId } = statements;
+  return {
+    complete(id: string, outcome: CompleteOutcome, current?: StoredScan): StoredScan | null {
+      const { result, completedAt, scanDurationMs } = outcome;
+      const findingsJson = JSON.stringify(result.findings);
+      const engineJson = outcome.engine ? JSON.stringify(outcome.engine) : null;
+      const params: SQLInputValue[] = [result.safe ? 1 : 0, result.detailed, findingsJson, engineJson, completedAt, scanDurationMs, id];
+      if (!current) return one(complete, ...params) ?? one(byId, id);
+      if (completeKnown.run(...params).changes === 0) return one(byId, id);
+      // What fromRow would read back: the findings as stored, the engine as a GET would show it.
+      const stored = { safe: result.safe, detailed: result.detailed, findings: JSON.parse(findingsJson) as ScanResult['findings'] };
+      return { ...current, status: 'completed', result: stored, engine: parseEngine(engineJson), error: null, completedAt, scanDurationMs };
     },
-    forget: (id) => forget.run(id).changes > 0,
-    forgetFinishedBefore: (iso) => Number(forgetFinished.run(iso).changes),
-    forgetRecorded: (integrationId, ids) => (ids.length === 0 ? 0 : Number(forgetRecorded.run(integrationId, JSON.stringify(ids)).changes)),
-    transaction,
+    fail(id: string, outcome: FailOutcome, current?: StoredScan): StoredScan | null {
+      const { error, completedAt, scanDurationMs } = outcome;
+      const params: SQLInputValue[] = [error.code, error.detail, completedAt, scanDurationMs, id];
+      if (!current) return one(fail, ...params) ?? one(byId, id);
+      if (failKnown.run(...params).changes === 0) return one(byId, id);
+      return { ...current, status: 'failed', result: null, engine: null, error: { code: error.code, detail: error.detail }, completedAt, scanDurationMs };
+    },
   };
 }

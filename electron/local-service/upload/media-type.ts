@@ -3,6 +3,7 @@
 // application/octet-stream for anything else. The name is never consulted.
 // An upload held in memory is examined there (the whole file, so the answer is
 // the one its file would give), without reading it back from disk.
+import { isUtf8 } from 'node:buffer';
 import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
 
 /** The whole upload: its file, or all of its bytes. */
@@ -19,16 +20,32 @@ export async function detectMediaType(source: MediaSource, sample: Buffer, size:
 }
 
 // Tab, LF, VT, FF, CR and ESC appear in real text files; other C0 controls and NUL mean binary.
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
-const BINARY_CONTROL = /[\u0000-\u0008\u000e-\u001a\u001c-\u001f\u007f]/;
+const BINARY_CONTROL = new Uint8Array(128);
+for (const code of [...range(0x00, 0x08), ...range(0x0e, 0x1a), ...range(0x1c, 0x1f), 0x7f]) BINARY_CONTROL[code] = 1;
 
+/**
+ * UTF-8 without binary control characters. Checked on the bytes (in valid UTF-8 a byte below
+ * 0x80 is that character), so binary files cost no decoding and no exception. A truncated
+ * sample may end inside a character: only when that is the sole fault does the decoder decide.
+ */
 function looksLikeText(sample: Buffer, truncated: boolean): boolean {
   if (sample.length === 0) return false;
+  if (isUtf8(sample)) return !hasBinaryControl(sample);
+  if (!truncated || ![1, 2, 3].some((cut) => cut <= sample.length && isUtf8(sample.subarray(0, sample.length - cut)))) return false;
   try {
     // `stream` tolerates a multi-byte character cut off at the end of a truncated sample.
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(sample, { stream: truncated });
-    return !BINARY_CONTROL.test(text);
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(sample, { stream: true });
+    return !hasBinaryControl(Buffer.from(text, 'utf8'));
   } catch {
     return false;
   }
+}
+
+function hasBinaryControl(bytes: Uint8Array): boolean {
+  for (const byte of bytes) if (byte < 0x80 && BINARY_CONTROL[byte] === 1) return true;
+  return false;
+}
+
+function range(first: number, last: number): number[] {
+  return Array.from({ length: last - first + 1 }, (_, i) => first + i);
 }

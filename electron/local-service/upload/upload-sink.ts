@@ -5,8 +5,10 @@
 // again for the engine cost more than everything else the service does. A
 // large upload, or many uploads held open by slow or hostile clients, still
 // cost only stream buffers: the budget bounds the total held in memory.
+// Each chunk is hashed (file-digest.ts) as it is stored, in the same pass.
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { Writable } from 'node:stream';
+import type { FileDigest } from './file-digest.ts';
 
 /** Bytes of upload bodies held in memory by all requests together. */
 export class MemoryBudget {
@@ -41,6 +43,8 @@ export interface UploadSinkOptions {
   spillFile: string;
   /** Called right before the spill file is created (so the caller knows to delete it). */
   onSpill?: () => void;
+  /** Fed every chunk before it is stored; its error (the size limit) fails the sink. */
+  digest?: FileDigest;
 }
 
 export class UploadSink extends Writable {
@@ -69,6 +73,12 @@ export class UploadSink extends Writable {
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    try {
+      this.#options.digest?.update(chunk);
+    } catch (error) {
+      callback(error as Error);
+      return;
+    }
     if (!this.#file && this.#held + chunk.length <= this.#options.memoryLimit && this.#options.budget.tryTake(chunk.length)) {
       this.#reserved += chunk.length;
       // Kept as they are: Node's HTTP parser copies each body chunk into a buffer of its own

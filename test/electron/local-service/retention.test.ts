@@ -25,6 +25,8 @@ class HoldingEngine implements ScanEngine {
   readonly name = 'holding';
   async scan(file: string, signal?: AbortSignal): Promise<EngineVerdict> {
     if ((await readFile(file, 'utf8')) === 'hold') {
+      // Closed while the file was being read (a busy thread pool): the abort has already fired.
+      if (signal?.aborted) throw new EngineError('engine_aborted', 'cancelled');
       await new Promise<void>((_resolve, reject) => signal?.addEventListener('abort', () => reject(new EngineError('engine_aborted', 'cancelled')), { once: true }));
     }
     return { safe: true, detailed: 'clean', findings: [] };

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { asyncSubmissionSchema, terminalScanSchema } from '../../../shared/service-contract/scan.ts';
 import { EngineError, type EngineVerdict, type ScanEngine } from '../../../electron/local-service/engines/engine.ts';
@@ -193,6 +194,26 @@ describe('small uploads', () => {
     ]);
     expect(await uploads(service)).toEqual([]);
     expect(await readdir(join(service.dataDir, 'incoming'))).toEqual([]);
+  });
+
+  it('answers a memory-only sync scan only once it is committed: a 200 or a 408 is in the database, seen from another connection', async () => {
+    const engine = new RecordingEngine(false);
+    const service = await start({ engine, syncWindowMs: 200 });
+    const statusOf = (id: string) => {
+      // A connection of its own sees only what is committed (as the service would after a crash).
+      const db = new DatabaseSync(join(service.dataDir, 'local-service.sqlite'), { readOnly: true });
+      try {
+        return (db.prepare('SELECT status FROM scans WHERE id = ?').get(id) as { status: string } | undefined)?.status ?? null;
+      } finally {
+        db.close();
+      }
+    };
+    const timeout = await submit(service.url, { mode: 'sync', file: randomBytes(1_000), attributes: { file_name: 'late.bin' } });
+    expect(timeout.status).toBe(408);
+    expect(statusOf(timeout.body.file_scan_id as string)).toBe('processing');
+    engine.release();
+    const done = terminalScanSchema.parse((await submit(service.url, { mode: 'sync', file: randomBytes(1_000), attributes: { file_name: 'quick.bin' } })).body);
+    expect(statusOf(done.id)).toBe('completed');
   });
 
   it('answers a GET by id during a memory-only sync scan', async () => {

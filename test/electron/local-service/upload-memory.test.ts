@@ -10,7 +10,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SAMPLE_BYTES } from '../../../electron/local-service/upload/digest-stream.ts';
+import { SAMPLE_BYTES } from '../../../electron/local-service/upload/file-digest.ts';
 import { detectMediaType } from '../../../electron/local-service/upload/media-type.ts';
 import { MemoryBudget, UploadSink } from '../../../electron/local-service/upload/upload-sink.ts';
 import { CLAMAV_TESTFILES_DIR } from '../../support/clamd.ts';
@@ -118,6 +118,35 @@ describe('detectMediaType from bytes', () => {
       const content = await readFile(path);
       const sample = content.subarray(0, SAMPLE_BYTES);
       expect([name, await detectMediaType({ content }, sample, content.length)]).toEqual([name, await detectMediaType({ path }, sample, content.length)]);
+    }
+  });
+});
+
+describe('detectMediaType: text or binary, from the sample', () => {
+  const typeOf = (content: Buffer) => detectMediaType({ content }, content.subarray(0, SAMPLE_BYTES), content.length);
+
+  it('UTF-8 text is text/plain, also when the sample ends inside a 2-, 3- or 4-byte character', async () => {
+    expect(await typeOf(Buffer.from('Grüße, 你好, 𝄞\ttab\r\n'))).toBe('text/plain');
+    for (const character of ['ä', '€', '𝄞']) {
+      for (let before = SAMPLE_BYTES - 3; before < SAMPLE_BYTES; before++) {
+        expect([character, before, await typeOf(Buffer.from('a'.repeat(before) + character + 'b'.repeat(50)))]).toEqual([character, before, 'text/plain']);
+      }
+    }
+  });
+
+  it('binary controls, invalid UTF-8, or a character cut off where the file itself ends are application/octet-stream', async () => {
+    for (const content of [
+      Buffer.from('text with a NUL\u0000inside'),
+      Buffer.from('text with DEL\u007f'),
+      Buffer.from([0x61, 0x62, 0xff, 0x63]),
+      // Cut where the file ends (not a sample cut): not text.
+      Buffer.from([0x61, 0x62, 0xe2, 0x82]),
+      // Invalid before the sample's end, though the end itself is a cut character.
+      Buffer.concat([Buffer.from([0xc3, 0x28]), Buffer.from('a'.repeat(SAMPLE_BYTES - 3)), Buffer.from('€')]),
+      // A control character within the sample, its end cut inside a character.
+      Buffer.concat([Buffer.from('\u0001'), Buffer.from('a'.repeat(SAMPLE_BYTES - 2)), Buffer.from('€')]),
+    ]) {
+      expect(await typeOf(content)).toBe('application/octet-stream');
     }
   });
 });

@@ -128,6 +128,26 @@ describe('the INSTREAM framing', () => {
     expect(received?.length).toBe(8 * 1024 * 1024);
   });
 
+  test('chunk frames are reused only once written: a slow reader gets every byte as sent, in order', async () => {
+    // Small chunks and a reader that sips: many frames wait in the socket while the next ones are read.
+    let received: { payload: Buffer; chunkSizes: number[] } | undefined;
+    const fake = await fakeClamd((socket) => {
+      const read = instreamReader((payload, chunkSizes) => {
+        received = { payload, chunkSizes };
+        socket.end('stream: OK\0');
+      });
+      socket.on('data', (data: Buffer) => {
+        read.call(socket, data);
+        socket.pause();
+        setTimeout(() => socket.resume(), 1);
+      });
+    });
+    const engine = new ClamdEngine({ endpoint: fake.endpoint, chunkSize: 4096 });
+    await expect(engine.scan(bigFile)).resolves.toMatchObject({ safe: true });
+    expect(received?.payload.equals(noise(8 * 1024 * 1024, 2))).toBe(true);
+    expect(received?.chunkSizes.every((size) => size === 4096)).toBe(true);
+  });
+
   test('several FOUND messages (AllMatchScan) become several findings; ExtendedDetectionInfo is stripped', async () => {
     const fake = await fakeClamd((socket) => {
       socket.on('data', instreamReader(() => socket.end('stream: Win.Test.A FOUND\0stream: Eicar-Signature(44d88612fea8a8f36de82e1278abb02f:68) FOUND\0')));

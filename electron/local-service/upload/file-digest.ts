@@ -1,8 +1,9 @@
-// A pass-through stream that computes md5, sha1 and sha256 of what flows
-// through it, counts the bytes, keeps the first few KB as a sample for type
-// detection, and fails as soon as the size limit is passed.
+// Computes md5, sha1 and sha256 of an upload as its chunks arrive, counts the
+// bytes, keeps the first few KB as a sample for type detection, and fails as
+// soon as the size limit is passed. Fed by the upload sink (upload-sink.ts)
+// with each chunk it receives: every byte is hashed once, in the same pass
+// that stores it, with no stream stage of its own.
 import { createHash } from 'node:crypto';
-import { Transform, type TransformCallback } from 'node:stream';
 import type { FileHash } from '../../../shared/service-contract/scan.ts';
 
 export const SAMPLE_BYTES = 8 * 1024;
@@ -14,7 +15,7 @@ export class FileTooLargeError extends Error {
   }
 }
 
-export class DigestStream extends Transform {
+export class FileDigest {
   readonly #maxBytes: number;
   readonly #md5 = createHash('md5');
   readonly #sha1 = createHash('sha1');
@@ -24,7 +25,6 @@ export class DigestStream extends Transform {
   #size = 0;
 
   constructor(maxBytes: number) {
-    super();
     this.#maxBytes = maxBytes;
   }
 
@@ -32,12 +32,10 @@ export class DigestStream extends Transform {
     return this.#size;
   }
 
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+  /** Takes the next chunk; throws FileTooLargeError once the limit is passed (the chunk is then not hashed). */
+  update(chunk: Buffer): void {
     this.#size += chunk.length;
-    if (this.#size > this.#maxBytes) {
-      callback(new FileTooLargeError(this.#maxBytes));
-      return;
-    }
+    if (this.#size > this.#maxBytes) throw new FileTooLargeError(this.#maxBytes);
     this.#md5.update(chunk);
     this.#sha1.update(chunk);
     this.#sha256.update(chunk);
@@ -47,15 +45,14 @@ export class DigestStream extends Transform {
       this.#sample.push(piece);
       this.#sampled += piece.length;
     }
-    callback(null, chunk);
   }
 
-  /** Call once, after the stream has finished. */
+  /** Call once, after the last chunk. */
   digests(): FileHash {
     return { md5: this.#md5.digest('hex'), sha1: this.#sha1.digest('hex'), sha256: this.#sha256.digest('hex') };
   }
 
   sample(): Buffer {
-    return Buffer.concat(this.#sample);
+    return this.#sample.length === 1 ? (this.#sample[0] as Buffer) : Buffer.concat(this.#sample);
   }
 }
