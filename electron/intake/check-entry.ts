@@ -11,7 +11,7 @@ import type { IntakeItem, IntakeRejected } from './intake-item.ts';
 import { isWithin, linkOutside } from './link-outside.ts';
 
 /** A file (accepted or rejected) to report, or a folder to expand. */
-export type EntryCheck = { kind: 'item'; item: IntakeItem } | { kind: 'directory'; path: string; stats: Stats };
+export type EntryCheck = { kind: 'item'; item: IntakeItem; /** An accepted file's hard links (more than 1: it may be met again). */ links?: number } | { kind: 'directory'; path: string; stats: Stats };
 
 // O_NONBLOCK: if the path was swapped for a FIFO after stat, open still returns at once.
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
@@ -75,7 +75,7 @@ async function inspect(input: string, maxFileSize: number, within: string | unde
     const opened = await handle.stat();
     if (!opened.isFile()) return notRegular(entryPath, opened);
     if (opened.size > maxFileSize) return tooLarge(entryPath, opened.size, maxFileSize);
-    return { kind: 'item', item: { ok: true, path: entryPath, realPath, size: opened.size, mtimeMs: opened.mtimeMs, dev: opened.dev, ino: opened.ino } };
+    return { kind: 'item', item: { ok: true, path: entryPath, realPath, size: opened.size, mtimeMs: opened.mtimeMs, dev: opened.dev, ino: opened.ino }, links: opened.nlink };
   } catch (error) {
     return reject(entryPath, { cause: 'check_failed', path: entryPath, detail: (error as Error).message });
   } finally {

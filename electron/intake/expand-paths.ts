@@ -7,12 +7,13 @@
 // A symbolic link named directly is followed (the user chose it); one met while walking a
 // folder is followed only when its real target lies inside that folder (link-outside.ts).
 import type { Dir } from 'node:fs';
-import { opendir, realpath } from 'node:fs/promises';
+import { opendir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { RecordError } from '../../shared/scans/record.ts';
 import { MAX_ASYNC_FILE_SIZE } from '../../shared/service-contract/limits.ts';
 import { checkEntry, fileKey, refusal, type EntryCheck } from './check-entry.ts';
-import type { IntakeItem } from './intake-item.ts';
+import type { IntakeAccepted, IntakeItem } from './intake-item.ts';
+import { createSeenEntries, firstOtherVisit, firstPlainVisit, type SeenEntries } from './seen-entries.ts';
 
 export type { IntakeItem, IntakeAccepted, IntakeRejected, IntakeExcludedFolder, IntakeLinkOutside, IntakeErrorCode, FileKind } from './intake-item.ts';
 
@@ -31,6 +32,8 @@ export interface ExpandOptions {
    * it): a link among them is then followed only into that folder. Absent: named links are followed.
    */
   within?: string;
+  /** What the expansion remembers to yield each file once (seen-entries.ts); a fresh one by default. Given by tests, to look at its size. */
+  seen?: SeenEntries;
 }
 
 /** Entry checks running at once within one folder (the thread pool has 4 threads by default). */
@@ -55,17 +58,17 @@ interface PendingDir {
 export async function* expandPaths(paths: Iterable<string> | AsyncIterable<string>, options: ExpandOptions = {}): AsyncGenerator<IntakeItem> {
   const { signal, excludedFolder } = options;
   const maxFileSize = options.maxFileSize ?? MAX_ASYNC_FILE_SIZE;
-  const seenFiles = new Set<string>();
-  const seenDirs = new Set<string>();
+  const seen = options.seen ?? createSeenEntries();
 
-  /** Turns one check into what to yield: the item, or nothing for a repeat. Queues folders. */
-  const consider = (check: EntryCheck, parent: PendingDir | null, queue: PendingDir[]): IntakeItem | null => {
+  /** Turns one check into what to yield: the item, or nothing for a repeat. Queues folders. `parent`: null for a named path. */
+  const consider = async (check: EntryCheck, parent: PendingDir | null, queue: PendingDir[]): Promise<IntakeItem | null> => {
     if (check.kind === 'item') {
       if (!check.item.ok) return check.item;
-      const key = fileKey(check.item);
-      if (seenFiles.has(key)) return null;
-      seenFiles.add(key);
-      return check.item;
+      // A plain file in a listing (not a link) is met once unless hard-linked; a link or a named path may lead to any file.
+      const plain = parent !== null && check.item.realPath === check.item.path;
+      // Before any listing (the watcher's named files) no folder can have yielded it: no need to look its folder up.
+      const first = plain ? firstPlainVisit(seen, check.item, check.links ?? 1) : firstOtherVisit(seen, check.item, seen.listed.size > 0 ? await folderOf(check.item) : null);
+      return first ? check.item : null;
     }
     const key = fileKey(check.stats);
     for (let up: PendingDir | null = parent; up; up = up.parent) {
@@ -73,8 +76,8 @@ export async function* expandPaths(paths: Iterable<string> | AsyncIterable<strin
         return refusal(check.path, { cause: 'links_back', path: check.path, folder: up.path });
       }
     }
-    if (seenDirs.has(key)) return null;
-    seenDirs.add(key);
+    if (seen.dirs.has(key)) return null;
+    seen.dirs.add(key);
     const excluded = excludedFolder?.(check.path);
     if (excluded) return { ok: false, excluded: true, path: check.path, ...excluded };
     queue.push({ path: check.path, key, parent });
@@ -83,7 +86,7 @@ export async function* expandPaths(paths: Iterable<string> | AsyncIterable<strin
 
   for await (const check of checkInOrder(paths, maxFileSize, signal, options.within)) {
     const stack: PendingDir[] = [];
-    const top = consider(check, null, stack);
+    const top = await consider(check, null, stack);
     if (top) yield top;
     // Links met inside may lead anywhere under the named folder's real path, and nowhere else.
     const named = stack[0];
@@ -99,9 +102,10 @@ export async function* expandPaths(paths: Iterable<string> | AsyncIterable<strin
         yield listError(dir.path, error);
         continue;
       }
+      seen.listed.add(dir.key);
       try {
         for await (const entry of checkInOrder(entryPaths(listing, dir.path), maxFileSize, signal, within)) {
-          const item = consider(entry, dir, subdirs);
+          const item = await consider(entry, dir, subdirs);
           if (item) yield item;
         }
       } catch (error) {
@@ -112,6 +116,11 @@ export async function* expandPaths(paths: Iterable<string> | AsyncIterable<strin
       for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]!);
     }
   }
+}
+
+/** The identity of the folder a file really lies in (null if it cannot be looked up: the file is then yielded). */
+async function folderOf(item: IntakeAccepted): Promise<{ dev: number; ino: number } | null> {
+  return stat(path.dirname(item.realPath)).catch(() => null);
 }
 
 /** Full paths of a folder's entries; the iterator closes the folder when the loop ends, throws or is abandoned. */

@@ -8,11 +8,14 @@
 // 10 %, then the audit: each file exactly once, in history and at the service.
 // Exit code 1 when a file was lost or duplicated. Run as `node --expose-gc
 // test/soak/run.ts ...`, it collects garbage in both threads before each sample.
+// With SOAK_HEAP_SNAPSHOTS=DIR it also writes the main thread's heap snapshot at each
+// sample into DIR (compare two with test/bench/profile/heap-diff.ts).
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { writeHeapSnapshot } from 'node:v8';
 import { createCore, type CoreInternals, type CoreTuning } from '../../electron/core/create-core.ts';
 import { startLocalServiceInThread, type ThreadedLocalService } from '../../electron/local-service/thread/start-in-thread.ts';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.ts';
@@ -46,6 +49,12 @@ function options() {
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const burstName = (burst: number) => `b${String(burst).padStart(5, '0')}`;
+
+/** A file's path, from its burst and its place in it: the run keeps counts, not 200,000 paths (about 90 bytes of main heap per file). */
+const filePath = (watchDir: string, burst: number, index: number) => join(watchDir, burstName(burst), `${burstName(burst)}-f-${index}.txt`);
+
+/** Every file the run wrote, for the audit at the end (`sizes`: each burst's file count). */
+const writtenPaths = (watchDir: string, sizes: readonly number[]) => sizes.flatMap((size, burst) => Array.from({ length: size }, (_, index) => filePath(watchDir, burst, index)));
 
 /** Whether every file of a burst has its row and that row is terminal (file names start with the burst's name). */
 async function burstSettled(core: CoreInternals, burst: number, count: number): Promise<boolean> {
@@ -87,6 +96,12 @@ async function collectGarbage(serviceDir: string): Promise<void> {
   collect();
 }
 
+/** SOAK_HEAP_SNAPSHOTS=DIR: the main thread's heap at this sample, for a diff between two of them. */
+function snapshotHeap(percent: number): void {
+  const dir = process.env.SOAK_HEAP_SNAPSHOTS;
+  if (dir) console.error(`[soak] heap snapshot ${writeHeapSnapshot(join(dir, `soak-${String(percent).padStart(3, '0')}.heapsnapshot`))}`);
+}
+
 function printSamples(samples: Sample[]): void {
   const fmt = (n: number | null, digits = 0) => (n === null ? 'n/a' : n.toFixed(digits));
   console.log('| progress | files | time | RSS MiB | main heap used / total (young) MiB | external / arrayBuffers MiB (process) | service heap used / total / external / malloced MiB | open fds | tracked records |');
@@ -126,37 +141,39 @@ async function main(): Promise<number> {
   console.error(`[soak] ${run.files} files in bursts of ${run.burst}, about 1 request in ${run.faultEvery} faulted (${faults} faults placed), seed ${run.seed}; in ${root}`);
   const started = performance.now();
   const samples: Sample[] = [await sample(0, 0, core, started, service)];
-  const paths: string[] = [];
+  /** Files written so far, and each burst's count (the paths follow from them: writtenPaths). */
+  let written = 0;
+  const burstSizes: number[] = [];
   const crashesAt = [Math.floor(run.files / 3), Math.floor((2 * run.files) / 3)];
   let nextSample = 10;
   let faultedSeen = 0;
-  for (let burst = 0; paths.length < run.files; burst++) {
-    const dir = join(watchDir, burstName(burst));
-    mkdirSync(dir);
-    const count = Math.min(run.burst, run.files - paths.length);
+  for (let burst = 0; written < run.files; burst++) {
+    mkdirSync(join(watchDir, burstName(burst)));
+    const count = Math.min(run.burst, run.files - written);
     for (let i = 0; i < count; i++) {
-      const path = join(dir, `${burstName(burst)}-f-${i}.txt`);
-      writeFileSync(path, `soak ${paths.length} ${run.seed} ${random()}\n`.padEnd(512 + Math.floor(random() * 3_000), '.'));
-      paths.push(path);
+      writeFileSync(filePath(watchDir, burst, i), `soak ${written} ${run.seed} ${random()}\n`.padEnd(512 + Math.floor(random() * 3_000), '.'));
+      written++;
     }
+    burstSizes.push(count);
     // At most this burst in flight: wait for the one before to settle, then remove it.
     if (burst > 0) {
-      const previous = Math.min(run.burst, paths.length - count);
+      const previous = burstSizes[burst - 1] as number;
       await waitUntil(() => burstSettled(core, burst - 1, previous), 'the previous burst to settle', 10 * 60_000);
       await rm(join(watchDir, burstName(burst - 1)), { recursive: true, force: true });
     }
     // The proxy's request log would grow without end: count what it saw, then drop it.
     faultedSeen += proxy.requests.filter((request) => request.fault !== undefined).length;
     (proxy.requests as unknown[]).length = 0;
-    while (crashesAt.length > 0 && paths.length >= (crashesAt[0] as number)) {
+    while (crashesAt.length > 0 && written >= (crashesAt[0] as number)) {
       crashesAt.shift();
       await crashServiceThread(serviceDir, service);
     }
-    while (nextSample < 100 && paths.length >= (nextSample / 100) * run.files) {
+    while (nextSample < 100 && written >= (nextSample / 100) * run.files) {
       await collectGarbage(serviceDir);
-      samples.push(await sample(nextSample, paths.length, core, started, service));
+      samples.push(await sample(nextSample, written, core, started, service));
+      snapshotHeap(nextSample);
       const last = samples.at(-1);
-      console.error(`[soak] ${nextSample} %: ${paths.length} files, RSS ${last?.rssMb.toFixed(0)} MiB, main heap ${last?.heapMb.toFixed(0)}/${last?.heapTotalMb.toFixed(0)}, service heap ${last?.serviceHeapMb?.toFixed(0)}/${last?.serviceHeapTotalMb?.toFixed(0)}, external ${last?.externalMb.toFixed(0)}`);
+      console.error(`[soak] ${nextSample} %: ${written} files, RSS ${last?.rssMb.toFixed(0)} MiB, main heap ${last?.heapMb.toFixed(0)}/${last?.heapTotalMb.toFixed(0)}, service heap ${last?.serviceHeapMb?.toFixed(0)}/${last?.serviceHeapTotalMb?.toFixed(0)}, external ${last?.externalMb.toFixed(0)}`);
       nextSample += 10;
     }
   }
@@ -165,8 +182,9 @@ async function main(): Promise<number> {
   const seconds = (performance.now() - started) / 1000;
   const tracked = trackedCount(core);
   await collectGarbage(serviceDir);
-  samples.push(await sample(100, paths.length, core, started, service));
-  const audit = await auditSoak({ dataDir: core.dataDir, serviceDir, serviceUrl: service.url, key: KEY, paths });
+  samples.push(await sample(100, written, core, started, service));
+  snapshotHeap(100);
+  const audit = await auditSoak({ dataDir: core.dataDir, serviceDir, serviceUrl: service.url, key: KEY, paths: writtenPaths(watchDir, burstSizes) });
 
   printSamples(samples);
   const warm = samples.find((s) => s.percent === 20) ?? samples[1];
