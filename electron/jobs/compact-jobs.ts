@@ -4,8 +4,11 @@
 // wait long; then the freed pages go back to the file system, also a step at a time.
 import type { History } from '../history/history.ts';
 
-/** Rows per transaction: about 50 ms of work here (most of it deleting the wide rows from their ten indexes). */
-export const COMPACT_CHUNK_ROWS = 1000;
+/**
+ * Rows per transaction: 1,000 took about 50 ms here unloaded (most of it deleting the wide rows from their ten
+ * indexes); half that keeps each turn of the main thread within a long task's 50 ms.
+ */
+export const COMPACT_CHUNK_ROWS = 500;
 /** Pages merged or given back per step (a few MB). */
 const RECLAIM_PAGES = 512;
 
