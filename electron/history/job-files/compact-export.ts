@@ -13,7 +13,7 @@ const BATCH = 500;
 
 export function* compactRecords(h: HistoryDb, query: ParsedHistoryQuery): Generator<ScanRecord> {
   if (!includesCompacted(query)) return;
-  const filter = compactFilter(query, false);
+  const filter = compactFilter(query, null);
   const after = query.order === 'oldest' ? '>' : '<';
   const keyset = `(c.queued_ms, c.id) ${after} (?, ?)`;
   const where = filter.where === '' ? `WHERE ${keyset}` : `${filter.where} AND ${keyset}`;

@@ -3,7 +3,7 @@
 // scans rows (LIKE on the name; a hex prefix of sha256, sha1 or md5), so both stores answer alike.
 import type { SQLInputValue } from 'node:sqlite';
 import { COMPACT_DIGEST_PREFIX_BYTES } from '../migrations.ts';
-import { escapeLike, nameMatchQuery, usesNameIndex, type ParsedHistoryQuery } from '../query-filter.ts';
+import { escapeLike, usesNameIndex, type ParsedHistoryQuery } from '../query-filter.ts';
 
 const HEX = /^[0-9a-f]{1,64}$/;
 
@@ -43,8 +43,8 @@ function digestMatches(hex: string): { sql: string; params: SQLInputValue[] } {
   return { sql: parts.join(' UNION '), params };
 }
 
-/** `useNames`: start from the trigram index's candidates (few name matches), see compact-names.ts. */
-export function compactFilter(query: Pick<ParsedHistoryQuery, 'job' | 'search' | 'order'>, useNames: boolean): CompactFilter {
+/** `nameCandidates`: start from the trigram index's few candidates (ids of the files whose names may match), see compact-names.ts. */
+export function compactFilter(query: Pick<ParsedHistoryQuery, 'job' | 'search' | 'order'>, nameCandidates: readonly number[] | null): CompactFilter {
   const clauses: string[] = [];
   const params: SQLInputValue[] = [];
   if (query.job !== undefined) {
@@ -56,9 +56,9 @@ export function compactFilter(query: Pick<ParsedHistoryQuery, 'job' | 'search' |
   else if (search !== '') {
     const hex = search.toLowerCase();
     const digests = HEX.test(hex) ? digestMatches(hex) : null;
-    if (useNames && usesNameIndex(search)) {
-      clauses.push(`c.id IN (${['SELECT rowid FROM job_clean_names WHERE job_clean_names MATCH ?', ...(digests ? [digests.sql] : [])].join(' UNION ')})`);
-      params.push(nameMatchQuery(search), ...(digests?.params ?? []));
+    if (nameCandidates !== null && usesNameIndex(search)) {
+      clauses.push(`c.id IN (${['SELECT value FROM json_each(?)', ...(digests ? [digests.sql] : [])].join(' UNION ')})`);
+      params.push(JSON.stringify(nameCandidates), ...(digests?.params ?? []));
     }
     const confirm = [`coalesce(c.file_name, c.name) LIKE ? ESCAPE '\\'`];
     params.push(`%${escapeLike(search)}%`);

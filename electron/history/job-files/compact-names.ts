@@ -12,8 +12,8 @@ export interface CompactNames {
   addAfter(afterId: number): void;
   /** Unindexes a job's files (before they are deleted). */
   removeJob(jobId: number): void;
-  /** How many names contain `phrase` (an FTS5 phrase query), counting no further than `atMost`. */
-  count(phrase: string, atMost: number): number;
+  /** The ids of the files whose names contain `phrase` (an FTS5 phrase query), no more than `atMost`. */
+  matching(phrase: string, atMost: number): number[];
   /** One step of merging the index's segments (dropping deleted files' entries); false: nothing left to merge. */
   merge(pages: number): boolean;
 }
@@ -28,7 +28,7 @@ export function openCompactNames(db: DatabaseSync, wanted: boolean): CompactName
   const setState = (value: string) => db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(META_KEY, value);
   if (!wanted || !hasFts5(db)) {
     if (exists && state !== 'stale') setState('stale');
-    return { enabled: false, addAfter() {}, removeJob() {}, count: () => 0, merge: () => false };
+    return { enabled: false, addAfter() {}, removeJob() {}, matching: () => [], merge: () => false };
   }
   if (!exists || state !== 'ready') {
     db.exec('BEGIN IMMEDIATE');
@@ -45,12 +45,12 @@ export function openCompactNames(db: DatabaseSync, wanted: boolean): CompactName
   }
   const add = db.prepare(`INSERT INTO ${TABLE} (rowid, file_name) SELECT id, ${NAME} FROM job_clean_files WHERE id > ? ORDER BY id`);
   const remove = db.prepare(`DELETE FROM ${TABLE} WHERE rowid IN (SELECT id FROM job_clean_files WHERE job_id = ?)`);
-  const count = db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ${TABLE} WHERE ${TABLE} MATCH ? LIMIT ?)`);
+  const matching = db.prepare(`SELECT rowid AS id FROM ${TABLE} WHERE ${TABLE} MATCH ? LIMIT ?`);
   return {
     enabled: true,
     addAfter: (afterId) => void add.run(afterId),
     removeJob: (jobId) => void remove.run(jobId),
-    count: (phrase, atMost) => Number((count.get(phrase, atMost) as { n: number }).n),
+    matching: (phrase, atMost) => (matching.all(phrase, atMost) as Array<{ id: number }>).map((row) => Number(row.id)),
     merge: (pages) => mergeSegments(db, TABLE, pages),
   };
 }

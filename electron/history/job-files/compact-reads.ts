@@ -47,8 +47,10 @@ export function hasCompacted(h: HistoryDb, jobId: number | undefined): boolean {
 /** The first `want` compact files of the query in its order, and how many match (capped for a search, as countMatches does). */
 export function compactPage(h: HistoryDb, query: ParsedHistoryQuery, want: number): Page<ScanRecord> {
   const search = query.search?.trim() ?? '';
-  const useNames = h.compactNames.enabled && usesNameIndex(search) && h.compactNames.count(nameMatchQuery(search), BROAD_SEARCH_ROWS + 1) <= BROAD_SEARCH_ROWS;
-  const filter = compactFilter(query, useNames);
+  // The trigram index is asked once: its few candidates are then handed to the page and its count by id
+  // (a name like "file-777.txt" shares its trigrams with every file of a job; matching it costs milliseconds).
+  const candidates = h.compactNames.enabled && usesNameIndex(search) ? h.compactNames.matching(nameMatchQuery(search), BROAD_SEARCH_ROWS + 1) : null;
+  const filter = compactFilter(query, candidates !== null && candidates.length <= BROAD_SEARCH_ROWS ? candidates : null);
   const items = h
     .prepare(`SELECT ${RECORD_OF_COMPACT} FROM ${COMPACT_FROM} ${filter.where} ${filter.orderBy} LIMIT ?`)
     .all(...filter.params, want)
