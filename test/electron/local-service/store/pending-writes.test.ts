@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../../electron/local-service/store/database.ts';
-import { createScanStore, processingScan, type NewScan, type ScanStore } from '../../../../electron/local-service/store/scan-store.ts';
+import { createScanStore, processingScan, type ScanStore } from '../../../../electron/local-service/store/scan-store.ts';
+import { newScan } from './new-scan.ts';
 
 let dir: string;
 let file: string;
@@ -28,22 +29,6 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-let next = 0;
-function newScan(overrides: Partial<NewScan> = {}): NewScan {
-  next += 1;
-  return {
-    id: `scan-${next}`,
-    integrationId: 'integration',
-    externalReferenceId: `ref-${next}`,
-    executionMode: 'sync',
-    fileName: 'a.bin',
-    fileSize: 3,
-    fileType: 'application/octet-stream',
-    fileHash: { md5: 'a'.repeat(32), sha1: 'b'.repeat(40), sha256: 'c'.repeat(64) },
-    submittedAt: '2026-11-26T00:00:00.000Z',
-    ...overrides,
-  };
-}
 const seen = (id: string) => (observer.prepare('SELECT status FROM scans WHERE id = ?').get(id) as { status: string } | undefined)?.status ?? null;
 const verdict = { result: { safe: true, detailed: 'clean', findings: [] }, engine: null, completedAt: '2026-11-26T00:00:01.000Z', scanDurationMs: 2 };
 

@@ -8,6 +8,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../../electron/local-service/store/database.ts';
 import { createScanStore, FORGET_RECORDED_SQL, processingScan, type NewScan, type ScanStore } from '../../../../electron/local-service/store/scan-store.ts';
+import { newScan } from './new-scan.ts';
 
 let dir: string;
 let db: DatabaseSync;
@@ -22,21 +23,8 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-let next = 0;
 function inserted(overrides: Partial<NewScan> = {}) {
-  next += 1;
-  const scan: NewScan = {
-    id: `scan-${next}`,
-    integrationId: 'integration',
-    externalReferenceId: `ref-${next}`,
-    executionMode: 'sync',
-    fileName: 'a.bin',
-    fileSize: 3,
-    fileType: 'application/octet-stream',
-    fileHash: { md5: 'a'.repeat(32), sha1: 'b'.repeat(40), sha256: 'c'.repeat(64) },
-    submittedAt: '2026-11-26T00:00:00.000Z',
-    ...overrides,
-  };
+  const scan = newScan(overrides);
   expect(store.insert(scan)).toBe('inserted');
   return processingScan(scan);
 }
