@@ -74,6 +74,31 @@ export interface JobsInput {
   onCompactError?: (error: unknown, jobId: number) => void;
 }
 
+/** A job as it starts: running, its walk ahead of it. */
+function newJob(request: JobRequest, roots: JobState['roots'], excluded: JobState['excluded'], at: number): Omit<JobState, 'id'> {
+  return {
+    kind: request.kind,
+    roots,
+    excluded,
+    origin: request.origin ?? 'dialog',
+    status: 'running',
+    walkComplete: false,
+    counts: emptyCounts(),
+    startedAt: new Date(at).toISOString(),
+    finishedAt: null,
+    activeMs: 0,
+    currentFolder: null,
+    runningSince: at,
+  };
+}
+
+/** Kept with the job: a resume after a restart or crash scans its other files alike. */
+const runOptionsOf = (request: JobRequest): RunOptions => ({
+  ...(request.mode ? { mode: request.mode } : {}),
+  ...(request.force ? { force: true } : {}),
+  ...(request.basicOnly ? { basicOnly: true } : {}),
+});
+
 /** Progress events of a job go out at most this often (changes of state always). */
 const PROGRESS_INTERVAL_MS = 200;
 
@@ -148,22 +173,8 @@ export function createJobs(input: JobsInput): Jobs {
   return {
     async start(request) {
       const roots = await rootsFor(request.kind, input.places, request.roots ?? []);
-      const draft: Omit<JobState, 'id'> = {
-        kind: request.kind,
-        roots,
-        excluded: defaultExclusions(request.kind, input.places, input.dataDir),
-        origin: request.origin ?? 'dialog',
-        status: 'running',
-        walkComplete: false,
-        counts: emptyCounts(),
-        startedAt: new Date(now()).toISOString(),
-        finishedAt: null,
-        activeMs: 0,
-        currentFolder: null,
-        runningSince: now(),
-      };
-      // Kept with the job: a resume after a restart or crash scans its other files alike.
-      const run: RunOptions = { ...(request.mode ? { mode: request.mode } : {}), ...(request.force ? { force: true } : {}), ...(request.basicOnly ? { basicOnly: true } : {}) };
+      const draft = newJob(request, roots, defaultExclusions(request.kind, input.places, input.dataDir), now());
+      const run = runOptionsOf(request);
       const state: JobState = { ...draft, id: history.jobs.insert(draft, run) };
       launch(state, null, new Set(), { ...run, settled: request.settled });
       return { ...state };
