@@ -5,10 +5,21 @@
 import type { History } from '../history/history.ts';
 
 /**
- * Rows per transaction: 1,000 took about 50 ms here unloaded (most of it deleting the wide rows from their ten
- * indexes); half that keeps each turn of the main thread within a long task's 50 ms.
+ * Rows per transaction to start with: 1,000 took about 50 ms here unloaded on a 20,000-file history, but a
+ * row costs more as the history grows (about 0.5 ms on a 200,000-file one: deleting the wide rows from their
+ * ten indexes). So the chunk follows the time it took, to keep each turn of the main thread near STEP_MS.
  */
 export const COMPACT_CHUNK_ROWS = 500;
+const STEP_MS = 25;
+const MIN_CHUNK_ROWS = 50;
+const MAX_CHUNK_ROWS = 4000;
+
+/** The next chunk's rows after one of `rows` took `ms`: halved when it took over twice STEP_MS, doubled under half. */
+export function nextChunkRows(rows: number, ms: number): number {
+  if (ms > STEP_MS * 2) return Math.max(MIN_CHUNK_ROWS, Math.floor(rows / 2));
+  if (ms < STEP_MS / 2) return Math.min(MAX_CHUNK_ROWS, rows * 2);
+  return rows;
+}
 /** Pages merged or given back per step (a few MB). */
 const RECLAIM_PAGES = 512;
 
@@ -23,10 +34,17 @@ export interface Compactor {
 
 export function createCompactor(input: {
   history: Pick<History, 'jobs'>;
+  /** A fixed chunk (tests); by default it follows the time each chunk took (nextChunkRows). */
   chunkRows?: number;
   onError?: (error: unknown, jobId: number) => void;
 }): Compactor {
-  const chunk = input.chunkRows ?? COMPACT_CHUNK_ROWS;
+  let chunk = input.chunkRows ?? COMPACT_CHUNK_ROWS;
+  const step = (jobId: number): boolean => {
+    const started = performance.now();
+    const { done } = input.history.jobs.compactStep(jobId, chunk);
+    if (input.chunkRows === undefined) chunk = nextChunkRows(chunk, performance.now() - started);
+    return done;
+  };
   const queue: number[] = [];
   const waiters = new Map<number, Array<() => void>>();
   let running: Promise<void> | null = null;
@@ -40,7 +58,7 @@ export function createCompactor(input: {
 
   const compactOne = async (jobId: number) => {
     try {
-      while (!closed && !input.history.jobs.compactStep(jobId, chunk).done) await turn();
+      while (!closed && !step(jobId)) await turn();
       while (!closed && input.history.jobs.reclaimSpace(RECLAIM_PAGES) > 0) await turn();
     } catch (error) {
       // Left for the next start: each chunk moved whole or not at all.

@@ -6,7 +6,7 @@ import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openHistory } from '../../../electron/history/history.ts';
-import { createCompactor } from '../../../electron/jobs/compact-jobs.ts';
+import { COMPACT_CHUNK_ROWS, createCompactor, nextChunkRows } from '../../../electron/jobs/compact-jobs.ts';
 import { useCoreFixture } from '../core/core-fixture.ts';
 import { seedJob, storeCounts } from '../history/job-files/fixtures.ts';
 import { FAST, writeEicar } from '../scans/harness.ts';
@@ -99,5 +99,19 @@ describe('the compactor', () => {
     } finally {
       history.close();
     }
+  });
+});
+
+describe('the compactor chunk size', () => {
+  it('follows the time a chunk took: halved when slow, doubled when quick, within bounds', () => {
+    expect(nextChunkRows(COMPACT_CHUNK_ROWS, 240)).toBe(COMPACT_CHUNK_ROWS / 2);
+    expect(nextChunkRows(COMPACT_CHUNK_ROWS, 5)).toBe(COMPACT_CHUNK_ROWS * 2);
+    expect(nextChunkRows(COMPACT_CHUNK_ROWS, 25)).toBe(COMPACT_CHUNK_ROWS);
+    expect(nextChunkRows(50, 1_000)).toBe(50);
+    expect(nextChunkRows(4000, 1)).toBe(4000);
+    // From the start, a history where a row costs 0.5 ms settles at a chunk of about 25 ms or less.
+    let rows = COMPACT_CHUNK_ROWS;
+    for (let i = 0; i < 10; i += 1) rows = nextChunkRows(rows, rows * 0.5);
+    expect(rows * 0.5).toBeLessThanOrEqual(50);
   });
 });
