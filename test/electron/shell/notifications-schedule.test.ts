@@ -2,29 +2,15 @@
 // remote service: told once per skipped run, in the user's language, with the service's host
 // and what to do; a skip an earlier run of the app made (already in the view at start) is not
 // told again, nor is any other outcome.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ScheduleKindView, SchedulesView } from '../../../electron/jobs/schedule/schedule-view.ts';
-import { setupNotifications } from '../../../electron/shell/notifications.ts';
-import { realTimers } from '../../../electron/shell/event-batcher.ts';
-import { Notification, resetFakeElectron } from './fake-electron.ts';
-import { captureLog, type LogCapture } from './log-capture.ts';
-import { createTestCore, type TestCore } from './test-core.ts';
+import { Notification } from './fake-electron.ts';
+import { useNotificationsFixture } from './notifications-fixture.ts';
 
 vi.mock('electron', () => import('./fake-electron.ts'));
 
-let capture: LogCapture;
-let core: TestCore;
-const onOpen = vi.fn();
-
-beforeEach(() => {
-  resetFakeElectron();
-  capture = captureLog();
-  core = createTestCore();
-  onOpen.mockClear();
-});
-afterEach(() => capture.cleanup());
-
-const start = () => setupNotifications({ core, onShowScan: vi.fn(), onOpen, log: capture.log, windowMs: 10, timers: realTimers });
+const fx = useNotificationsFixture({ windowMs: 10 });
+const { onOpen, start } = fx;
 
 const kindView = (over: Partial<ScheduleKindView>): ScheduleKindView => ({
   kind: 'quick',
@@ -42,9 +28,9 @@ const skipped = (at: string, kind: 'quick' | 'full' = 'quick') => kindView({ kin
 describe('a scheduled scan skipped for want of upload consent', () => {
   it('is told once per skipped run, with the host and what to do; a click opens the window', async () => {
     const stop = start();
-    core.emitSchedules(view(kindView({ lastOutcome: 'ran', lastRunAt: '2026-11-24T12:00:00.000Z' }), kindView({ kind: 'full', lastOutcome: 'skipped_battery', lastRunAt: '2026-11-24T12:00:00.000Z' })));
-    core.emitSchedules(view(skipped('2026-11-25T12:00:00.000Z')));
-    core.emitSchedules(view(skipped('2026-11-25T12:00:00.000Z')));
+    fx.core.emitSchedules(view(kindView({ lastOutcome: 'ran', lastRunAt: '2026-11-24T12:00:00.000Z' }), kindView({ kind: 'full', lastOutcome: 'skipped_battery', lastRunAt: '2026-11-24T12:00:00.000Z' })));
+    fx.core.emitSchedules(view(skipped('2026-11-25T12:00:00.000Z')));
+    fx.core.emitSchedules(view(skipped('2026-11-25T12:00:00.000Z')));
     await vi.waitFor(() => expect(Notification.shown).toHaveLength(1));
     expect(Notification.shown[0]!.options).toMatchObject({
       title: 'Scheduled quick scan skipped',
@@ -54,17 +40,17 @@ describe('a scheduled scan skipped for want of upload consent', () => {
     expect(onOpen).toHaveBeenCalled();
 
     // The next day's run skipped again: told again.
-    core.emitSchedules(view(skipped('2026-11-26T12:00:00.000Z')));
+    fx.core.emitSchedules(view(skipped('2026-11-26T12:00:00.000Z')));
     await vi.waitFor(() => expect(Notification.shown).toHaveLength(2));
     stop();
   });
 
   it('speaks German, and does not tell again of a skip made before the app started', async () => {
-    core.settingsValue = { ...core.settingsValue, language: 'de' };
-    core.schedulesValue = view(skipped('2026-11-24T12:00:00.000Z'));
+    fx.core.settingsValue = { ...fx.core.settingsValue, language: 'de' };
+    fx.core.schedulesValue = view(skipped('2026-11-24T12:00:00.000Z'));
     const stop = start();
-    core.emitSchedules(view(skipped('2026-11-24T12:00:00.000Z')));
-    core.emitSchedules(view(skipped('2026-11-25T12:00:00.000Z', 'full')));
+    fx.core.emitSchedules(view(skipped('2026-11-24T12:00:00.000Z')));
+    fx.core.emitSchedules(view(skipped('2026-11-25T12:00:00.000Z', 'full')));
     await vi.waitFor(() => expect(Notification.shown).toHaveLength(1));
     expect(Notification.shown[0]!.options).toMatchObject({
       title: 'Geplante vollständige Prüfung übersprungen',

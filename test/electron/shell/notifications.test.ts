@@ -1,36 +1,17 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Notification, resetFakeElectron } from './fake-electron.ts';
-import { captureLog, type LogCapture } from './log-capture.ts';
-import { createTestCore, scanRecord, type TestCore } from './test-core.ts';
-import { realTimers } from '../../../electron/shell/event-batcher.ts';
-import { setupNotifications } from '../../../electron/shell/notifications.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { Notification } from './fake-electron.ts';
+import { useNotificationsFixture } from './notifications-fixture.ts';
+import { scanRecord } from './test-core.ts';
 
 vi.mock('electron', () => import('./fake-electron.ts'));
 
-let capture: LogCapture;
-let core: TestCore;
-const onShowScan = vi.fn();
-const onOpen = vi.fn();
-
-beforeEach(() => {
-  resetFakeElectron();
-  vi.useFakeTimers();
-  capture = captureLog();
-  core = createTestCore();
-  onShowScan.mockClear();
-  onOpen.mockClear();
-});
-afterEach(() => {
-  vi.useRealTimers();
-  capture.cleanup();
-});
-
-const start = () => setupNotifications({ core, onShowScan, onOpen, log: capture.log, windowMs: 1000, timers: realTimers });
+const fx = useNotificationsFixture({ windowMs: 1000, fakeTimers: true });
+const { onShowScan, start } = fx;
 
 describe('setupNotifications', () => {
   it('shows a threat after the collection window; a click opens that scan', async () => {
     const stop = start();
-    core.emit({ type: 'record', record: scanRecord({ id: 'bad', fileName: 'eicar.com', safe: false, detailed: 'Eicar-Signature' }) });
+    fx.core.emit({ type: 'record', record: scanRecord({ id: 'bad', fileName: 'eicar.com', safe: false, detailed: 'Eicar-Signature' }) });
     expect(Notification.shown).toHaveLength(0);
     await vi.advanceTimersByTimeAsync(1000);
     expect(Notification.shown.map((n) => n.options.title)).toEqual(['Threat found: eicar.com']);
@@ -40,9 +21,9 @@ describe('setupNotifications', () => {
   });
 
   it('reads notifyClean and the language when the batch is shown', async () => {
-    core.settingsValue = { ...core.settingsValue, notifyClean: true, language: 'de' };
+    fx.core.settingsValue = { ...fx.core.settingsValue, notifyClean: true, language: 'de' };
     const stop = start();
-    core.emit({ type: 'record', record: scanRecord({ id: 'ok', fileName: 'a.txt', safe: true }) });
+    fx.core.emit({ type: 'record', record: scanRecord({ id: 'ok', fileName: 'a.txt', safe: true }) });
     await vi.advanceTimersByTimeAsync(1000);
     expect(Notification.shown.map((n) => n.options.title)).toEqual(['Sauber: a.txt']);
     stop();
@@ -50,10 +31,10 @@ describe('setupNotifications', () => {
 
   it('stays quiet for clean results by default and opens the main view for a summary', async () => {
     const stop = start();
-    core.emit({ type: 'record', record: scanRecord({ id: 'ok', safe: true }) });
+    fx.core.emit({ type: 'record', record: scanRecord({ id: 'ok', safe: true }) });
     await vi.advanceTimersByTimeAsync(1000);
     expect(Notification.shown).toHaveLength(0);
-    for (let i = 0; i < 5; i++) core.emit({ type: 'record', record: scanRecord({ id: `c${i}`, safe: true, status: 'failed' }) });
+    for (let i = 0; i < 5; i++) fx.core.emit({ type: 'record', record: scanRecord({ id: `c${i}`, safe: true, status: 'failed' }) });
     await vi.advanceTimersByTimeAsync(1000);
     expect(Notification.shown.map((n) => n.options.body)).toEqual(['5 files could not be scanned. Open Verdict to see why.']);
     stop();
@@ -62,11 +43,11 @@ describe('setupNotifications', () => {
   it('does nothing where notifications are unsupported, and stops on dispose', async () => {
     Notification.supported = false;
     start()();
-    expect(core.listenerCount()).toBe(0);
+    expect(fx.core.listenerCount()).toBe(0);
     Notification.supported = true;
     const stop = start();
-    expect(core.listenerCount()).toBe(1);
+    expect(fx.core.listenerCount()).toBe(1);
     stop();
-    expect(core.listenerCount()).toBe(0);
+    expect(fx.core.listenerCount()).toBe(0);
   });
 });
