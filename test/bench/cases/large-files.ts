@@ -8,8 +8,8 @@ import path from 'node:path';
 import { startClamd } from '../../support/clamd.ts';
 import { fixtureDir, noise } from '../../fixtures/engine-files.ts';
 import type { BenchCase } from './bench-case.ts';
-import { clamdscanMultiscan, clamdscanStream, measurePeer, scanWithCore } from './support/pipeline-run.ts';
-import { alternate, fromSamples } from './support/statistics.ts';
+import { againstClamdscan, clamdscanMultiscan, clamdscanStream, measurePeer, scanWithCore, type CpuNotes } from './support/pipeline-run.ts';
+import { alternate } from './support/statistics.ts';
 
 const MiB = 1024 * 1024;
 
@@ -39,7 +39,7 @@ export const largeFilesCase: BenchCase = {
       await writeFile(clamdscanConfig, `LocalSocket ${clamd.socketPath}\n`);
       // Warm-up: clamd's first scans, and the page cache for both sides.
       await clamdscanStream(clamdscanConfig, fileList);
-      const notes = { ours: '', stream: '', multiscan: '' };
+      const notes: CpuNotes = { ours: '', stream: '', multiscan: '' };
       // Bytes per second, in MiB/s.
       const bytesPerSecond = (ms: number) => (totalBytes / MiB / ms) * 1000;
       const mibps = (ms: number) => `${bytesPerSecond(ms).toFixed(0)} MiB/s`;
@@ -60,32 +60,17 @@ export const largeFilesCase: BenchCase = {
       };
       const runs = await alternate(context.reps, ours, peers);
       const name = `${sizes.length} files, ${(totalBytes / MiB).toFixed(0)} MiB, scan to terminal`;
-      return [
-        fromSamples(
-          {
-            name,
-            unit: 'MiB/s',
-            peerLabel: 'clamdscan --stream',
-            target: { on: 'ratio', op: '>=', value: 0.9, text: 'ratio ≥ 0.9' },
-            note:
-              'createCore with the embedded service (clamd engine), origin cli; clamdscan: one process, --file-list, start-up included' +
-              (notes.ours ? `; CPU ms per file by thread, last repetition: ${notes.ours}` : '') +
-              (notes.stream ? ` (during clamdscan: ${notes.stream})` : ''),
-          },
-          runs.ours,
-          runs.peer.map((peer) => peer.stream),
-        ),
-        fromSamples(
-          {
-            name,
-            unit: 'MiB/s',
-            peerLabel: 'clamdscan --multiscan --fdpass',
-            note: `the same run; clamdscan given the folder${notes.multiscan ? ` (${notes.multiscan} CPU ms per file)` : ''}`,
-          },
-          runs.ours,
-          runs.peer.map((peer) => peer.multiscan),
-        ),
-      ];
+      return againstClamdscan(
+        {
+          name,
+          unit: 'MiB/s',
+          target: { on: 'ratio', op: '>=', value: 0.9, text: 'ratio ≥ 0.9' },
+          note: 'createCore with the embedded service (clamd engine), origin cli; clamdscan: one process, --file-list, start-up included',
+          multiscanNote: `the same run; clamdscan given the folder${notes.multiscan ? ` (${notes.multiscan} CPU ms per file)` : ''}`,
+        },
+        notes,
+        runs,
+      );
     } finally {
       await files.remove();
       await clamd.stop();

@@ -11,8 +11,8 @@ import { startClamd } from '../../support/clamd.ts';
 import { fixtureDir } from '../../fixtures/engine-files.ts';
 import { writeSmallFiles } from '../clamd-engine.ts';
 import type { BenchCase } from './bench-case.ts';
-import { clamdscanMultiscan, clamdscanStream, measurePeer, scanWithCore } from './support/pipeline-run.ts';
-import { alternate, fromSamples } from './support/statistics.ts';
+import { againstClamdscan, clamdscanMultiscan, clamdscanStream, measurePeer, scanWithCore, type CpuNotes } from './support/pipeline-run.ts';
+import { alternate } from './support/statistics.ts';
 
 export const throughputCase: BenchCase = {
   id: 'throughput',
@@ -32,7 +32,7 @@ export const throughputCase: BenchCase = {
       await writeFile(clamdscanConfig, `LocalSocket ${clamd.socketPath}\n`);
       // clamd's first scans are slower, and both sides should read from the page cache.
       await clamdscanStream(clamdscanConfig, fileList);
-      const notes = { ours: '', stream: '', multiscan: '' };
+      const notes: CpuNotes = { ours: '', stream: '', multiscan: '' };
       const perSecond = (ms: number) => (count / ms) * 1000;
 
       const ours = async (rep: number) => {
@@ -54,33 +54,19 @@ export const throughputCase: BenchCase = {
       };
       const runs = await alternate(context.reps, ours, peers);
       const name = `${count.toLocaleString('en-US')} files, scan to terminal`;
-      return [
-        fromSamples(
-          {
-            name,
-            unit: 'files/s',
-            peerLabel: 'clamdscan --stream',
-            target: { on: 'ratio', op: '>=', value: 1.0, text: 'ratio ≥ 1.0' },
-            note:
-              `createCore with the embedded service (clamd engine), origin cli (auto mode: sync for small files), ` +
-              `${DEFAULT_CONCURRENCY} files in flight, the service scanning ${Math.min(4, availableParallelism())} at a time; clamdscan: one process, --file-list, start-up included` +
-              (notes.ours ? `; CPU ms per file by thread, last repetition: ${notes.ours}` : '') +
-              (notes.stream ? ` (during clamdscan: ${notes.stream})` : ''),
-          },
-          runs.ours,
-          runs.peer.map((peer) => peer.stream),
-        ),
-        fromSamples(
-          {
-            name,
-            unit: 'files/s',
-            peerLabel: 'clamdscan --multiscan --fdpass',
-            note: `the same run; clamdscan given the folder, clamd scanning with its own threads${notes.multiscan ? ` (${notes.multiscan} CPU ms per file)` : ''}`,
-          },
-          runs.ours,
-          runs.peer.map((peer) => peer.multiscan),
-        ),
-      ];
+      return againstClamdscan(
+        {
+          name,
+          unit: 'files/s',
+          target: { on: 'ratio', op: '>=', value: 1.0, text: 'ratio ≥ 1.0' },
+          note:
+            `createCore with the embedded service (clamd engine), origin cli (auto mode: sync for small files), ` +
+            `${DEFAULT_CONCURRENCY} files in flight, the service scanning ${Math.min(4, availableParallelism())} at a time; clamdscan: one process, --file-list, start-up included`,
+          multiscanNote: `the same run; clamdscan given the folder, clamd scanning with its own threads${notes.multiscan ? ` (${notes.multiscan} CPU ms per file)` : ''}`,
+        },
+        notes,
+        runs,
+      );
     } finally {
       await files.remove();
       await clamd.stop();

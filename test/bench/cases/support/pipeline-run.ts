@@ -9,6 +9,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { createCore } from '../../../../electron/core/create-core.ts';
 import type { RunningClamd } from '../../../support/clamd.ts';
+import type { Metric, Target } from '../bench-case.ts';
+import { fromSamples } from './statistics.ts';
 import { cpuBetween, describePerItem, pidWithArgument, threadTimes, type ThreadTimes } from './thread-cpu.ts';
 
 const run = promisify(execFile);
@@ -79,6 +81,34 @@ export async function measurePeer(clamd: RunningClamd, files: number, peer: () =
   await peer();
   const ms = performance.now() - started;
   return { ms, cpu: meter(files) };
+}
+
+/** What the pipeline cases note of their last repetition: CPU per file by thread, ours and during each peer. */
+export interface CpuNotes {
+  ours: string;
+  stream: string;
+  multiscan: string;
+}
+
+/**
+ * A pipeline case's two rows: ours against `clamdscan --stream` (with the target), and against
+ * `clamdscan --multiscan --fdpass` (reported, no target), with the CPU notes of the last repetition.
+ */
+export function againstClamdscan(
+  row: { name: string; unit: string; target: Target; note: string; multiscanNote: string },
+  notes: CpuNotes,
+  runs: { ours: number[]; peer: Array<{ stream: number; multiscan: number }> },
+): Metric[] {
+  const note =
+    row.note + (notes.ours ? `; CPU ms per file by thread, last repetition: ${notes.ours}` : '') + (notes.stream ? ` (during clamdscan: ${notes.stream})` : '');
+  return [
+    fromSamples({ name: row.name, unit: row.unit, peerLabel: 'clamdscan --stream', target: row.target, note }, runs.ours, runs.peer.map((peer) => peer.stream)),
+    fromSamples(
+      { name: row.name, unit: row.unit, peerLabel: 'clamdscan --multiscan --fdpass', note: row.multiscanNote },
+      runs.ours,
+      runs.peer.map((peer) => peer.multiscan),
+    ),
+  ];
 }
 
 export type { ThreadTimes };
