@@ -13,8 +13,8 @@ import { defaultExclusions } from './default-exclusions.ts';
 import { activeMs, progressOf, type JobProgress } from './job-progress.ts';
 import { rootsFor, type JobPlaces } from './job-roots.ts';
 import { wake, type JobRun } from './job-run.ts';
-import { emptyCounts, type JobKind, type JobState } from './job-state.ts';
-import { countFinished, DRAIN_MARK, isSettled, runJob, type JobDeps, type RunOptions } from './run-job.ts';
+import { emptyCounts, type JobKind, type JobRunOptions, type JobState } from './job-state.ts';
+import { countFinished, DRAIN_MARK, isSettled, runJob, type JobDeps } from './run-job.ts';
 
 export type { JobProgress } from './job-progress.ts';
 export type { JobKind, JobState } from './job-state.ts';
@@ -93,7 +93,7 @@ function newJob(request: JobRequest, roots: JobState['roots'], excluded: JobStat
 }
 
 /** Kept with the job: a resume after a restart or crash scans its other files alike. */
-const runOptionsOf = (request: JobRequest): RunOptions => ({
+const runOptionsOf = (request: JobRequest): JobRunOptions => ({
   ...(request.mode ? { mode: request.mode } : {}),
   ...(request.force ? { force: true } : {}),
   ...(request.basicOnly ? { basicOnly: true } : {}),
@@ -134,7 +134,7 @@ export function createJobs(input: JobsInput): Jobs {
     }
   });
 
-  const launch = (state: JobState, recorded: Set<string> | null, pending: Set<string>, options: RunOptions & Pick<JobRun, 'settled'>) => {
+  const launch = (state: JobState, recorded: Set<string> | null, pending: Set<string>, options: JobRunOptions & Pick<JobRun, 'settled'>) => {
     const run: JobRun = { state, pending, recorded, cancelled: false, stopping: false, wake: null, finished: Promise.resolve(null), settled: options.settled };
     runs.set(state.id, run);
     run.finished = runJob(deps, run, options)

@@ -25,10 +25,7 @@ export interface JobDeps {
   fileDone: (run: JobRun, record: ScanRecord) => void;
 }
 
-/** How the job's files are scanned (kept with the job: job-state.ts). */
-export type RunOptions = JobRunOptions;
-
-export async function runJob(deps: JobDeps, run: JobRun, options: RunOptions): Promise<JobState | null> {
+export async function runJob(deps: JobDeps, run: JobRun, options: JobRunOptions): Promise<JobState | null> {
   const { state } = run;
   await waitFor(run, () => state.status !== 'paused' || run.cancelled || run.stopping);
   if (!state.walkComplete && !run.cancelled && !run.stopping) {
