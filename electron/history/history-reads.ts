@@ -5,10 +5,8 @@ import type { Disposition, HistoryQuery, Page, QueueCounts, ScanRecord } from '.
 import { many, one, SELECT_COLUMNS, type HistoryDb } from './history-db.ts';
 import { includesCompacted } from './job-files/compact-filter.ts';
 import { compactPage, compactRecordById, findReusableCompact, hasCompacted } from './job-files/compact-reads.ts';
-import { buildFilter, nameMatchQuery, parseHistoryQuery, searchCountCap, usesNameIndex, type ParsedHistoryQuery, type SqlFilter } from './query-filter.ts';
+import { BROAD_SEARCH_ROWS, buildFilter, nameMatchQuery, parseHistoryQuery, searchCountCap, usesNameIndex, type ParsedHistoryQuery, type SqlFilter } from './query-filter.ts';
 
-/** Above this many name matches a search walks an index instead (see useNameIndex; measured in test/bench/history.ts). */
-const BROAD_SEARCH_ROWS = 2000;
 
 export const recordById = (h: HistoryDb, id: string): ScanRecord | null =>
   one(h, `SELECT ${SELECT_COLUMNS} FROM scans WHERE id = ?`, id) ?? compactRecordById(h, id);

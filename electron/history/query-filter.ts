@@ -49,6 +49,12 @@ export function usesNameIndex(search: string | undefined): boolean {
   return !term.includes('\0') && [...term].length >= TRIGRAM;
 }
 
+/**
+ * Above this many name matches a search walks an index (or, in the compact store, tests each name of the
+ * job) instead of starting from the trigram index's candidates (measured in test/bench/history.ts).
+ */
+export const BROAD_SEARCH_ROWS = 2000;
+
 /** A search that walks the rows counts its matches in steps of this many (see searchCountCap). */
 export const SEARCH_COUNT_STEP = 1000;
 

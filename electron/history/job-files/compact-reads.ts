@@ -3,13 +3,10 @@
 // scans rows by history-reads.ts).
 import type { Page, ScanRecord } from '../../../shared/scans/record.ts';
 import type { HistoryDb } from '../history-db.ts';
-import { nameMatchQuery, searchCountCap, usesNameIndex, type ParsedHistoryQuery } from '../query-filter.ts';
+import { BROAD_SEARCH_ROWS, nameMatchQuery, searchCountCap, usesNameIndex, type ParsedHistoryQuery } from '../query-filter.ts';
 import { rowToRecord } from '../row-mapping.ts';
 import { compactFilter } from './compact-filter.ts';
 import { COMPACT_FROM, COMPACT_ID_PREFIX, RECORD_OF_COMPACT, msOf } from './compact-sql.ts';
-
-/** Above this many name matches a search tests each name of the job instead (as the scans' search: history-reads.ts). */
-const BROAD_SEARCH_ROWS = 2000;
 
 export function compactRecordById(h: HistoryDb, id: string): ScanRecord | null {
   if (!id.startsWith(COMPACT_ID_PREFIX)) return null;
