@@ -68,8 +68,8 @@ export async function readRemoteKey(state: BackendState): Promise<void> {
 
 /**
  * Polling the embedded service: sooner than a remote one (1 s, doubling to 30 s). It is ours, on loopback,
- * with a budget of thousands of requests a second, and a large file's scan ends a fraction of a second after
- * its upload: a first poll at 1 s, then 3 s, 7 s, added seconds to every async scan (benchmark case 11).
+ * with a budget of thousands of requests a second. Its doorbell (onFinished) says when each async scan ends,
+ * so these polls only catch a ring that was lost (the service thread restarting).
  */
 export const LOCAL_POLL = { initialDelayMs: 150, maxDelayMs: 5_000 } as const;
 
@@ -103,7 +103,10 @@ async function buildLocal(state: BackendState): Promise<void> {
     return;
   }
   try {
-    state.local = { kind: 'local', label: LOCAL_LABEL, signature: 'local', connection: connect(state, 'local', LOCAL_LABEL, service.url, () => key, service.recorded), stopLocal: service.close, localUrl: service.url };
+    const connection = connect(state, 'local', LOCAL_LABEL, service.url, () => key, service.recorded);
+    // The service rings when a scan it was not asked to wait for finishes; the answer is still read over HTTP.
+    service.onFinished?.((scanIds) => connection.finished(scanIds));
+    state.local = { kind: 'local', label: LOCAL_LABEL, signature: 'local', connection, stopLocal: service.close, localUrl: service.url };
     state.localError = null;
     options.log?.info('backend ready', { backend: LOCAL_LABEL });
   } catch (error) {

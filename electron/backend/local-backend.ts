@@ -32,6 +32,8 @@ export interface LocalServiceHandle {
   recorded?(scanIds: readonly string[]): void;
   /** "Scan with basic checks only" for these scans, queued or waiting for ClamAV at the service. */
   allowBasicOnly?(scanIds: readonly string[]): void;
+  /** Scans no request was waiting for have finished: poll them now (the service's doorbell). */
+  onFinished?(listener: (scanIds: readonly string[]) => void): () => void;
   /** The database folder setting changed: Verdict's own clamd starts again on it (null: the default order). */
   setDatabaseDir?(databaseDir: string | null): void;
   close(): Promise<void>;
@@ -113,6 +115,7 @@ export function embeddedServiceStarter(options: EmbeddedServiceOptions = {}): Lo
           checkEngine: () => threaded.checkEngine(),
           ...(recorded ? { recorded } : {}),
           allowBasicOnly: (scanIds) => threaded.allowBasicOnly(scanIds),
+          onFinished: (listener) => threaded.onFinished(listener),
           setDatabaseDir: (databaseDir) => threaded.setDatabaseDir(databaseDir),
           close: () => threaded.close(),
         };
@@ -137,6 +140,7 @@ export function embeddedServiceStarter(options: EmbeddedServiceOptions = {}): Lo
       },
       ...(recorded ? { recorded } : {}),
       allowBasicOnly: (scanIds) => void service.allowBasicOnly(scanIds),
+      onFinished: (listener) => service.onFinished(listener),
       setDatabaseDir: (databaseDir) => void live?.setDatabaseDir(databaseDir ?? undefined).catch(() => undefined),
       close: () => service.close(),
     };

@@ -14,8 +14,13 @@ export interface ServiceConnection {
   client: ServiceClient;
   poller: Poller;
   budget: RequestBudget;
+  /** The service says these scans have finished: followed ones are polled now, the others as soon as they are followed. */
+  finished(scanIds: readonly string[]): void;
   close(): Promise<void>;
 }
+
+/** Scans told finished before the pipeline followed them (its 202 still on the way), remembered at most. */
+const EARLY_FINISHED_MAX = 1024;
 
 export function createServiceConnection(input: {
   label: string;
@@ -53,6 +58,7 @@ export function createServiceConnection(input: {
       }
     },
   });
+  const early = new Set<string>();
   const port: ServicePort = {
     label: input.label,
     async submit(file, submitOptions) {
@@ -66,7 +72,13 @@ export function createServiceConnection(input: {
       return resolved.scan;
     },
     lookup: (ref, signal) => client.recoverByReference(ref, { signal }),
-    follow: (scanId, signal) => follows.follow(scanId, signal, () => poller.track(scanId), () => poller.untrack(scanId)),
+    follow: (scanId, signal) =>
+      follows.follow(
+        scanId,
+        signal,
+        () => poller.track(scanId, undefined, early.delete(scanId) ? { delayMs: 0 } : {}),
+        () => poller.untrack(scanId),
+      ),
     ...(input.recorded ? { recorded: input.recorded } : {}),
   };
   return {
@@ -74,6 +86,14 @@ export function createServiceConnection(input: {
     client,
     poller,
     budget,
+    finished(scanIds) {
+      for (const scanId of scanIds) {
+        if (poller.wake(scanId)) continue;
+        early.add(scanId);
+        // The oldest first: a scan the pipeline never follows (it stopped meanwhile) is forgotten.
+        if (early.size > EARLY_FINISHED_MAX) early.delete(early.values().next().value as string);
+      }
+    },
     async close() {
       follows.cancelAll();
       budget.close();

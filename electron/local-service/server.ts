@@ -14,6 +14,7 @@ import type { ServiceParts } from './handlers/context.ts';
 import { answerClientError, answerUnknownExpectation } from './http/client-error.ts';
 import { createRequestHandler } from './http/handle-request.ts';
 import { silentLogger, type ServiceLogger } from './logger.ts';
+import { createFinishedScans } from './scanning/finished-scans.ts';
 import { recoverInterruptedScans } from './scanning/recovery.ts';
 import { createScanRunner } from './scanning/scan-runner.ts';
 import { toScan } from './scanning/scan-view.ts';
@@ -70,6 +71,8 @@ export interface LocalService {
   forgetRecorded(integrationId: string, scanIds: readonly string[]): number;
   /** "Scan with basic checks only" for scans queued or waiting for ClamAV: they continue with the built-in engine. */
   allowBasicOnly(scanIds: readonly string[]): number;
+  /** Scans no request was waiting for have finished (scanning/finished-scans.ts): the embedded service's doorbell. */
+  onFinished(listener: (scanIds: readonly string[]) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -110,6 +113,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       if (dropped > 0) logger.warn({ dropped }, 'webhooks are off: undelivered webhook events dropped');
     }
 
+    const finished = createFinishedScans();
     const runner = createScanRunner({
       engine,
       store,
@@ -119,6 +123,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       logger,
       // The wire shape is built only when a webhook will carry it.
       onTerminal: webhooks ? announce(webhooks) : null,
+      onFinished: (scanId) => finished.add(scanId),
     });
     cleanups.unshift(() => runner.close());
 
@@ -176,6 +181,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       live,
       forgetRecorded: (integrationId, scanIds) => (closing ? 0 : store.forgetRecorded(integrationId, scanIds)),
       allowBasicOnly: (scanIds) => runner.allowBasicOnly(scanIds),
+      onFinished: (listener) => finished.listen(listener),
       close: () => (closing ??= runCleanups(cleanups, logger)),
     };
   } catch (error) {

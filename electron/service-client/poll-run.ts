@@ -62,8 +62,9 @@ async function poll(state: PollerState, entry: Entry): Promise<void> {
       state.entries.delete(entry.scanId);
     } else {
       entry.step++;
-      schedule(state, entry, delayFor(state, entry.step));
+      schedule(state, entry, entry.woken ? 0 : delayFor(state, entry.step));
     }
+    entry.woken = false;
     safely(() => state.onUpdate({ scanId: entry.scanId, externalReferenceId: entry.externalReferenceId, scan, terminal, polls: entry.polls }));
   } catch (error) {
     entry.inFlight = false;

@@ -12,6 +12,8 @@ export interface Entry {
   polls: number;
   errors: number;
   inFlight: boolean;
+  /** The service said the scan finished while a poll was in flight: the next poll is at once. */
+  woken: boolean;
   /** Bumped on every reschedule so stale heap items can be recognised. */
   generation: number;
 }

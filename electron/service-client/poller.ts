@@ -64,6 +64,11 @@ export interface Poller {
   /** Starts following a scan (idempotent). `delayMs` overrides the first delay, e.g. 0 after a restart. */
   track(scanId: string, externalReferenceId?: string, options?: { delayMs?: number }): void;
   untrack(scanId: string): boolean;
+  /**
+   * The service says this scan has finished: it is polled now, not at its next backoff step
+   * (a poll in flight is followed by another at once). False: the scan is not tracked.
+   */
+  wake(scanId: string): boolean;
   isTracking(scanId: string): boolean;
   readonly size: number;
   /** Holds all polls (e.g. while the API key is rejected); resume() catches up on overdue ones. */
@@ -85,7 +90,7 @@ export function createPoller(options: PollerOptions): Poller {
         existing.externalReferenceId = externalReferenceId ?? existing.externalReferenceId;
         return;
       }
-      const entry: Entry = { scanId, externalReferenceId, step: 0, polls: 0, errors: 0, inFlight: false, generation: 0 };
+      const entry: Entry = { scanId, externalReferenceId, step: 0, polls: 0, errors: 0, inFlight: false, woken: false, generation: 0 };
       entries.set(scanId, entry);
       schedule(state, entry, trackOptions.delayMs ?? delayFor(state, 0));
       arm(state);
@@ -93,6 +98,16 @@ export function createPoller(options: PollerOptions): Poller {
     untrack(scanId) {
       // Stale queue slots are skipped when they surface; an in-flight poll's answer is dropped.
       return entries.delete(scanId);
+    },
+    wake(scanId) {
+      const entry = entries.get(scanId);
+      if (!entry || state.stopped) return false;
+      if (entry.inFlight) entry.woken = true;
+      else {
+        schedule(state, entry, 0);
+        arm(state);
+      }
+      return true;
     },
     isTracking: (scanId) => entries.has(scanId),
     get size() {

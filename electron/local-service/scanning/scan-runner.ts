@@ -24,6 +24,11 @@ export interface ScanRunnerOptions {
    * null when nobody listens, and the outcome is one statement, its own transaction.
    */
   onTerminal: ((scan: StoredScan) => void) | null;
+  /**
+   * A scan that no request was waiting for has been recorded (an async one, or a sync one
+   * answered 408): whoever follows it by polling may ask now. Outside the transaction.
+   */
+  onFinished?: (scanId: string) => void;
   logger: ServiceLogger;
   /** Bytes of queued uploads kept in memory at most (default MAX_HELD_BYTES); beyond it the engine reads the file. */
   maxHeldBytes?: number;
@@ -132,7 +137,10 @@ export function createScanRunner(options: ScanRunnerOptions): ScanRunner {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') logger.warn({ scanId, err: error }, 'could not delete an upload');
       });
     }
-    if (stored) wakeWaiters(stored);
+    if (!stored) return;
+    const waited = waiters.has(scanId);
+    wakeWaiters(stored);
+    if (!waited) options.onFinished?.(scanId);
   }
 
   function pump(): void {

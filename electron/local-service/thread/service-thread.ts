@@ -77,6 +77,7 @@ try {
   started = service;
   post({ type: 'ready', url: service.url, port: service.port, engine: describeEngine(service.engine), report: reportOf(service) });
   service.live?.onChange(() => post({ type: 'engine', report: reportOf(service) }));
+  service.onFinished((scanIds) => post({ type: 'finished', scanIds: [...scanIds] }));
 } catch (error) {
   post({ type: 'start-failed', error: errorData(error) });
   port.close();

@@ -38,6 +38,8 @@ export interface ThreadedLocalService {
   onEngineReport(listener: (report: EngineReport) => void): () => void;
   /** Asks the service's engine to look again now; resolves with what it found. */
   checkEngine(): Promise<EngineReport>;
+  /** Scans no request was waiting for have finished (LocalService.onFinished), of whichever thread runs now. */
+  onFinished(listener: (scanIds: readonly string[]) => void): () => void;
   /** Tells the service its client has recorded these terminal scans (lost, harmlessly, while the thread restarts). */
   recorded(integrationId: string, scanIds: readonly string[]): void;
   /** "Scan with basic checks only" for these scans of the service (see LocalService.allowBasicOnly). */
@@ -108,7 +110,12 @@ export async function startLocalServiceInThread(options: StartInThreadOptions): 
     throw new ServiceThreadUnavailableError(`The local service's thread entry is missing: ${fileURLToPath(entry)}`);
   }
   const reports = createReportHub();
-  const launchOn = (port: number | undefined) => launch(entry, { ...dropUndefined(serviceOptions), port }, logLevels, logger, resourceLimits, reports.onMessage);
+  const finished = new Set<(scanIds: readonly string[]) => void>();
+  const onMessage = (message: FromThread) => {
+    if (message.type !== 'finished') return reports.onMessage(message);
+    for (const listener of finished) listener(message.scanIds);
+  };
+  const launchOn = (port: number | undefined) => launch(entry, { ...dropUndefined(serviceOptions), port }, logLevels, logger, resourceLimits, onMessage);
 
   const first = await launchOn(serviceOptions.port);
   reports.set(first.report);
@@ -156,6 +163,10 @@ export async function startLocalServiceInThread(options: StartInThreadOptions): 
     engineReport: () => reports.last,
     onEngineReport: (listener) => reports.listen(listener),
     checkEngine: () => (current ? reports.ask(current.worker) : Promise.resolve(reports.last)),
+    onFinished(listener) {
+      finished.add(listener);
+      return () => void finished.delete(listener);
+    },
     recorded(integrationId, scanIds) {
       if (closing || !current || scanIds.length === 0) return;
       current.worker.postMessage({ type: 'recorded', integrationId, scanIds: [...scanIds] } satisfies ToThread);
@@ -190,7 +201,7 @@ function launch(
   levels: readonly LogLevel[],
   logger: ServiceLogger,
   resourceLimits: ResourceLimits | undefined,
-  onEngineMessage: (message: FromThread) => void,
+  onMessage: (message: FromThread) => void,
 ): Promise<Running> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(entry, {
@@ -212,7 +223,8 @@ function launch(
           return;
         case 'engine':
         case 'engine-checked':
-          onEngineMessage(message);
+        case 'finished':
+          onMessage(message);
           return;
         case 'start-failed':
           // The service has already released what it opened; the thread has nothing left to do.

@@ -45,6 +45,8 @@ export type FromThread =
   /** The answer to a `check-engine` with the same id. */
   | { type: 'engine-checked'; id: number; report: EngineReport }
   | { type: 'start-failed'; error: ErrorData }
+  /** Scans no request was waiting for have finished (LocalService.onFinished). */
+  | { type: 'finished'; scanIds: string[] }
   | { type: 'log'; level: LogLevel; fields: Record<string, unknown>; message: string }
   | { type: 'closed' };
 

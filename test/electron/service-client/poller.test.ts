@@ -63,6 +63,30 @@ describe('poller', () => {
     }
   });
 
+  it('polls a woken scan at once instead of at its next backoff step, and says when it follows no such scan', async () => {
+    const client = fx.client();
+    const file = await fx.file('woken.txt', 'the service rang');
+    const id = (await client.submitAsync(file, { external_reference_id: newRef('woken') })).id;
+    // Read directly until the service has finished it (what its doorbell would say).
+    await waitFor(async () => (await client.getScan(id)).status !== 'processing', { timeoutMs: 10_000 });
+    fx.proxy.clearLog();
+    const updates: PollUpdate[] = [];
+    // Without the wake-up, the first poll would come in ten minutes.
+    const poller = createPoller({ client, onUpdate: (u) => updates.push(u), initialDelayMs: 600_000, maxDelayMs: 600_000 });
+    try {
+      poller.track(id);
+      expect(poller.wake('00000000-0000-4000-8000-00000000beef')).toBe(false);
+      expect(poller.wake(id)).toBe(true);
+      const last = await waitFor(() => updates.find((u) => u.terminal), { timeoutMs: 5_000 });
+      expect(last.scan.status).toBe('completed');
+      expect(last.polls).toBe(1);
+      expect(fx.proxy.count({ method: 'GET', path: `/file-scans/${id}` })).toBe(1);
+      expect(poller.wake(id)).toBe(false);
+    } finally {
+      await poller.stop();
+    }
+  });
+
   it('gives up on an unknown scan (404) with a final error', async () => {
     const errors: PollError[] = [];
     const poller = createPoller({ client: fx.client(), onUpdate: () => {}, onError: (e) => errors.push(e), initialDelayMs: 10 });
