@@ -2,7 +2,8 @@
 // createCore (history, fingerprint, the embedded local service, the clamd
 // engine on a real clamd), from submit() until every file is terminal, against
 // `clamdscan --stream` over the same files and the same clamd. Files per second.
-// Also against `clamdscan --multiscan --fdpass` (parallel, no streaming), with no target.
+// Also against `clamdscan --multiscan --fdpass` (parallel, no streaming), with no target, and the
+// next 1,000 files (other contents) through the same core: the app as it runs, its threads warm.
 import { writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -12,7 +13,7 @@ import { fixtureDir } from '../../fixtures/engine-files.ts';
 import { writeSmallFiles } from '../clamd-engine.ts';
 import type { BenchCase } from './bench-case.ts';
 import { againstClamdscan, clamdscanMultiscan, clamdscanStream, measurePeer, scanWithCore, type CpuNotes } from './support/pipeline-run.ts';
-import { alternate } from './support/statistics.ts';
+import { alternate, fromSamples } from './support/statistics.ts';
 
 export const throughputCase: BenchCase = {
   id: 'throughput',
@@ -24,8 +25,10 @@ export const throughputCase: BenchCase = {
     const clamd = await startClamd();
     if (!clamd) throw new Error('clamd did not start');
     const files = await fixtureDir('verdict-bench-throughput-');
+    const next = await fixtureDir('verdict-bench-throughput-next-');
     try {
       const { paths } = await writeSmallFiles(files, count);
+      await writeSmallFiles(next, count, 1_000_000);
       const fileList = path.join(context.tmp, 'files.txt');
       await writeFile(fileList, `${paths.join('\n')}\n`);
       const clamdscanConfig = path.join(context.tmp, 'clamdscan.conf');
@@ -34,11 +37,20 @@ export const throughputCase: BenchCase = {
       await clamdscanStream(clamdscanConfig, fileList);
       const notes: CpuNotes = { ours: '', stream: '', multiscan: '' };
       const perSecond = (ms: number) => (count / ms) * 1000;
+      const warm: number[] = [];
+      let warmCpu = '';
 
       const ours = async (rep: number) => {
-        const { ms, cpu } = await scanWithCore(clamd, files.path, count, context.tmp);
+        const { ms, cpu, then } = await scanWithCore(clamd, files.path, count, context.tmp, next.path);
         if (cpu) notes.ours = cpu;
-        context.log(`throughput rep ${rep + 1}/${context.reps}: pipeline ${ms.toFixed(0)} ms (${perSecond(ms).toFixed(0)} files/s); CPU ms per file by thread: ${cpu ?? '?'}`);
+        if (then) {
+          warm.push(perSecond(then.ms));
+          warmCpu = then.cpu ?? '';
+        }
+        context.log(
+          `throughput rep ${rep + 1}/${context.reps}: pipeline ${ms.toFixed(0)} ms (${perSecond(ms).toFixed(0)} files/s); CPU ms per file by thread: ${cpu ?? '?'}; ` +
+            `the next ${count} files: ${then ? `${then.ms.toFixed(0)} ms (${perSecond(then.ms).toFixed(0)} files/s); ${then.cpu ?? '?'}` : '?'}`,
+        );
         return perSecond(ms);
       };
       const peers = async (rep: number) => {
@@ -54,7 +66,7 @@ export const throughputCase: BenchCase = {
       };
       const runs = await alternate(context.reps, ours, peers);
       const name = `${count.toLocaleString('en-US')} files, scan to terminal`;
-      return againstClamdscan(
+      const rows = againstClamdscan(
         {
           name,
           unit: 'files/s',
@@ -67,7 +79,19 @@ export const throughputCase: BenchCase = {
         notes,
         runs,
       );
+      const warmRow = fromSamples(
+        {
+          name: `the next ${name} (same core, threads warm)`,
+          unit: 'files/s',
+          peerLabel: 'clamdscan --stream',
+          note: `another ${count.toLocaleString('en-US')} files right after, through the same core${warmCpu ? `; CPU ms per file by thread, last repetition: ${warmCpu}` : ''}`,
+        },
+        warm,
+        runs.peer.map((peer) => peer.stream),
+      );
+      return [...rows, warmRow];
     } finally {
+      await next.remove();
       await files.remove();
       await clamd.stop();
     }

@@ -39,28 +39,43 @@ const sum = (cpu: Map<string, number>) => [...cpu.values()].reduce((a, b) => a +
 /** clamd's pid (found by its config path), for its CPU. */
 export const clamdPidOf = (clamd: RunningClamd): number | null => pidWithArgument(clamd.configPath);
 
-/** The folder through createCore (a fresh data dir: no verdict is reused from an earlier repetition). */
-export async function scanWithCore(clamd: RunningClamd, folder: string, files: number, tmp: string): Promise<Measured> {
+/**
+ * The folder through createCore (a fresh data dir: no verdict is reused from an earlier repetition).
+ * `then`: a second folder of as many files (other contents) through the same core right after, measured
+ * on its own: the app as it runs, its threads' code compiled by then.
+ */
+export async function scanWithCore(clamd: RunningClamd, folder: string, files: number, tmp: string, then?: string): Promise<Measured & { then?: Measured }> {
   const dataDir = await mkdtemp(path.join(tmp, 'core-'));
   const core = await createCore(
     { dataDir, keychainService: `verdict-bench-${randomUUID()}`, localService: { engine: 'clamd', clamdSocket: clamd.socketPath } },
     { watch: false, logLevel: 'warn' },
   );
   try {
-    const meter = cpuMeter(clamdPidOf(clamd), true);
-    const started = performance.now();
-    const submitted = await core.submit([folder], { origin: 'cli' });
-    if (!submitted.ok) throw new Error(`submit failed: ${submitted.error.message}`);
-    await core.idle();
-    const ms = performance.now() - started;
-    const cpu = meter(files);
-    const safe = await core.scans.list({ verdicts: ['safe'], limit: 1 });
-    if (!safe.ok || safe.value.total !== files) throw new Error(`expected ${files} clean scans, got ${safe.ok ? safe.value.total : safe.error.message}`);
-    return { ms, cpu };
+    const first = await scanFolder(core, clamd, folder, files);
+    await expectClean(core, files);
+    if (then === undefined) return first;
+    const second = await scanFolder(core, clamd, then, files);
+    await expectClean(core, 2 * files);
+    return { ...first, then: second };
   } finally {
     await core.close();
     await rm(dataDir, { recursive: true, force: true });
   }
+}
+
+async function scanFolder(core: Awaited<ReturnType<typeof createCore>>, clamd: RunningClamd, folder: string, files: number): Promise<Measured> {
+  const meter = cpuMeter(clamdPidOf(clamd), true);
+  const started = performance.now();
+  const submitted = await core.submit([folder], { origin: 'cli' });
+  if (!submitted.ok) throw new Error(`submit failed: ${submitted.error.message}`);
+  await core.idle();
+  const ms = performance.now() - started;
+  return { ms, cpu: meter(files) };
+}
+
+async function expectClean(core: Awaited<ReturnType<typeof createCore>>, files: number): Promise<void> {
+  const safe = await core.scans.list({ verdicts: ['safe'], limit: 1 });
+  if (!safe.ok || safe.value.total !== files) throw new Error(`expected ${files} clean scans, got ${safe.ok ? safe.value.total : safe.error.message}`);
 }
 
 /** `clamdscan --stream` over a file list: one process, one file after the other, the bytes sent over the socket. */
