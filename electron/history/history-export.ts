@@ -6,6 +6,7 @@ import type { ExportQuery } from './history.ts';
 import { SELECT_COLUMNS, type HistoryDb } from './history-db.ts';
 import { buildFilter, parseHistoryQuery } from './query-filter.ts';
 import { compactRecords, mergeByQueuedAt } from './job-files/compact-export.ts';
+import { keysetRows } from './keyset-rows.ts';
 import { rowToRecord } from './row-mapping.ts';
 
 const EXPORT_BATCH = 500;
@@ -19,15 +20,14 @@ function iterate(h: HistoryDb, query: ExportQuery): Generator<ScanRecord> {
 function* scansRecords(h: HistoryDb, parsed: ReturnType<typeof parseHistoryQuery>): Generator<ScanRecord> {
   const filter = buildFilter(parsed);
   const after = parsed.order === 'oldest' ? '>' : '<';
-  const firstSql = `SELECT ${SELECT_COLUMNS}, seq FROM scans ${filter.where} ${filter.orderBy} LIMIT ?`;
-  const nextSql = `SELECT ${SELECT_COLUMNS}, seq FROM scans WHERE ${[...filter.conditions, `(queued_at, seq) ${after} (?, ?)`].join(' AND ')} ${filter.orderBy} LIMIT ?`;
-  let rows = h.prepare(firstSql).all(...filter.params, EXPORT_BATCH);
-  while (rows.length > 0) {
-    for (const row of rows) yield rowToRecord(row);
-    if (rows.length < EXPORT_BATCH) return;
-    const last = rows[rows.length - 1] as { queued_at: string; seq: number };
-    rows = h.prepare(nextSql).all(...filter.params, last.queued_at, last.seq, EXPORT_BATCH);
-  }
+  const rows = keysetRows(h, {
+    first: `SELECT ${SELECT_COLUMNS}, seq FROM scans ${filter.where} ${filter.orderBy} LIMIT ?`,
+    next: `SELECT ${SELECT_COLUMNS}, seq FROM scans WHERE ${[...filter.conditions, `(queued_at, seq) ${after} (?, ?)`].join(' AND ')} ${filter.orderBy} LIMIT ?`,
+    params: filter.params,
+    keyOf: (row) => [row.queued_at as string, row.seq as number],
+    batch: EXPORT_BATCH,
+  });
+  for (const row of rows) yield rowToRecord(row);
 }
 
 export async function exportWith(

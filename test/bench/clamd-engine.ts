@@ -19,12 +19,15 @@ import { fixtureDir, noise, type FixtureDir } from '../fixtures/engine-files.ts'
 const run = promisify(execFile);
 const FILES = 1000;
 
+/** The size of small file `i`: spread between 4 and 64 KB. */
+export const smallFileSize = (i: number): number => 4096 + ((i * 7919) % (60 * 1024 + 1));
+
 /** `count` files of deterministic noise, sizes spread between 4 and 64 KB, in `dir`; another `seed` gives other contents. */
 export async function writeSmallFiles(dir: FixtureDir, count: number, seed = 1): Promise<{ paths: string[]; totalBytes: number }> {
   const paths: string[] = [];
   let totalBytes = 0;
   for (let i = 0; i < count; i++) {
-    const size = 4096 + ((i * 7919) % (60 * 1024 + 1));
+    const size = smallFileSize(i);
     totalBytes += size;
     paths.push(await dir.write(`f${String(i).padStart(4, '0')}.bin`, noise(size, i + seed)));
   }

@@ -4,6 +4,7 @@
 // it did before they were compacted.
 import type { ScanRecord } from '../../../shared/scans/record.ts';
 import type { HistoryDb } from '../history-db.ts';
+import { keysetRows } from '../keyset-rows.ts';
 import type { ParsedHistoryQuery } from '../query-filter.ts';
 import { rowToRecord } from '../row-mapping.ts';
 import { compactFilter, includesCompacted } from './compact-filter.ts';
@@ -17,15 +18,14 @@ export function* compactRecords(h: HistoryDb, query: ParsedHistoryQuery): Genera
   const after = query.order === 'oldest' ? '>' : '<';
   const keyset = `(c.queued_ms, c.id) ${after} (?, ?)`;
   const where = filter.where === '' ? `WHERE ${keyset}` : `${filter.where} AND ${keyset}`;
-  const first = `SELECT ${RECORD_OF_COMPACT}, c.queued_ms AS at_ms, c.id AS at_id FROM ${COMPACT_FROM} ${filter.where} ${filter.orderBy} LIMIT ?`;
-  const next = `SELECT ${RECORD_OF_COMPACT}, c.queued_ms AS at_ms, c.id AS at_id FROM ${COMPACT_FROM} ${where} ${filter.orderBy} LIMIT ?`;
-  let rows = h.prepare(first).all(...filter.params, BATCH);
-  while (rows.length > 0) {
-    for (const row of rows) yield rowToRecord(row);
-    if (rows.length < BATCH) return;
-    const last = rows[rows.length - 1] as { at_ms: number; at_id: number };
-    rows = h.prepare(next).all(...filter.params, last.at_ms, last.at_id, BATCH);
-  }
+  const rows = keysetRows(h, {
+    first: `SELECT ${RECORD_OF_COMPACT}, c.queued_ms AS at_ms, c.id AS at_id FROM ${COMPACT_FROM} ${filter.where} ${filter.orderBy} LIMIT ?`,
+    next: `SELECT ${RECORD_OF_COMPACT}, c.queued_ms AS at_ms, c.id AS at_id FROM ${COMPACT_FROM} ${where} ${filter.orderBy} LIMIT ?`,
+    params: filter.params,
+    keyOf: (row) => [row.at_ms as number, row.at_id as number],
+    batch: BATCH,
+  });
+  for (const row of rows) yield rowToRecord(row);
 }
 
 /** Two streams each in the query's order, as one (the first's record first on a tie). */

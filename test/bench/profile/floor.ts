@@ -23,9 +23,10 @@ import { ClamdEngine } from '../../../electron/local-service/engines/clamd-engin
 import { startClamd } from '../../support/clamd.ts';
 import { noise } from '../../fixtures/engine-files.ts';
 import { cpuBetween, threadTimes } from '../cases/support/thread-cpu.ts';
+import { smallFileSize } from '../clamd-engine.ts';
 
 const count = Number(process.argv[2] ?? 1000);
-const files = Array.from({ length: count }, (_, i) => noise(4096 + ((i * 7919) % (60 * 1024 + 1)), i + 1));
+const files = Array.from({ length: count }, (_, i) => noise(smallFileSize(i), i + 1));
 
 /** CPU ms per file of every thread of this process while `work` runs. */
 async function perFile(label: string, work: () => Promise<void> | void): Promise<number> {

@@ -117,10 +117,6 @@ describe('reading compacted files', () => {
     compactAll(history, job.id);
     const after = [await exported('d.json', { order: 'oldest' }), await exported('e.json', { job: job.id, search: 'f-11' }), await exported('f.json', { order: 'newest' })];
     expect(after[0]).toHaveLength(1206);
-    for (let k = 0; k < 3; k++) {
-      const i = after[k]!.findIndex((r, j) => JSON.stringify(r) !== JSON.stringify(before[k]![j]));
-      if (i >= 0) console.log('DIFF', k, i, after[k]!.length, before[k]!.length, JSON.stringify(after[k]![i]), JSON.stringify(before[k]![i]));
-    }
     // In the query's order by queued time; files queued in the same millisecond may come in another order across the two stores.
     const byTimeAndPath = (records: ReturnType<typeof asCompacted>[]) => [...records].sort((x, y) => (x.queuedAt + x.path < y.queuedAt + y.path ? -1 : 1));
     expect(after.map(byTimeAndPath)).toEqual(before.map(byTimeAndPath));
