@@ -3,7 +3,9 @@
 // ⟨U+XXXX⟩, so `invoice\u202Efdp.exe` reads "invoice⟨U+202E⟩fdp.exe", never
 // "invoiceexe.pdf", and a newline cannot break a line. Letters of any script
 // (Hebrew, Arabic, emoji) stay as they are. Only for display: the stored name and
-// what is copied or opened keep the real characters.
+// what is copied or opened keep the real characters. A byte of a name that is not UTF-8 (a lone
+// U+DC80..U+DCFF, see file-name-bytes.ts) shows as the byte: `col⟨0xFF⟩.com`.
+import { escapedByte, visibleByte } from './file-name-bytes.ts';
 
 // Controls (C0, DEL, C1), format characters (bidi controls U+202A–U+202E,
 // U+2066–U+2069, U+200E/U+200F, U+061C, zero-width characters, the BOM, tags, …),
@@ -21,8 +23,11 @@ const TAG_FLAG = 0x1f3f4;
 const ZWNJ = 0x200c;
 const ZWJ = 0x200d;
 
-/** `⟨U+202E⟩`: the form every display of a name uses. */
-export const visibleEscape = (codePoint: number): string => `⟨U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}⟩`;
+/** `⟨U+202E⟩`: the form every display of a name uses; `⟨0xFF⟩` for a byte that is not UTF-8. */
+export const visibleEscape = (codePoint: number): string => {
+  const byte = escapedByte(codePoint);
+  return byte === null ? `⟨U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}⟩` : visibleByte(byte);
+};
 
 const pictographic = (codePoint: number | undefined) => codePoint !== undefined && /\p{Extended_Pictographic}/u.test(String.fromCodePoint(codePoint));
 /** Ends an emoji that a ZWJ may join: the emoji itself, a skin tone, or the emoji presentation selector. */

@@ -42,6 +42,14 @@ describe('displayName', () => {
     expect(displayName('bad\uDC00')).toBe('bad⟨U+DC00⟩');
   });
 
+  it('shows a byte of a name that is not UTF-8 (a lone U+DC80..U+DCFF) as that byte', () => {
+    expect(displayName('col\uDCFF.com')).toBe('col⟨0xFF⟩.com');
+    expect(displayName('/tmp/\uDCC3\uDCA8x')).toBe('/tmp/⟨0xC3⟩⟨0xA8⟩x');
+    expect(displayName('\uDC7F')).toBe('⟨U+DC7F⟩');
+    // A real U+FFFD in a name is a character like any other.
+    expect(displayName('col\uFFFD.com')).toBe('col\uFFFD.com');
+  });
+
   it('leaves right-to-left text, other scripts and emoji exactly as they are', () => {
     for (const name of [
       'שלום עולם.pdf',
