@@ -13,7 +13,9 @@ if (!(major > REQUIRED_MAJOR || (major === REQUIRED_MAJOR && minor >= 2))) {
 }
 
 const { cliCommandFrom, runCliCommand, USAGE } = await import('../electron/cli/commands.ts');
-const command = cliCommandFrom(process.argv, 2);
+// Runs in this process (no child): the arguments' exact bytes are this process's /proc/self/cmdline.
+const { exactArgv } = await import('../electron/file-names/exact-argv.ts');
+const command = cliCommandFrom(exactArgv(process.argv), 2);
 if (command === null) {
   const asked = process.argv.slice(2).some((arg) => arg === '-h' || arg === '--help');
   process.stderr.write(`${asked || process.argv.length <= 2 ? '' : `Unknown command: ${process.argv[2]}\n\n`}${USAGE}\n`);

@@ -10,6 +10,7 @@ import type { PathStat, SyncFingerprint, SyncFingerprintOptions } from './finger
 
 export interface FingerprintJob {
   id: number;
+  /** Structured clone keeps a lone surrogate, so a name's escaped bytes (file-names/fs-path.ts) reach the thread as they are. */
   path: string;
   options: SyncFingerprintOptions;
 }

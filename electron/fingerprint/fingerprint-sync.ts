@@ -4,6 +4,7 @@
 // Also takes the stat of the path after the read, which the pipeline compares with the
 // fstat at open (prepare.ts). Same results and errors as fingerprintFile.
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { fsPath } from '../file-names/fs-path.ts';
 import { DEFAULT_CHUNK_SIZE, digestSet, FingerprintError, OPEN_FLAGS, openError, readError, type DigestName, type FileIdentity, type Fingerprint } from './fingerprint.ts';
 
 /** A stat of the path after the read (null when it failed: the caller stats again and words the failure). */
@@ -27,7 +28,7 @@ let scratch: Buffer | null = null;
 export function fingerprintFileSync(filePath: string, options: SyncFingerprintOptions = {}): SyncFingerprint {
   let fd: number;
   try {
-    fd = openSync(filePath, OPEN_FLAGS);
+    fd = openSync(fsPath(filePath), OPEN_FLAGS);
   } catch (error) {
     throw openError(filePath, error);
   }
@@ -70,7 +71,7 @@ export function fingerprintFileSync(filePath: string, options: SyncFingerprintOp
 
 function statAfter(filePath: string): PathStat {
   try {
-    const after = statSync(filePath);
+    const after = statSync(fsPath(filePath));
     return { size: after.size, mtimeMs: after.mtimeMs, dev: after.dev, ino: after.ino, isFile: after.isFile() };
   } catch {
     return null;

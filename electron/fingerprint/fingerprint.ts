@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
+import { fsPath } from '../file-names/fs-path.ts';
 
 export type DigestName = 'md5' | 'sha1' | 'sha256';
 
@@ -83,7 +84,7 @@ export async function fingerprintFile(filePath: string, options: FingerprintOpti
   signal?.throwIfAborted();
   let handle: FileHandle;
   try {
-    handle = await open(filePath, OPEN_FLAGS);
+    handle = await open(fsPath(filePath), OPEN_FLAGS);
   } catch (error) {
     throw openError(filePath, error);
   }

@@ -1,11 +1,12 @@
 // Checks one path: what it is (without opening anything but a regular file),
 // where a symbolic link leads (and, for a link met while walking a folder, whether
 // it stays inside that folder), whether it is within the size limit, and whether
-// it can really be opened for reading.
+// it can really be opened for reading. By the name's exact bytes (file-names/fs-path.ts).
 import { constants, type Stats } from 'node:fs';
-import { lstat, open, readlink, realpath, stat } from 'node:fs/promises';
+import { lstat, open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileKind, IntakeErrorCode, ScanFailureParams } from '../../shared/scans/failure.ts';
+import { exactReadlink, exactRealpath, fsPath } from '../file-names/fs-path.ts';
 import { scanFailure } from '../scans/failure-text.ts';
 import type { IntakeItem, IntakeRejected } from './intake-item.ts';
 import { isWithin, linkOutside } from './link-outside.ts';
@@ -42,7 +43,7 @@ async function inspect(input: string, maxFileSize: number, within: string | unde
 
   let stats: Stats;
   try {
-    stats = await lstat(entryPath);
+    stats = await lstat(fsPath(entryPath));
   } catch (error) {
     return reject(entryPath, lookupError(entryPath, error));
   }
@@ -50,9 +51,9 @@ async function inspect(input: string, maxFileSize: number, within: string | unde
   if (stats.isSymbolicLink()) {
     try {
       // Resolved first (realpath only looks up names): a link out of the walked folder is never stat'ed or opened.
-      realPath = await realpath(entryPath);
+      realPath = await exactRealpath(entryPath);
       if (within !== undefined && !isWithin(realPath, within)) return { kind: 'item', item: linkOutside(entryPath, realPath, within) };
-      stats = await stat(realPath);
+      stats = await stat(fsPath(realPath));
     } catch (error) {
       return reject(entryPath, await linkError(entryPath, error));
     }
@@ -67,7 +68,7 @@ async function inspect(input: string, maxFileSize: number, within: string | unde
   // opened, not the link again: a link switched to somewhere else meanwhile is not followed.
   let handle;
   try {
-    handle = await open(realPath, OPEN_FLAGS);
+    handle = await open(fsPath(realPath), OPEN_FLAGS);
   } catch (error) {
     return reject(entryPath, openError(entryPath, error));
   }
@@ -132,7 +133,7 @@ async function linkError(entryPath: string, error: unknown): Promise<ScanFailure
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ELOOP') return { cause: 'link_loop', path: entryPath };
   if (code === 'ENOENT' || code === 'ENOTDIR') {
-    const target = await readlink(entryPath).catch(() => null);
+    const target = await exactReadlink(entryPath).catch(() => null);
     return target === null ? { cause: 'broken_link_unknown_target', path: entryPath } : { cause: 'broken_link', path: entryPath, target };
   }
   return lookupError(entryPath, error);

@@ -6,11 +6,12 @@
 // A folder the caller says is excluded is not walked: it is reported once instead.
 // A symbolic link named directly is followed (the user chose it); one met while walking a
 // folder is followed only when its real target lies inside that folder (link-outside.ts).
-import type { Dir } from 'node:fs';
-import { opendir, realpath, stat } from 'node:fs/promises';
+// Names are read and opened as their exact bytes (file-names/fs-path.ts).
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { RecordError } from '../../shared/scans/record.ts';
 import { MAX_ASYNC_FILE_SIZE } from '../../shared/service-contract/limits.ts';
+import { exactRealpath, folderNames, fsPath } from '../file-names/fs-path.ts';
 import { checkEntry, fileKey, refusal, type EntryCheck } from './check-entry.ts';
 import type { IntakeAccepted, IntakeItem } from './intake-item.ts';
 import { createSeenEntries, firstOtherVisit, firstPlainVisit, type SeenEntries } from './seen-entries.ts';
@@ -90,14 +91,14 @@ export async function* expandPaths(paths: Iterable<string> | AsyncIterable<strin
     if (top) yield top;
     // Links met inside may lead anywhere under the named folder's real path, and nowhere else.
     const named = stack[0];
-    const within = named ? await realpath(named.path).catch(() => named.path) : '';
+    const within = named ? await exactRealpath(named.path).catch(() => named.path) : '';
 
     while (stack.length > 0) {
       const dir = stack.pop()!;
       const subdirs: PendingDir[] = [];
       let listing;
       try {
-        listing = await opendir(dir.path, { bufferSize: 128 });
+        listing = await folderNames(dir.path, 128);
       } catch (error) {
         yield listError(dir.path, error);
         continue;
@@ -120,12 +121,12 @@ export async function* expandPaths(paths: Iterable<string> | AsyncIterable<strin
 
 /** The identity of the folder a file really lies in (null if it cannot be looked up: the file is then yielded). */
 async function folderOf(item: IntakeAccepted): Promise<{ dev: number; ino: number } | null> {
-  return stat(path.dirname(item.realPath)).catch(() => null);
+  return stat(fsPath(path.dirname(item.realPath))).catch(() => null);
 }
 
 /** Full paths of a folder's entries; the iterator closes the folder when the loop ends, throws or is abandoned. */
-async function* entryPaths(listing: Dir, dirPath: string): AsyncGenerator<string> {
-  for await (const entry of listing) yield path.join(dirPath, entry.name);
+async function* entryPaths(names: AsyncIterable<string>, dirPath: string): AsyncGenerator<string> {
+  for await (const name of names) yield path.join(dirPath, name);
 }
 
 /**

@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import { request } from 'undici';
 import type { ClientState, Operation } from './client-state.ts';
 import { errorFromThrown } from './http-errors.ts';
-import { LocalFileError, openMultipartUpload, type MultipartUpload } from './multipart-body.ts';
+import { LocalFileError, openMultipartUpload, sendableName, type MultipartUpload } from './multipart-body.ts';
 import { parseResponse } from './parse-response.ts';
 import { readKey, readLanguage, takeBudget } from './request-access.ts';
 import { BodyTooLargeError } from './response-body.ts';
@@ -72,7 +72,7 @@ export async function call<T>(state: ClientState, op: Operation<T>): Promise<T> 
 /** Opens the multipart body of an upload (none for a GET), with a timer that ends the request when the socket stops taking it. */
 async function openUpload<T>(state: ClientState, op: Operation<T>, attempt: Attempt, headers: Record<string, string>): Promise<MultipartUpload | undefined> {
   if (!op.upload) return undefined;
-  const attributesJson = JSON.stringify({ ...op.upload.attributes, file_name: op.upload.attributes.file_name ?? op.upload.file.name });
+  const attributesJson = JSON.stringify({ ...op.upload.attributes, file_name: sendableName(op.upload.attributes.file_name ?? op.upload.file.name) });
   const { file } = op.upload;
   // Content already in memory is handed over whole (its body settles at once): no stall timer to arm.
   const timer =

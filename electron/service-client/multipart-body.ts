@@ -15,7 +15,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
+import { withVisibleBytes } from '../../shared/file-name-bytes.ts';
 import type { ScanFailureParams } from '../../shared/scans/failure.ts';
+import { fsPath } from '../file-names/fs-path.ts';
 import { describeUpload } from '../scans/failure-text.ts';
 
 /** A file to upload, as the pipeline knows it (size as fingerprinted). */
@@ -67,6 +69,13 @@ export const SINGLE_BUFFER_BYTES = 64 * 1024;
 /** WHATWG multipart/form-data escaping of a field or file name. */
 const escapeName = (name: string) => name.replace(/\n/g, '%0A').replace(/\r/g, '%0D').replace(/"/g, '%22');
 
+/**
+ * The file name a service is told (the part's filename, attributes.file_name): valid text, so a byte
+ * of a name that is not UTF-8 goes as its display form `⟨0xFF⟩` (a lone surrogate would go as U+FFFD,
+ * or make a strict service refuse the JSON); the rest as it is (the service strips what is hidden).
+ */
+export const sendableName = withVisibleBytes;
+
 export interface MultipartUploadOptions {
   onProgress?: (progress: UploadProgress) => void;
   /** Called each time the socket takes the next chunk (the client's stall timer). */
@@ -107,7 +116,7 @@ export async function openMultipartUpload(file: UploadFile, attributesJson: stri
   }
   let handle: FileHandle;
   try {
-    handle = await open(file.path, 'r');
+    handle = await open(fsPath(file.path), 'r');
   } catch (error) {
     throw describeFsError(error);
   }
@@ -215,7 +224,7 @@ function envelope(file: UploadFile, attributesJson: string): { contentType: stri
       'Content-Type: application/json\r\n\r\n' +
       `${attributesJson}\r\n` +
       `--${boundary}\r\n` +
-      `Content-Disposition: form-data; name="file"; filename="${escapeName(file.name)}"\r\n` +
+      `Content-Disposition: form-data; name="file"; filename="${escapeName(sendableName(file.name))}"\r\n` +
       'Content-Type: application/octet-stream\r\n\r\n',
     'utf8',
   );

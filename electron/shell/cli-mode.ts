@@ -4,11 +4,12 @@
 // command's code. The RunAsNode fuse stays off; this is the app's own code path.
 import { app } from 'electron';
 import { cliCommandFrom, runCliCommand, type CliCommand } from '../cli/commands.ts';
+import { exactArgv } from '../file-names/exact-argv.ts';
 
 /** The command this launch names, or null for a windowed launch. */
 export function cliCommandOfLaunch(): CliCommand | null {
   // `electron . scan …` in development has the app folder before the arguments.
-  return cliCommandFrom(process.argv, process.defaultApp ? 2 : 1);
+  return cliCommandFrom(exactArgv(process.argv), process.defaultApp ? 2 : 1);
 }
 
 export function runCliInApp(command: CliCommand): void {

@@ -2,6 +2,7 @@
 // running app ("Open with Verdict", the command line) and quits. On macOS the OS
 // delivers opened files as `open-file` events instead.
 import { app } from 'electron';
+import { exactArgv } from '../file-names/exact-argv.ts';
 import { launchDataOf, pathsFromLaunch, pathsFromSecondInstance } from './argv-paths.ts';
 
 export interface SingleInstance {
@@ -16,7 +17,8 @@ export interface SingleInstance {
 
 /** null when another instance runs: it got our arguments, and this one should quit. */
 export function claimSingleInstance(): SingleInstance | null {
-  const launch = launchDataOf(process);
+  // The arguments' exact bytes (a name that is not UTF-8); a later launch sends them along the same way.
+  const launch = launchDataOf({ argv: exactArgv(process.argv), cwd: () => process.cwd(), defaultApp: process.defaultApp });
   if (!app.requestSingleInstanceLock(launch)) return null;
 
   let handler: ((paths: string[]) => void) | null = null;

@@ -5,6 +5,7 @@
 import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { MAX_ASYNC_FILE_SIZE } from '../../../shared/service-contract/limits.ts';
+import { fsPath } from '../../file-names/fs-path.ts';
 import type { ScanRecord } from '../../../shared/scans/record.ts';
 import { fileChangedFailure, notRegularFailure, tooLargeFailure } from '../failures.ts';
 import type { FileDigests } from '../ports.ts';
@@ -45,7 +46,7 @@ async function fingerprint(p: Pipeline, path: string, sizeAtIntake: number | nul
 
 /** A regular file within the size limit, or a LocalFailure saying why not. */
 export async function statFile(path: string): Promise<Stats> {
-  const info = await stat(path);
+  const info = await stat(fsPath(path));
   if (!info.isFile()) throw notRegularFailure();
   if (info.size > MAX_ASYNC_FILE_SIZE) throw tooLargeFailure(info.size);
   return info;
