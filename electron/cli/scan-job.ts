@@ -7,11 +7,12 @@ import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { displayName } from '../../shared/display-name.ts';
 import type { ModeChoice, ScanRecord } from '../../shared/scans/record.ts';
 import type { CoreInternals } from '../core/create-core.ts';
-import { isDefaultExclusionSkip } from '../jobs/default-exclusions.ts';
+import { isFinalStatus } from '../../shared/jobs/job.ts';
+import type { JobEvent } from '../jobs/jobs.ts';
+import type { JobKind, JobState } from '../jobs/job-state.ts';
+import { createJobPrinter } from './job-printer.ts';
 import { summaryLine } from '../jobs/job-progress.ts';
-import type { JobKind } from '../jobs/job-state.ts';
 import { checkEngineArgs, CliExit, COMMON_OPTIONS, type CliIo } from './cli-options.ts';
-import { formatRecord } from './format.ts';
 
 export const JOB_USAGE = `  --job KIND           quick (Downloads, Desktop, Documents, the temp folder) or full (the home folder,
                        leaving out caches and trash); a folder given to scan is a custom job`;
@@ -54,24 +55,15 @@ export interface JobScanInput {
 }
 
 export async function runJobScan(core: CoreInternals, io: CliIo, input: JobScanInput): Promise<number> {
+  const out = createJobPrinter(io, input.json);
   let jobId: number | null = null;
-  let done = 0;
-  let found = 0;
-  let walked = false;
-  let excluded: readonly string[] = [];
-  /** Folders the job's defaults left out (caches, trash, Verdict's data): shown, but no reason for exit 2. */
-  let leftOutByDefault = 0;
-  const unsubscribe = core.jobs.onEvent((event) => {
-    if (event.type === 'progress' && event.progress.job.id === jobId) {
-      found = event.progress.job.counts.found;
-      walked = event.progress.job.walkComplete;
-    } else if (event.type === 'file' && event.jobId === jobId) {
-      done++;
-      if (isDefaultExclusionSkip(event.record, excluded)) leftOutByDefault++;
-      io.stdout(formatRecord(event.record, input.json));
-      io.stderr(`[${done}/${Math.max(found, done)}${walked ? '' : '+'}] ${event.record.status}: ${displayName(event.record.fileName)}`);
-    }
-  });
+  /** Events that came while the job's id was not known yet (it is started or continued in an await). */
+  let early: JobEvent[] | null = [];
+  const onEvent = (event: JobEvent) => {
+    if (event.type === 'progress' && event.progress.job.id === jobId) out.progress(event.progress.job);
+    else if (event.type === 'file' && event.jobId === jobId) out.file(event.record);
+  };
+  const unsubscribe = core.jobs.onEvent((event) => (early ? early.push(event) : onEvent(event)));
   let interrupted = false;
   let stop: (() => void) | null = null;
   const onSignal = () => {
@@ -82,21 +74,49 @@ export async function runJobScan(core: CoreInternals, io: CliIo, input: JobScanI
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    const started = await core.jobs.start({ kind: input.kind, roots: input.roots, origin: 'cli', mode: input.mode, force: input.force, basicOnly: input.basicOnly === true, settled: input.giveUp });
+    const request = { kind: input.kind, roots: input.roots, origin: 'cli' as const, mode: input.mode, force: input.force, basicOnly: input.basicOnly === true, settled: input.giveUp };
+    const { job: started, continued } = await core.jobs.continueOrStart(request);
     jobId = started.id;
-    excluded = started.excluded;
-    io.stderr(`${started.kind === 'custom' ? 'Custom' : started.kind === 'quick' ? 'Quick' : 'Full'} scan of ${started.roots.join(', ') || '(no folders found)'}`);
-    if (started.excluded.length > 0) io.stderr(`Left out by default: ${started.excluded.join(', ')}`);
+    out.excluded(started.excluded);
+    const buffered = early;
+    early = null;
+    for (const event of buffered) onEvent(event);
+    io.stderr(`${kindWord(started)} scan of ${started.roots.map(displayName).join(', ') || '(no folders found)'}`);
+    if (continued) {
+      // Its files judged before the interruption are part of this scan's results: listed again, not scanned again.
+      io.stderr(`Going on with this scan, interrupted before its end on ${started.startedAt.slice(0, 10)}: the files it judged then are listed first.`);
+      for (const record of core.jobs.finishedRecords(started.id)) out.file(record);
+    }
+    if (started.excluded.length > 0) io.stderr(`Left out by default: ${started.excluded.map(displayName).join(', ')}`);
     const job = await Promise.race([core.jobs.finished(started.id), new Promise<null>((resolve) => (stop = () => resolve(null)))]);
-    if (!job || interrupted) return 2;
+    if (!job && !interrupted) throw core.jobs.stoppedBy(started.id) ?? new Error('The scan job stopped before its end.');
+    if (!job || interrupted) {
+      io.stderr(`Interrupted after ${out.count()} files: run the same scan again to finish it (the files already judged are not scanned again).`);
+      return out.threats() > 0 ? 1 : 2;
+    }
     io.stderr(job.counts.found === 0 ? 'No files found to scan.' : summaryLine(job, Date.now()));
+    tellOtherUnfinished(core, io, job.id);
     // Its clean rows move to the history's compact store before the CLI closes the core (else at the next start).
     await core.jobs.compacted(job.id);
     const { threats, couldNotScan, skipped } = job.counts;
-    return threats > 0 ? 1 : couldNotScan + Math.max(0, skipped - leftOutByDefault) > 0 ? 2 : 0;
+    return threats > 0 ? 1 : couldNotScan + Math.max(0, skipped - out.leftOutByDefault()) > 0 ? 2 : 0;
   } finally {
     unsubscribe();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+  }
+}
+
+const kindWord = (job: JobState) => (job.kind === 'custom' ? 'Custom' : job.kind === 'quick' ? 'Quick' : 'Full');
+
+/** Other jobs this data folder has not finished (their runs stop when the CLI closes): said, so none is left unseen. */
+function tellOtherUnfinished(core: CoreInternals, io: CliIo, ownId: number): void {
+  for (const job of core.jobs.list()) {
+    if (job.id === ownId || isFinalStatus(job.status)) continue;
+    const done = job.counts.scanned + job.counts.couldNotScan + job.counts.skipped;
+    io.stderr(
+      `Not finished: the ${kindWord(job).toLowerCase()} scan of ${job.roots.map(displayName).join(', ')} started ${job.startedAt.slice(0, 10)} (${done} files done). ` +
+        'It goes on when Verdict starts, or when you run that scan again.',
+    );
   }
 }

@@ -1,11 +1,17 @@
 // The history's scan jobs: one `jobs` row per job (its state, see electron/jobs/job-state.ts),
 // and the questions a job asks about its own scan rows (scans.job_id).
 import { jobRunOptionsSchema, type JobCounts, type JobKind, type JobRunOptions, type JobState } from '../jobs/job-state.ts';
+import type { ScanRecord } from '../../shared/scans/record.ts';
 import type { HistoryDb } from './history-db.ts';
+import { keysetRows } from './keyset-rows.ts';
+import { rowToRecord } from './row-mapping.ts';
 import { JOB_PENDING, NOT_CLEAN } from './migrations.ts';
 import { expireJobsBeyond, expireJobsOlderThan } from './job-retention.ts';
 import { compactStep, reclaimPages, uncompactedJobs, type CompactStep } from './job-files/compact-job.ts';
 import { compactCount } from './job-files/compact-reads.ts';
+
+/** A job no process has ended: resumed at the next start. */
+const UNFINISHED = "('running', 'paused', 'interrupted')";
 
 interface JobRow {
   id: number;
@@ -79,7 +85,7 @@ export function jobRunOptions(h: HistoryDb, id: number): JobRunOptions {
 
 /** Unfinished jobs started with basic checks only: crash recovery sends their waiting rows so too. */
 export function unfinishedBasicOnlyJobs(h: HistoryDb): number[] {
-  const rows = h.prepare("SELECT id FROM jobs WHERE status IN ('running', 'paused') AND run_json IS NOT NULL AND json_extract(run_json, '$.basicOnly') = 1").all() as Array<{ id: number }>;
+  const rows = h.prepare(`SELECT id FROM jobs WHERE status IN ${UNFINISHED} AND run_json IS NOT NULL AND json_extract(run_json, '$.basicOnly') = 1`).all() as Array<{ id: number }>;
   return rows.map((row) => Number(row.id));
 }
 
@@ -88,9 +94,9 @@ export function listJobs(h: HistoryDb, limit = 100): JobState[] {
   return (h.prepare('SELECT * FROM jobs ORDER BY id DESC LIMIT ?').all(limit) as unknown as JobRow[]).map(fromRow);
 }
 
-/** Jobs that were running or paused when the app last stopped. */
+/** Jobs that were running, paused or interrupted when the app last stopped. */
 export function unfinishedJobs(h: HistoryDb): JobState[] {
-  return (h.prepare("SELECT * FROM jobs WHERE status IN ('running', 'paused') ORDER BY id").all() as unknown as JobRow[]).map(fromRow);
+  return (h.prepare(`SELECT * FROM jobs WHERE status IN ${UNFINISHED} ORDER BY id`).all() as unknown as JobRow[]).map(fromRow);
 }
 
 /** The last completed job of a kind before `beforeId` (its pace gives the next run's ETA). */
@@ -102,6 +108,19 @@ export function lastCompletedJob(h: HistoryDb, kind: JobKind, beforeId: number):
 /** The paths already recorded for a job (a resumed walk skips them), one at a time. */
 export function* jobPaths(h: HistoryDb, id: number): Generator<string> {
   for (const row of h.prepare('SELECT path FROM scans WHERE job_id = ?').iterate(id)) yield (row as { path: string }).path;
+}
+
+/** The job's rows that have ended (before it is compacted), oldest first, a batch at a time: what a resumed run reports again. */
+export function* jobFinishedRecords(h: HistoryDb, id: number): Generator<ScanRecord> {
+  const where = `FROM scans WHERE job_id = ? AND NOT (${JOB_PENDING})`;
+  const rows = keysetRows(h, {
+    first: `SELECT * ${where} ORDER BY seq LIMIT ?`,
+    next: `SELECT * ${where} AND seq > ? ORDER BY seq LIMIT ?`,
+    params: [id],
+    keyOf: (row) => [row.seq as number],
+    batch: 500,
+  });
+  for (const row of rows) yield rowToRecord(row);
 }
 
 /** The job's rows not yet finished (recovery works on them; the job waits for them). */
@@ -142,6 +161,8 @@ export interface HistoryJobs {
   lastCompleted(kind: JobKind, beforeId: number): JobState | null;
   paths(id: number): Generator<string>;
   pendingIds(id: number): string[];
+  /** The job's rows that have ended, oldest first (read in batches; before the job is compacted). */
+  finishedRecords(id: number): Generator<ScanRecord>;
   totals(id: number): JobTotals;
   /** Retention: removes finished jobs that ended before `iso` (their threats and quarantined files stay); their ids. */
   expireOlderThan(iso: string): number[];
@@ -166,6 +187,7 @@ export const historyJobs = (h: HistoryDb): HistoryJobs => ({
   lastCompleted: (kind, beforeId) => lastCompletedJob(h, kind, beforeId),
   paths: (id) => jobPaths(h, id),
   pendingIds: (id) => jobPendingIds(h, id),
+  finishedRecords: (id) => jobFinishedRecords(h, id),
   totals: (id) => jobTotals(h, id),
   compactStep: (id, max) => compactStep(h, id, max),
   uncompacted: () => uncompactedJobs(h),

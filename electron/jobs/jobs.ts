@@ -13,7 +13,8 @@ import { defaultExclusions } from './default-exclusions.ts';
 import { activeMs, progressOf, type JobProgress } from './job-progress.ts';
 import { rootsFor, type JobPlaces } from './job-roots.ts';
 import { wake, type JobRun } from './job-run.ts';
-import { emptyCounts, type JobKind, type JobRunOptions, type JobState } from './job-state.ts';
+import { emptyCounts, isFinal, type JobKind, type JobRunOptions, type JobState } from './job-state.ts';
+import { sameUnfinished } from './same-job.ts';
 import { countFinished, DRAIN_MARK, isSettled, runJob, type JobDeps } from './run-job.ts';
 
 export type { JobProgress } from './job-progress.ts';
@@ -37,9 +38,19 @@ export type JobEvent = { type: 'progress'; progress: JobProgress } | { type: 'fi
 
 export interface Jobs {
   start(request: JobRequest): Promise<JobState>;
+  /**
+   * The same scan run again (the CLI): the unfinished job of the same kind, folders and options, which
+   * the start resumed, goes on with this caller's `settled`, its earlier files kept; else a new job starts.
+   */
+  continueOrStart(request: JobRequest): Promise<{ job: JobState; continued: boolean }>;
+  /** The job's files that have ended so far, oldest first (read in batches; before the job is compacted). */
+  finishedRecords(id: number): Generator<ScanRecord>;
+  /** What stopped the job's run in this process before it ended (a full disk, a failing history), or null. */
+  stoppedBy(id: number): unknown;
   /** Resolves with the final state, or null when the core closed first (the job resumes at the next start). */
   finished(id: number): Promise<JobState | null>;
   pause(id: number): JobState | null;
+  /** A paused job goes on; an interrupted one (its run stopped by an error) starts again where it was. */
   resume(id: number): JobState | null;
   /** Stops the walk; the few files already queued still finish (each file exactly once). */
   cancel(id: number): JobState | null;
@@ -120,6 +131,7 @@ export function createJobs(input: JobsInput): Jobs {
   };
   const fileDone = (run: JobRun, record: ScanRecord) => send({ type: 'file', jobId: run.state.id, record });
   const compactor = createCompactor({ history, onError: input.onCompactError });
+  const stoppedBy = new Map<number, unknown>();
   const deps: JobDeps = { history, pipeline: input.pipeline, intake: input.intake, now, emit, fileDone };
 
   const unsubscribe = input.events.subscribe((event) => {
@@ -143,12 +155,65 @@ export function createJobs(input: JobsInput): Jobs {
         return final;
       })
       .catch((error: unknown) => {
-        // Left as it was (running or paused): the next start resumes it.
+        // Never left "running" with no one working on it: interrupted, resumed by *Resume* or at the next start.
+        stoppedBy.set(state.id, error);
+        markInterrupted(run);
         input.onError?.(error, state);
         return null;
       })
       .finally(() => runs.delete(state.id));
     emit(run, true);
+  };
+
+  const markInterrupted = (run: JobRun) => {
+    if (run.state.status === 'running') {
+      accrue(run.state);
+      run.state.status = 'interrupted';
+    }
+    try {
+      history.jobs.save(run.state);
+    } catch {
+      // The history cannot be written (a full disk): its row still says unfinished, so the next start resumes it.
+    }
+    emit(run, true);
+  };
+
+  /** An unfinished job from history runs again where it was (its walk skips what it recorded; its waiting rows are followed). */
+  const relaunch = (saved: JobState) => {
+    // Loaded now, before recovery's first row can finish unheard.
+    const pending = new Set(history.jobs.pendingIds(saved.id));
+    const recorded = saved.walkComplete ? null : new Set(history.jobs.paths(saved.id));
+    const { pending: _waiting, ...totals } = history.jobs.totals(saved.id);
+    const walked = saved.walkComplete ? {} : { found: 0, bytes: 0 };
+    const status = saved.status === 'paused' ? 'paused' : 'running';
+    const state: JobState = { ...saved, status, counts: { ...saved.counts, ...totals, ...walked }, runningSince: status === 'running' ? now() : null };
+    const run = history.jobs.runOptions(saved.id);
+    // Its rows the embedded service held when the app stopped: that service does not keep the choice across a restart.
+    if (run.basicOnly) allowWaiting(pending);
+    stoppedBy.delete(saved.id);
+    launch(state, recorded, pending, run);
+    if (status !== saved.status) history.jobs.save(state);
+  };
+
+  /** The caller now waiting for a job it did not start (the CLI): its rows it gives up on end the wait too. */
+  const attach = (run: JobRun, settled: JobRequest['settled']) => {
+    run.settled = settled;
+    for (const id of [...run.pending]) {
+      const record = history.get(id);
+      if (!record || !isSettled(run, record)) continue;
+      run.pending.delete(id);
+      countFinished(run, record);
+      fileDone(run, record);
+    }
+    wake(run);
+  };
+
+  const startNew = (request: JobRequest, roots: JobState['roots']): JobState => {
+    const draft = newJob(request, roots, defaultExclusions(request.kind, input.places, input.dataDir), now());
+    const run = runOptionsOf(request);
+    const state: JobState = { ...draft, id: history.jobs.insert(draft, run) };
+    launch(state, null, new Set(), { ...run, settled: request.settled });
+    return { ...state };
   };
 
   const allowWaiting = (pending: ReadonlySet<string>) => {
@@ -171,14 +236,16 @@ export function createJobs(input: JobsInput): Jobs {
   };
 
   return {
-    async start(request) {
+    start: async (request) => startNew(request, await rootsFor(request.kind, input.places, request.roots ?? [])),
+    async continueOrStart(request) {
       const roots = await rootsFor(request.kind, input.places, request.roots ?? []);
-      const draft = newJob(request, roots, defaultExclusions(request.kind, input.places, input.dataDir), now());
-      const run = runOptionsOf(request);
-      const state: JobState = { ...draft, id: history.jobs.insert(draft, run) };
-      launch(state, null, new Set(), { ...run, settled: request.settled });
-      return { ...state };
+      const same = sameUnfinished(runs.values(), request.kind, roots, runOptionsOf(request), (id) => history.jobs.runOptions(id));
+      if (!same) return { job: startNew(request, roots), continued: false };
+      attach(same, request.settled);
+      return { job: { ...same.state }, continued: true };
     },
+    stoppedBy: (id) => stoppedBy.get(id) ?? null,
+    finishedRecords: (id) => history.jobs.finishedRecords(id),
     finished: (id) => runs.get(id)?.finished ?? Promise.resolve(history.jobs.get(id)),
     pause: (id) =>
       change(id, (run) => {
@@ -186,12 +253,15 @@ export function createJobs(input: JobsInput): Jobs {
         accrue(run.state);
         run.state.status = 'paused';
       }),
-    resume: (id) =>
-      change(id, (run) => {
+    resume: (id) => {
+      const saved = runs.has(id) ? null : history.jobs.get(id);
+      if (saved && !isFinal(saved.status)) relaunch(saved);
+      return change(id, (run) => {
         if (run.state.status !== 'paused' || run.cancelled) return;
         run.state.status = 'running';
         run.state.runningSince = now();
-      }),
+      });
+    },
     cancel: (id) =>
       change(id, (run) => {
         if (run.state.status === 'running') accrue(run.state);
@@ -214,19 +284,7 @@ export function createJobs(input: JobsInput): Jobs {
       if (ids.length > 0) send({ type: 'removed', ids: [...ids] });
     },
     resumeUnfinished() {
-      for (const saved of history.jobs.unfinished()) {
-        if (runs.has(saved.id)) continue;
-        // Loaded now, before recovery's first row can finish unheard.
-        const pending = new Set(history.jobs.pendingIds(saved.id));
-        const recorded = saved.walkComplete ? null : new Set(history.jobs.paths(saved.id));
-        const { pending: _waiting, ...totals } = history.jobs.totals(saved.id);
-        const walked = saved.walkComplete ? {} : { found: 0, bytes: 0 };
-        const state: JobState = { ...saved, counts: { ...saved.counts, ...totals, ...walked }, runningSince: saved.status === 'running' ? now() : null };
-        const run = history.jobs.runOptions(saved.id);
-        // Its rows the embedded service held when the app stopped: that service does not keep the choice across a restart.
-        if (run.basicOnly) allowWaiting(pending);
-        launch(state, recorded, pending, run);
-      }
+      for (const saved of history.jobs.unfinished()) if (!runs.has(saved.id)) relaunch(saved);
       for (const id of history.jobs.uncompacted()) compactor.add(id);
     },
     compacted: (id) => compactor.done(id),
@@ -235,8 +293,8 @@ export function createJobs(input: JobsInput): Jobs {
       const open = [...runs.values()];
       for (const run of open) {
         run.stopping = true;
-        accrue(run.state);
-        history.jobs.save(run.state);
+        // Stopped before its end: the next start (or the same scan run again) resumes it.
+        markInterrupted(run);
         wake(run);
       }
       await Promise.all(open.map((run) => run.finished));

@@ -624,6 +624,7 @@ export const de: Messages = {
   'jobs.kind.custom': 'Benutzerdefinierte Prüfung',
   'jobs.status.running': 'Läuft',
   'jobs.status.paused': 'Pausiert',
+  'jobs.status.interrupted': 'Unterbrochen',
   'jobs.status.completed': 'Abgeschlossen',
   'jobs.status.cancelled': 'Abgebrochen',
   'jobs.walking': 'sucht noch nach Dateien',

@@ -624,6 +624,7 @@ export const en = {
   'jobs.kind.custom': 'Custom scan',
   'jobs.status.running': 'Running',
   'jobs.status.paused': 'Paused',
+  'jobs.status.interrupted': 'Interrupted',
   'jobs.status.completed': 'Finished',
   'jobs.status.cancelled': 'Cancelled',
   'jobs.walking': 'still looking for files',

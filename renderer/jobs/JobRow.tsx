@@ -50,7 +50,7 @@ export const JobRow = memo(function JobRow({ progress }: { progress: JobProgress
         </button>
         {final ? null : (
           <div className="job__controls">
-            {job.status === 'paused' ? (
+            {job.status === 'paused' || job.status === 'interrupted' ? (
               <button type="button" className="button" onClick={() => void controlJob(job.id, 'resume')}>
                 {t('jobs.resume')}
               </button>

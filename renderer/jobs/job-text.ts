@@ -8,6 +8,7 @@ export const KIND_KEYS: Record<JobKind, MessageKey> = { quick: 'jobs.kind.quick'
 export const STATUS_KEYS: Record<JobStatus, MessageKey> = {
   running: 'jobs.status.running',
   paused: 'jobs.status.paused',
+  interrupted: 'jobs.status.interrupted',
   completed: 'jobs.status.completed',
   cancelled: 'jobs.status.cancelled',
 };

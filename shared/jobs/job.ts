@@ -8,8 +8,12 @@ export const JOB_KINDS = ['quick', 'full', 'custom'] as const;
 export const jobKindSchema = z.enum(JOB_KINDS);
 export type JobKind = z.infer<typeof jobKindSchema>;
 
-/** running → paused → running …; then completed or cancelled (both final). */
-export type JobStatus = 'running' | 'paused' | 'completed' | 'cancelled';
+/**
+ * running → paused → running …; then completed or cancelled (both final). `interrupted`: the process
+ * running it stopped (quit, Ctrl-C, a crash, a full disk) before it ended; it is not final, and goes on
+ * when it is resumed (at the next start, by *Resume*, or by the CLI running the same scan again).
+ */
+export type JobStatus = 'running' | 'paused' | 'interrupted' | 'completed' | 'cancelled';
 
 export interface JobCounts {
   /** Entries the walk yielded: files, refusals and skipped folders or links. */

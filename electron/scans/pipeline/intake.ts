@@ -1,7 +1,7 @@
 // Intake: the paths handed in are walked (by the intake port), and each file or
 // refusal becomes a history row first, with its external reference; queued rows
-// are written in batches and go in line. A file already waiting for its turn adds
-// nothing; an excluded one is listed as skipped, never sent.
+// are written in batches and go in line. A file handed in again while it waits for its
+// turn adds nothing (outside a job); an excluded one is listed as skipped, never sent.
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
 import { LINK_OUTSIDE } from '../../../shared/scans/exclusion.ts';
@@ -42,7 +42,10 @@ export async function submit(p: Pipeline, paths: readonly string[], submission: 
     for await (const entry of entries) {
       // Checked first: an excluded file is listed as skipped, never sent (a rescan is "scan anyway").
       const excluded = entry.ok && !force ? exclusionOf(p, entry.path, entry.size, origin) : null;
-      const waiting = entry.ok && !force && !excluded ? p.memory.waitingByPath.get(entry.path) : undefined;
+      // A drop joins the row already waiting for the same file (its caller gets that row's id). A job never
+      // does: its results must list every file it walked, so it records its own row even when another job's
+      // row for the file is still queued (identical content then follows one scan: leaders/followers).
+      const waiting = entry.ok && !force && !excluded && submission.jobId === undefined ? p.memory.waitingByPath.get(entry.path) : undefined;
       const where = waiting === undefined ? null : ownerOf(p.memory, waiting);
       if (waiting !== undefined && (where === 'ready' || where === 'lane')) {
         ids?.push(waiting);

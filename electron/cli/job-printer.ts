@@ -1,0 +1,46 @@
+// What the `scan` CLI prints of a scan job: each of its files once (stdout), whether it came
+// as an event or from the history of a run interrupted before, with its progress (stderr).
+import { displayName } from '../../shared/display-name.ts';
+import { verdictOf, type ScanRecord } from '../../shared/scans/record.ts';
+import { isDefaultExclusionSkip } from '../jobs/default-exclusions.ts';
+import type { JobState } from '../jobs/job-state.ts';
+import type { CliIo } from './cli-options.ts';
+import { formatRecord } from './format.ts';
+
+export interface JobPrinter {
+  /** The folders the job's defaults leave out (a file skipped there is no reason for exit 2). */
+  excluded(folders: readonly string[]): void;
+  progress(job: JobState): void;
+  /** Prints the file unless it was printed already (a continued job's file can come both ways). */
+  file(record: ScanRecord): void;
+  count(): number;
+  threats(): number;
+  leftOutByDefault(): number;
+}
+
+export function createJobPrinter(io: CliIo, json: boolean): JobPrinter {
+  const printed = new Set<string>();
+  let found = 0;
+  let walked = false;
+  let threats = 0;
+  let leftOut = 0;
+  let excluded: readonly string[] = [];
+  return {
+    excluded: (folders) => (excluded = folders),
+    progress(job) {
+      found = job.counts.found;
+      walked = job.walkComplete;
+    },
+    file(record) {
+      if (printed.has(record.id)) return;
+      printed.add(record.id);
+      if (isDefaultExclusionSkip(record, excluded)) leftOut++;
+      if (verdictOf(record) === 'unsafe') threats++;
+      io.stdout(formatRecord(record, json));
+      io.stderr(`[${printed.size}/${Math.max(found, printed.size)}${walked ? '' : '+'}] ${record.status}: ${displayName(record.fileName)}`);
+    },
+    count: () => printed.size,
+    threats: () => threats,
+    leftOutByDefault: () => leftOut,
+  };
+}
