@@ -4,6 +4,7 @@
 import { displayName } from '../../shared/display-name.ts';
 import type { EngineIdentity } from '../../shared/engine/engine-identity.ts';
 import { verdictOf, type ScanRecord } from '../../shared/scans/record.ts';
+import { pathBytesOf, visibleBytesReplacer } from '../file-names/written-names.ts';
 
 /**
  * Text as a plain line may show it: control characters (a newline in a file name) would break the
@@ -59,7 +60,10 @@ function pendingMessage(record: ScanRecord): string {
 }
 
 export interface JsonLine {
+  /** The real name; a name that is not UTF-8 with each such byte as `⟨0xFF⟩` (every string of the line is valid text). */
   path: string;
+  /** The base64 of the path's raw bytes, only when it is not UTF-8. */
+  pathBytes?: string;
   status: ScanRecord['status'];
   verdict: ReturnType<typeof verdictOf>;
   safe: boolean | null;
@@ -78,8 +82,10 @@ export interface JsonLine {
 }
 
 export function toJsonLine(record: ScanRecord): JsonLine {
+  const pathBytes = pathBytesOf(record.path);
   return {
     path: record.path,
+    ...(pathBytes === undefined ? {} : { pathBytes }),
     status: record.status,
     verdict: verdictOf(record),
     safe: record.safe,
@@ -108,7 +114,7 @@ function escapeFormatCharacters(json: string): string {
 }
 
 export function formatRecord(record: ScanRecord, json: boolean): string {
-  return json ? escapeFormatCharacters(JSON.stringify(toJsonLine(record))) : formatPlain(record);
+  return json ? escapeFormatCharacters(JSON.stringify(toJsonLine(record), visibleBytesReplacer)) : formatPlain(record);
 }
 
 /**

@@ -1,7 +1,11 @@
 // CSV and JSON renderings of scan records for export, produced as a stream of
-// text chunks so an export of any size holds only one chunk in memory.
+// text chunks so an export of any size holds only one chunk in memory. A name that is not
+// UTF-8 is written as valid text (`⟨0xFF⟩` for each such byte) with its exact bytes beside it
+// (`path_bytes`, `pathBytes`: base64), as the CLI's --json does.
 import type { Writable } from 'node:stream';
+import { withVisibleBytes } from '../../shared/file-name-bytes.ts';
 import { verdictOf, type ScanRecord } from '../../shared/scans/record.ts';
+import { pathBytesOf, visibleBytesReplacer } from '../file-names/written-names.ts';
 import { writeFileAtomic } from '../settings/atomic-write.ts';
 
 /** Where an export goes: a file path (written atomically) or an open stream (left open). */
@@ -41,6 +45,8 @@ const CSV_COLUMNS: ReadonlyArray<readonly [string, (record: ScanRecord) => strin
   ['engine_version', (r) => r.engine?.version ?? null],
   ['signatures_version', (r) => r.engine?.signatures?.version ?? null],
   ['signatures_date', (r) => r.engine?.signatures?.date ?? null],
+  // The path's raw bytes (base64) when it is not UTF-8; empty otherwise.
+  ['path_bytes', (r) => pathBytesOf(r.path) ?? null],
 ];
 
 export const CSV_HEADER = CSV_COLUMNS.map(([name]) => name);
@@ -63,11 +69,13 @@ export function csvLine(values: ReadonlyArray<string | number | boolean | null>)
 
 const CHUNK_CHARS = 64 * 1024;
 
+const visible = (value: string | number | boolean | null) => (typeof value === 'string' ? withVisibleBytes(value) : value);
+
 /** The CSV text (header first, CRLF line ends), in chunks of about 64 KiB. */
 export function* csvChunks(records: Iterable<ScanRecord>): Generator<string> {
   let chunk = csvLine(CSV_HEADER);
   for (const record of records) {
-    chunk += csvLine(CSV_COLUMNS.map(([, get]) => get(record)));
+    chunk += csvLine(CSV_COLUMNS.map(([, get]) => visible(get(record))));
     if (chunk.length >= CHUNK_CHARS) {
       yield chunk;
       chunk = '';
@@ -76,12 +84,13 @@ export function* csvChunks(records: Iterable<ScanRecord>): Generator<string> {
   yield chunk;
 }
 
-/** A JSON array of ScanRecords (one per line), in chunks of about 64 KiB. */
+/** A JSON array of ScanRecords (one per line; a name that is not UTF-8 as text, plus `pathBytes`), in chunks of about 64 KiB. */
 export function* jsonChunks(records: Iterable<ScanRecord>): Generator<string> {
   let chunk = '[';
   let first = true;
   for (const record of records) {
-    chunk += `${first ? '\n' : ',\n'}${JSON.stringify(record)}`;
+    const pathBytes = pathBytesOf(record.path);
+    chunk += `${first ? '\n' : ',\n'}${JSON.stringify(pathBytes === undefined ? record : { ...record, pathBytes }, visibleBytesReplacer)}`;
     first = false;
     if (chunk.length >= CHUNK_CHARS) {
       yield chunk;

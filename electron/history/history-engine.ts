@@ -1,6 +1,7 @@
 // The verdicts of the built-in engine that ClamAV should look at again ("Scan again
 // with ClamAV (N files)", issue 14): clean by basic checks only, not taken up by that
 // action yet, and whose content ClamAV has not judged since. Counted per path.
+import { fromStoredText, toStoredText } from '../sqlite/stored-text.ts';
 import type { HistoryDb } from './history-db.ts';
 import { COMPACT_BASIC_ONLY, markCompactRescanRequested } from './job-files/compact-basic-only.ts';
 
@@ -28,15 +29,16 @@ export function countSafeByBuiltin(h: HistoryDb): number {
 /** Their paths, at most `limit`, oldest verdict first. */
 export function safeByBuiltinPaths(h: HistoryDb, limit: number): string[] {
   const rows = h.prepare(`SELECT path FROM (${OFFERED}) ORDER BY store, first LIMIT ?`).all(limit) as Array<{ path: string }>;
-  return rows.map((row) => row.path);
+  return rows.map((row) => fromStoredText(row.path));
 }
 
 /** The action took these paths up (sent again, or found gone): they are not offered again. Returns the rows marked. */
 export function markRescanRequested(h: HistoryDb, paths: readonly string[], atIso: string): number {
+  const stored = paths.map(toStoredText);
   return h.transaction(() => {
     const mark = h.prepare(`UPDATE ${CANDIDATES} SET rescan_requested_at = ? WHERE s.path = ? AND ${SAFE_BY_BUILTIN}`);
     let marked = 0;
-    for (const path of paths) marked += Number(mark.run(atIso, path).changes);
-    return marked + markCompactRescanRequested(h, paths, atIso);
+    for (const path of stored) marked += Number(mark.run(atIso, path).changes);
+    return marked + markCompactRescanRequested(h, stored, atIso);
   });
 }

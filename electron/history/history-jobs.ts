@@ -2,6 +2,7 @@
 // and the questions a job asks about its own scan rows (scans.job_id).
 import { jobRunOptionsSchema, type JobCounts, type JobKind, type JobRunOptions, type JobState } from '../jobs/job-state.ts';
 import type { ScanRecord } from '../../shared/scans/record.ts';
+import { fromStoredText } from '../sqlite/stored-text.ts';
 import type { HistoryDb } from './history-db.ts';
 import { keysetRows } from './keyset-rows.ts';
 import { rowToRecord } from './row-mapping.ts';
@@ -107,7 +108,7 @@ export function lastCompletedJob(h: HistoryDb, kind: JobKind, beforeId: number):
 
 /** The paths already recorded for a job (a resumed walk skips them), one at a time. */
 export function* jobPaths(h: HistoryDb, id: number): Generator<string> {
-  for (const row of h.prepare('SELECT path FROM scans WHERE job_id = ?').iterate(id)) yield (row as { path: string }).path;
+  for (const row of h.prepare('SELECT path FROM scans WHERE job_id = ?').iterate(id)) yield fromStoredText((row as { path: string }).path);
 }
 
 /** The job's rows that have ended (before it is compacted), oldest first, a batch at a time: what a resumed run reports again. */

@@ -35,7 +35,7 @@ export function insertRecords(h: HistoryDb, records: readonly ScanRecord[], jobI
       const valid = parseOrExplain(insertSchema, record, 'scan record');
       const row = recordToRow(valid);
       const { lastInsertRowid } = h.prepare(INSERT_SQL).run(...RECORD_COLUMNS.map((column) => row[column] ?? null), valid.jobId ?? jobId);
-      h.nameIndex.add(lastInsertRowid, valid.fileName);
+      h.nameIndex.add(lastInsertRowid, row.file_name);
       return valid;
     }),
   );

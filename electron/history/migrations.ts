@@ -3,6 +3,7 @@
 // transaction together with the version bump, so a crash leaves either the old
 // or the new schema, never half of one.
 import type { DatabaseSync } from 'node:sqlite';
+import { LOSSLESS_NAMES } from './lossless-names-migration.ts';
 
 export interface Migration {
   /** 1, 2, 3… in order; the database's user_version after this migration ran. */
@@ -319,6 +320,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   JOB_RUN_OPTIONS,
   LISTED_COUNT_IN_SEQ_ORDER,
+  LOSSLESS_NAMES,
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

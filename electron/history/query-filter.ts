@@ -4,6 +4,7 @@
 import type { SQLInputValue } from 'node:sqlite';
 import { historyQuerySchema, type HistoryQuery } from '../../shared/scans/record.ts';
 import type { z } from 'zod';
+import { toStoredText } from '../sqlite/stored-text.ts';
 import { DIGEST_PREFIX_CHARS, NOT_CLEAN, SAFE_VERDICT_SQL } from './migrations.ts';
 
 export type ParsedHistoryQuery = z.infer<typeof historyQuerySchema>;
@@ -27,9 +28,13 @@ const HEX = /^[0-9a-f]{1,64}$/;
 /** Characters the trigram index needs to answer a substring search. */
 const TRIGRAM = 3;
 
-/** Parses (applies defaults to) a query; throws a ZodError on a malformed one. */
+/**
+ * Parses (applies defaults to) a query; throws a ZodError on a malformed one. The search is in
+ * the names' stored form (sqlite/stored-text.ts), which is what LIKE and the trigram indexes see.
+ */
 export function parseHistoryQuery(query: HistoryQuery): ParsedHistoryQuery {
-  return historyQuerySchema.parse(query);
+  const parsed = historyQuerySchema.parse(query);
+  return parsed.search === undefined ? parsed : { ...parsed, search: toStoredText(parsed.search) };
 }
 
 export interface FilterOptions {

@@ -1,8 +1,11 @@
-// The one place that maps a ScanRecord to a `scans` row and back.
+// The one place that maps a ScanRecord to a `scans` row and back. Text that may hold a file
+// name (path, file name, error message) is stored losslessly (sqlite/stored-text.ts), so a name
+// that is not UTF-8 reads back with its exact bytes.
 import type { SQLInputValue } from 'node:sqlite';
 import { errorParamsSchema, scanRecordSchema, type RecordError, type ScanRecord } from '../../shared/scans/record.ts';
 import type { EngineIdentity } from '../../shared/engine/engine-identity.ts';
 import { findingSchema } from '../../shared/service-contract/scan.ts';
+import { fromStoredText, toStoredOrNull, toStoredText } from '../sqlite/stored-text.ts';
 import { z } from 'zod';
 
 /** Columns written on insert, in a fixed order (everything but `seq` and the generated `verdict`). */
@@ -91,9 +94,15 @@ export function fieldsToColumns(record: Partial<Omit<ScanRecord, 'jobId'>>): Par
       case 'findings':
         out.findings_json = JSON.stringify(record.findings ?? []);
         break;
+      case 'path':
+        out.path = toStoredText(record.path!);
+        break;
+      case 'fileName':
+        out.file_name = toStoredText(record.fileName!);
+        break;
       case 'error':
         out.error_code = record.error?.code ?? null;
-        out.error_message = record.error?.message ?? null;
+        out.error_message = toStoredOrNull(record.error?.message);
         out.error_params = record.error?.params ? JSON.stringify(record.error.params) : null;
         break;
       case 'engine':
@@ -124,8 +133,8 @@ export function rowToRecord(row: Record<string, unknown>): ScanRecord {
   const errorCode = strOrNull('error_code');
   return {
     id: str('id'),
-    path: str('path'),
-    fileName: str('file_name'),
+    path: fromStoredText(str('path')),
+    fileName: fromStoredText(str('file_name')),
     size: numOrNull('size'),
     md5: strOrNull('md5'),
     sha1: strOrNull('sha1'),
@@ -145,7 +154,7 @@ export function rowToRecord(row: Record<string, unknown>): ScanRecord {
     submittedAt: strOrNull('submitted_at'),
     completedAt: strOrNull('completed_at'),
     durationMs: numOrNull('duration_ms'),
-    error: errorCode === null ? null : withParams({ code: errorCode, message: strOrNull('error_message') ?? '' }, strOrNull('error_params')),
+    error: errorCode === null ? null : withParams({ code: errorCode, message: fromStoredText(strOrNull('error_message') ?? '') }, strOrNull('error_params')),
     reusedFromId: strOrNull('reused_from_id'),
     disposition: strOrNull('disposition') as ScanRecord['disposition'],
     quarantineId: strOrNull('quarantine_id'),

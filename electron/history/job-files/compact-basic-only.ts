@@ -17,7 +17,7 @@ export const COMPACT_BASIC_ONLY = `SELECT f.path || c.name AS path, c.id AS firs
     AND NOT EXISTS (SELECT 1 FROM job_clean_files AS l JOIN job_file_kinds AS lk ON lk.id = l.kind_id
       WHERE l.sha256 = c.sha256 AND lk.engine_name = 'clamav' AND l.id > c.id)`;
 
-/** The action took these paths up: their compact files are not offered again. Returns how many were marked. */
+/** The action took these paths (in their stored form, sqlite/stored-text.ts) up: their compact files are not offered again. Returns how many were marked. */
 export function markCompactRescanRequested(h: HistoryDb, paths: readonly string[], atIso: string): number {
   if (paths.length === 0) return 0;
   const { changes } = h
