@@ -64,3 +64,13 @@ export function repeats(rows: readonly JobRow[]): string[] {
   const seen = new Set<string>();
   return rows.filter((row) => (seen.has(row.path) ? true : (seen.add(row.path), false))).map((row) => row.path);
 }
+
+/** The job's status as its `jobs` row keeps it (what a later start, or the window, reads). */
+export function jobStatusIn(dataDir: string, jobId: number): string | undefined {
+  const db = new DatabaseSync(join(dataDir, 'history.sqlite'), { readOnly: true });
+  try {
+    return (db.prepare('SELECT status FROM jobs WHERE id = ?').get(jobId) as { status: string } | undefined)?.status;
+  } finally {
+    db.close();
+  }
+}

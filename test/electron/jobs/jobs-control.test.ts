@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { CoreInternals } from '../../../electron/core/create-core.ts';
 import { useCoreFixture } from '../core/core-fixture.ts';
 import { FAST, until } from '../scans/harness.ts';
-import { jobRows, repeats, writeTree } from './job-kit.ts';
+import { jobRows, jobStatusIn, repeats, writeTree } from './job-kit.ts';
 
 const { dir, open, dataDir } = useCoreFixture('verdict-jobs-control-');
 
@@ -73,6 +73,8 @@ describe('a job outlives its core', () => {
     await until(() => jobRows(dataDir(), started.id).length > 0, 'a first batch is written');
     first.jobs.resume(started.id);
     await first.close();
+    // Nobody works on it now: it says so, never "running".
+    expect(jobStatusIn(dataDir(), started.id)).toBe('interrupted');
     const before = jobRows(dataDir(), started.id).length;
     expect(before).toBeGreaterThan(0);
     expect(before).toBeLessThan(FILES);
