@@ -2,11 +2,12 @@
 // that is fsynced and verified before it counts, placing a file without ever
 // replacing one, and unlinking a read-only file. Each step either completes or
 // leaves the source untouched, so the journal (quarantine-store.ts) can always tell
-// where a crash stopped.
+// where a crash stopped. Every path reaches `fs` as its exact bytes (file-names/fs-path.ts).
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { chmod, link, lstat, open, rename, unlink, utimes } from 'node:fs/promises';
 import path from 'node:path';
+import { fsPath } from '../file-names/fs-path.ts';
 import { syncDirectory } from '../settings/atomic-write.ts';
 
 export { syncDirectory };
@@ -35,7 +36,7 @@ export interface FileIdentity {
 
 /** sha256 (lowercase hex) of a regular file, with the identity of the file actually read. */
 export async function hashFile(file: string): Promise<{ sha256: string; identity: FileIdentity }> {
-  const handle = await open(file, READ_FLAGS);
+  const handle = await open(fsPath(file), READ_FLAGS);
   try {
     const info = await handle.stat();
     if (!info.isFile()) throw Object.assign(new Error(`${file} is not a regular file.`), { code: 'ENOTREG' });
@@ -65,10 +66,10 @@ export const sameIdentity = (a: FileIdentity, b: FileIdentity): boolean =>
  * HashMismatchError (and removes the copy) unless the copy's sha256 is `expected`.
  */
 export async function copyVerified(source: string, target: string, expected: string, options: { mode?: number } = {}): Promise<void> {
-  const input = await open(source, READ_FLAGS);
+  const input = await open(fsPath(source), READ_FLAGS);
   let output;
   try {
-    output = await open(target, 'wx', options.mode ?? 0o600);
+    output = await open(fsPath(target), 'wx', options.mode ?? 0o600);
   } catch (error) {
     await input.close();
     throw error;
@@ -92,12 +93,12 @@ export async function copyVerified(source: string, target: string, expected: str
     if (actual !== expected.toLowerCase()) {
       throw new HashMismatchError(`The copy of ${source} does not have the expected content (the file changed while it was copied).`, actual);
     }
-    await utimes(target, info.atime, info.mtime).catch(() => {});
+    await utimes(fsPath(target), info.atime, info.mtime).catch(() => {});
     done = true;
   } finally {
     await output?.close().catch(() => {});
     await input.close().catch(() => {});
-    if (!done) await unlink(target).catch(() => {});
+    if (!done) await unlink(fsPath(target)).catch(() => {});
   }
 }
 
@@ -114,11 +115,11 @@ export const errorCode = (error: unknown): string | undefined => (error as NodeJ
  */
 export async function placeWithoutReplacing(source: string, target: string): Promise<void> {
   try {
-    await link(source, target);
+    await link(fsPath(source), fsPath(target));
   } catch (error) {
     if (!NO_LINKS.has(errorCode(error) ?? '')) throw error;
     if (await exists(target)) throw Object.assign(new Error(`${target} exists already.`), { code: 'EEXIST' });
-    await rename(source, target);
+    await rename(fsPath(source), fsPath(target));
     return;
   }
   await unlinkForce(source);
@@ -127,7 +128,7 @@ export async function placeWithoutReplacing(source: string, target: string): Pro
 /** Hard-links `source` to `target` (never replacing); false when links are not possible here (other device, no link support). */
 export async function tryLink(source: string, target: string): Promise<boolean> {
   try {
-    await link(source, target);
+    await link(fsPath(source), fsPath(target));
     return true;
   } catch (error) {
     const code = errorCode(error);
@@ -139,19 +140,19 @@ export async function tryLink(source: string, target: string): Promise<boolean> 
 /** Unlinks a file, making it writable first where a read-only file cannot be removed (Windows). */
 export async function unlinkForce(file: string): Promise<void> {
   try {
-    await unlink(file);
+    await unlink(fsPath(file));
   } catch (error) {
     const code = errorCode(error);
     if (code === 'ENOENT') return;
     if (code !== 'EPERM' && code !== 'EACCES') throw error;
-    await chmod(file, 0o600);
-    await unlink(file);
+    await chmod(fsPath(file), 0o600);
+    await unlink(fsPath(file));
   }
 }
 
 export async function exists(file: string): Promise<boolean> {
   try {
-    await lstat(file);
+    await lstat(fsPath(file));
     return true;
   } catch (error) {
     if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') return false;
@@ -162,7 +163,7 @@ export async function exists(file: string): Promise<boolean> {
 /** lstat or null when nothing is there. */
 export async function lstatOrNull(file: string): Promise<FileIdentity | null> {
   try {
-    return identityOf(await lstat(file));
+    return identityOf(await lstat(fsPath(file)));
   } catch (error) {
     if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') return null;
     throw error;
@@ -170,4 +171,4 @@ export async function lstatOrNull(file: string): Promise<FileIdentity | null> {
 }
 
 /** fsyncs the folder holding `file` (the rename or unlink in it becomes durable). */
-export const syncParent = (file: string): Promise<void> => syncDirectory(path.dirname(file));
+export const syncParent = (file: string): Promise<void> => syncDirectory(fsPath(path.dirname(file)));

@@ -2,10 +2,11 @@
 // folder by one rename (same device) or a verified copy, rename and unlink (another
 // device), and gets mode 0400. A file whose content changed since its scan stays put.
 import { randomUUID } from 'node:crypto';
-import { chmod, realpath, rename } from 'node:fs/promises';
+import { chmod, rename } from 'node:fs/promises';
 import path from 'node:path';
 import type { QuarantineEntry } from '../../shared/quarantine/entry.ts';
 import { ok, type Result } from '../../shared/result.ts';
+import { exactRealpath, fsPath } from '../file-names/fs-path.ts';
 import { copyVerified, errorCode, hashFile, lstatOrNull, sameIdentity, syncDirectory, syncParent, unlinkForce, type FileIdentity } from './file-moves.ts';
 import type { QuarantineRequest } from './quarantine.ts';
 import { fail, fileError } from './quarantine-errors.ts';
@@ -34,7 +35,7 @@ export async function quarantineFile(vault: QuarantineVault, file: QuarantineReq
   let source: string;
   try {
     // A link is not the threat, its target is: that file is moved (and restored to its own path).
-    source = await realpath(path.resolve(file.path));
+    source = await exactRealpath(path.resolve(file.path));
   } catch (error) {
     return fileError(error, path.resolve(file.path));
   }
@@ -92,7 +93,7 @@ async function moveSource(vault: QuarantineVault, source: string, sha256: string
 async function moveIn(vault: QuarantineVault, entry: StoredEntry, source: string, identity: FileIdentity): Promise<void> {
   const stored = storedPath(vault, entry);
   try {
-    await rename(source, stored);
+    await rename(fsPath(source), stored);
   } catch (error) {
     if (errorCode(error) !== 'EXDEV') throw error;
     await copyIn(vault, entry, source, stored);

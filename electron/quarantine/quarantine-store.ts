@@ -4,10 +4,13 @@
 // take the record of quarantined files with it, and history's schema belongs
 // to another module. synchronous=FULL: an intent must be on disk before the
 // file it describes is moved (quarantine operations are rare; the fsync is cheap here).
+// Paths and names are stored losslessly (sqlite/stored-text.ts): a file whose name is not
+// UTF-8 goes back under its exact bytes.
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import { quarantineStateSchema, type AllowedContent, type QuarantineEntry, type QuarantineState } from '../../shared/quarantine/entry.ts';
 import { openOrSetAside, openSqliteFile } from '../sqlite/open-sqlite.ts';
 import { createTransactions, statementCache } from '../sqlite/statements.ts';
+import { DOUBLE_MARKS_SQL, fromStoredText, HOLDS_MARK_SQL, toStoredText } from '../sqlite/stored-text.ts';
 
 /** A pending restore: what it is for and where the file goes. */
 export type PendingAction = 'restore' | 'allow';
@@ -39,7 +42,14 @@ export interface QuarantineStore {
   close(): void;
 }
 
-const SCHEMA_VERSION = 1;
+/** 2: paths and names in their stored form (a U+FDD0 stored before doubled). */
+const SCHEMA_VERSION = 2;
+
+/** The entry fields that may hold a path or a file name. */
+const NAME_FIELDS = new Set<keyof StoredEntry>(['originalPath', 'fileName', 'targetPath', 'restoredTo']);
+/** A field's value as written to its column. */
+const columnValue = (field: keyof StoredEntry, value: unknown): SQLInputValue =>
+  (NAME_FIELDS.has(field) && typeof value === 'string' ? toStoredText(value) : (value ?? null)) as SQLInputValue;
 
 const COLUMNS: Record<keyof StoredEntry, string> = {
   id: 'id',
@@ -83,13 +93,13 @@ export function openQuarantineStore(file: string): QuarantineStore {
     warning,
     insert(entry) {
       const sql = `INSERT INTO entries (${FIELDS.map((field) => COLUMNS[field]).join(', ')}) VALUES (${FIELDS.map(() => '?').join(', ')})`;
-      prepare(sql).run(...FIELDS.map((field) => (entry[field] ?? null) as SQLInputValue));
+      prepare(sql).run(...FIELDS.map((field) => columnValue(field, entry[field])));
     },
     update(id, patch) {
       const fields = (Object.keys(patch) as Array<keyof typeof patch>).filter((field) => field in COLUMNS);
       if (fields.length === 0) return get(id);
       const sql = `UPDATE entries SET ${fields.map((field) => `${COLUMNS[field]} = ?`).join(', ')} WHERE id = ?`;
-      prepare(sql).run(...fields.map((field) => (patch[field] ?? null) as SQLInputValue), id);
+      prepare(sql).run(...fields.map((field) => columnValue(field, patch[field])), id);
       return get(id);
     },
     remove(id) {
@@ -109,13 +119,13 @@ export function openQuarantineStore(file: string): QuarantineStore {
         .map((row) => toEntry(row)!);
     },
     wasRestoredTo: (sha256, target) =>
-      prepare(`SELECT 1 FROM entries WHERE sha256 = ? AND restored_to = ? AND state = 'restored' LIMIT 1`).get(sha256.toLowerCase(), target) !== undefined,
+      prepare(`SELECT 1 FROM entries WHERE sha256 = ? AND restored_to = ? AND state = 'restored' LIMIT 1`).get(sha256.toLowerCase(), toStoredText(target)) !== undefined,
     allow(content) {
       prepare(
         `INSERT INTO allowed (sha256, file_name, allowed_at, entry_id, record_id) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (sha256) DO UPDATE SET file_name = excluded.file_name, allowed_at = excluded.allowed_at,
            entry_id = excluded.entry_id, record_id = excluded.record_id`,
-      ).run(content.sha256.toLowerCase(), content.fileName, content.allowedAt, content.entryId, content.recordId);
+      ).run(content.sha256.toLowerCase(), toStoredText(content.fileName), content.allowedAt, content.entryId, content.recordId);
     },
     isAllowed: (sha256) => prepare('SELECT 1 FROM allowed WHERE sha256 = ?').get(sha256.toLowerCase()) !== undefined,
     allowed: () =>
@@ -123,7 +133,7 @@ export function openQuarantineStore(file: string): QuarantineStore {
         .all()
         .map((row) => ({
           sha256: text(row.sha256),
-          fileName: text(row.fileName),
+          fileName: fromStoredText(text(row.fileName)),
           allowedAt: text(row.allowedAt),
           entryId: optionalText(row.entryId),
           recordId: optionalText(row.recordId),
@@ -146,8 +156,8 @@ export function rowToEntry(row: Record<string, unknown>): StoredEntry {
   return {
     id: text(row.id),
     storedName: text(row.storedName),
-    originalPath: optionalText(row.originalPath),
-    fileName: text(row.fileName),
+    originalPath: storedOrNull(row.originalPath),
+    fileName: fromStoredText(text(row.fileName)),
     size: count(row.size),
     mode: count(row.mode),
     mtimeMs: typeof row.mtimeMs === 'number' || typeof row.mtimeMs === 'bigint' ? finiteOrNull(Number(row.mtimeMs)) : null,
@@ -155,12 +165,17 @@ export function rowToEntry(row: Record<string, unknown>): StoredEntry {
     recordId: optionalText(row.recordId),
     state: quarantineStateSchema.safeParse(row.state).data ?? 'lost',
     action: row.action === 'restore' || row.action === 'allow' ? row.action : null,
-    targetPath: optionalText(row.targetPath),
+    targetPath: storedOrNull(row.targetPath),
     quarantinedAt: text(row.quarantinedAt),
     resolvedAt: optionalText(row.resolvedAt),
-    restoredTo: optionalText(row.restoredTo),
+    restoredTo: storedOrNull(row.restoredTo),
   };
 }
+
+const storedOrNull = (value: unknown): string | null => {
+  const stored = optionalText(value);
+  return stored === null ? null : fromStoredText(stored);
+};
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value));
 const optionalText = (value: unknown): string | null => (value === null || value === undefined ? null : text(value));
@@ -218,5 +233,23 @@ function migrate(db: DatabaseSync): void {
       db.exec('ROLLBACK');
       throw error;
     }
+  }
+  if (version < 2) storeNamesLosslessly(db);
+}
+
+/** Schema 2: paths and names in their stored form. Text written before holds no lone surrogate, only maybe a real U+FDD0: doubled. */
+function storeNamesLosslessly(db: DatabaseSync): void {
+  const columns = ['original_path', 'file_name', 'target_path', 'restored_to'];
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    db.exec(`
+      UPDATE entries SET ${columns.map((column) => `${column} = ${DOUBLE_MARKS_SQL(column)}`).join(', ')} WHERE ${columns.map(HOLDS_MARK_SQL).join(' OR ')};
+      UPDATE allowed SET file_name = ${DOUBLE_MARKS_SQL('file_name')} WHERE ${HOLDS_MARK_SQL('file_name')};
+      PRAGMA user_version = 2;
+    `);
+    db.exec('COMMIT');
+  } catch (error) {
+    db.exec('ROLLBACK');
+    throw error;
   }
 }

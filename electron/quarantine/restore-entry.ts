@@ -6,6 +6,7 @@ import { chmod, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { QuarantineEntry } from '../../shared/quarantine/entry.ts';
 import { ok, type Result } from '../../shared/result.ts';
+import { fsPath } from '../file-names/fs-path.ts';
 import { copyVerified, errorCode, exists, hashFile, placeWithoutReplacing, syncDirectory, syncParent, tryLink, unlinkForce } from './file-moves.ts';
 import type { RestoreOptions } from './quarantine.ts';
 import { fail, fileError, type Failure } from './quarantine-errors.ts';
@@ -60,7 +61,7 @@ async function restoreTarget(vault: QuarantineVault, entry: StoredEntry, options
   const target = options.to !== undefined ? path.resolve(options.to) : entry.originalPath;
   if (target === null) return fail('original_path_unknown', 'Where this file came from is not known; choose a location to restore it to.');
   if (insideQuarantine(vault, target)) return fail('invalid_target', 'A file cannot be restored into the quarantine folder.');
-  const folder = await stat(path.dirname(target)).catch(() => null);
+  const folder = await stat(fsPath(path.dirname(target))).catch(() => null);
   if (!folder?.isDirectory()) return fail('target_folder_missing', `The folder ${path.dirname(target)} does not exist; choose another location.`);
   if (await exists(target)) return fail('restore_conflict', `Something exists at ${target} already; choose another location.`);
   return target;
@@ -88,7 +89,7 @@ async function placeAt(vault: QuarantineVault, entry: StoredEntry, stored: strin
 /** The file is at `target` and no longer in quarantine: its mode back, the entry closed (and its content allowed). */
 export async function finishRestore(vault: QuarantineVault, entry: StoredEntry, target: string, setMode: boolean, action: PendingAction): Promise<StoredEntry> {
   const { store } = vault;
-  if (setMode) await chmod(target, restoredMode(entry.mode)).catch(() => {});
+  if (setMode) await chmod(fsPath(target), restoredMode(entry.mode)).catch(() => {});
   const allowed = action === 'allow';
   return store.transaction(() => {
     const at = vault.now();

@@ -43,7 +43,7 @@ export async function writeFileAtomic(
 }
 
 /** Makes the rename itself durable. Not every platform can fsync a folder (Windows): that is fine. */
-export async function syncDirectory(dir: string): Promise<void> {
+export async function syncDirectory(dir: string | Buffer): Promise<void> {
   let handle;
   try {
     handle = await open(dir, 'r');
