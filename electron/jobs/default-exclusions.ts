@@ -5,6 +5,7 @@
 // node_modules is walked: installed packages are a real way in for malware.
 import path from 'node:path';
 import type { RecordError, ScanRecord } from '../../shared/scans/record.ts';
+import { isWithin } from '../intake/link-outside.ts';
 import type { JobPlaces } from './job-roots.ts';
 import type { JobKind } from './job-state.ts';
 
@@ -14,11 +15,15 @@ const PER_OS: Partial<Record<NodeJS.Platform, readonly string[]>> = {
   win32: ['AppData/Local/Microsoft/Windows/INetCache', 'AppData/Local/Microsoft/Windows/Explorer'],
 };
 
-/** The folders a job of this kind leaves out (full scans: caches, trash; every kind: Verdict's data folder). */
-export function defaultExclusions(kind: JobKind, places: JobPlaces, dataDir: string): string[] {
+/**
+ * The folders a job of this kind leaves out (full scans: caches, trash; every kind: Verdict's data folder);
+ * given the job's roots, only those inside one of them: a folder the walk can never meet is not worth a word.
+ */
+export function defaultExclusions(kind: JobKind, places: JobPlaces, dataDir: string, roots?: readonly string[]): string[] {
   const join = places.platform === 'win32' ? path.win32.join : path.join;
   const own = kind === 'full' ? (PER_OS[places.platform] ?? PER_OS.linux!).map((relative) => join(places.home, relative)) : [];
-  return [...own, path.resolve(dataDir)];
+  const all = [...own, path.resolve(dataDir)];
+  return roots === undefined ? all : all.filter((folder) => roots.some((root) => isWithin(folder, root)));
 }
 
 /** The skipped row's error for a folder the job's defaults leave out (worded like an excluded path). */

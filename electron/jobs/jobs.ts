@@ -209,7 +209,7 @@ export function createJobs(input: JobsInput): Jobs {
   };
 
   const startNew = (request: JobRequest, roots: JobState['roots']): JobState => {
-    const draft = newJob(request, roots, defaultExclusions(request.kind, input.places, input.dataDir), now());
+    const draft = newJob(request, roots, defaultExclusions(request.kind, input.places, input.dataDir, roots), now());
     const run = runOptionsOf(request);
     const state: JobState = { ...draft, id: history.jobs.insert(draft, run) };
     launch(state, null, new Set(), { ...run, settled: request.settled });

@@ -53,6 +53,9 @@ describe('job places', () => {
     ]);
     expect(defaultExclusions('full', { platform: 'darwin', home: '/Users/ann', env: {} }, '/d')).toEqual(['/Users/ann/Library/Caches', '/Users/ann/.Trash', '/d']);
     expect(defaultExclusions('custom', { platform: 'linux', home: '/home/ann', env: {} }, '/d')).toEqual(['/d']);
+    // Given the job's folders, only what lies inside them: a data folder elsewhere is never met, so never listed.
+    expect(defaultExclusions('custom', { platform: 'linux', home: '/home/ann', env: {} }, '/d', ['/home/ann/Pictures'])).toEqual([]);
+    expect(defaultExclusions('custom', { platform: 'linux', home: '/home/ann', env: {} }, '/home/ann/d', ['/home/ann'])).toEqual(['/home/ann/d']);
   });
 });
 
