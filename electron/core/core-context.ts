@@ -10,6 +10,8 @@ import { createLogger, createSecretList, type Logger, type SecretList } from '..
 import type { ServiceTimeouts } from '../service-client/service-client.ts';
 import { openSettings, type SettingsStore } from '../settings/settings-store.ts';
 import type { CoreOptions } from './core.ts';
+import { DISK_FULL_CODE, isDiskFull } from './disk-full.ts';
+import { diskFullTexts } from './disk-full-text.ts';
 
 /** Knobs for tests and CLIs; the app uses the defaults. */
 export interface CoreTuning {
@@ -117,16 +119,18 @@ export async function openCoreContext(dataDir: string, options: CoreOptions, tun
 
 /**
  * Runs a facade call, turning anything it throws into an `internal_error` Result
- * (every public method returns a Result; nothing throws at a caller after start).
+ * (every public method returns a Result; nothing throws at a caller after start),
+ * or `data_disk_full` naming the data directory (a settings save, a quarantine action).
  */
 export type Guard = <T>(what: string, fn: () => Promise<Result<T>> | Result<T>) => Promise<Result<T>>;
 
-export function createGuard(log: Logger): Guard {
+export function createGuard(log: Logger, dataDir: string): Guard {
   return async (what, fn) => {
     try {
       return await fn();
     } catch (error) {
       log.error({ err: error }, `${what} failed`);
+      if (isDiskFull(error, dataDir)) return err(DISK_FULL_CODE, `${what} failed: ${diskFullTexts('en').problem(dataDir)}`, { dataDir });
       return err('internal_error', `${what} failed: ${(error as Error).message}`);
     }
   };

@@ -14,6 +14,7 @@ import type { ScanPipeline } from '../scans/pipeline.ts';
 import type { Core, CoreOptions } from './core.ts';
 import { createGuard, createTeardown, openCoreContext, type CoreTuning } from './core-context.ts';
 import { acquireDataDirLock } from './data-dir-lock.ts';
+import { DataDiskFullError, isDiskFull } from './disk-full.ts';
 import { scansApi, createSubmit } from './scans-api.ts';
 import { reactToSettings } from './settings-reactions.ts';
 import { settingsApi } from './settings-api.ts';
@@ -52,6 +53,15 @@ export interface CoreInternals extends Core {
 
 export async function createCore(options: CoreOptions, tuning: CoreTuning = {}): Promise<CoreInternals> {
   const dataDir = resolve(options.dataDir);
+  try {
+    return await openCore(dataDir, options, tuning);
+  } catch (error) {
+    // Named, so the CLIs and the app's start-up dialog say which folder is full and what to do.
+    throw isDiskFull(error, dataDir) ? new DataDiskFullError(dataDir, error) : error;
+  }
+}
+
+async function openCore(dataDir: string, options: CoreOptions, tuning: CoreTuning): Promise<CoreInternals> {
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const lock = acquireDataDirLock(dataDir);
   const teardown = createTeardown();
@@ -68,7 +78,7 @@ export async function createCore(options: CoreOptions, tuning: CoreTuning = {}):
     const threats = setupThreats(ctx, { history, quarantine, events });
     const engine = setupEngine(ctx);
     const backend = await setupBackend(ctx, keys, engine.onLocalService);
-    const guard = createGuard(ctx.log);
+    const guard = createGuard(ctx.log, dataDir);
     const protection = engine.api(guard);
     const scanning = setupScanning(ctx, { history, installId, events, threats, backend, engineNow: engineNowPort(engine.current), engineWait: (label) => engine.waitReason(label) });
     const { scans } = scanning;
