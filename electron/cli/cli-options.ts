@@ -10,6 +10,8 @@ import { defaultDataDir } from '../core/data-dir.ts';
 import { validateApiKey } from '../keychain/api-key.ts';
 import { accountForBaseUrl, createKeychain } from '../keychain/keychain.ts';
 import { scrubText, type SecretList } from '../logging/logger.ts';
+import type { Language } from '../../shared/service-contract/limits.ts';
+import { cliLanguage, diskFullLine } from './disk-full-report.ts';
 import { startEngineLine } from './engine-line.ts';
 
 export interface CliIo {
@@ -18,6 +20,9 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   /** Keys this run knows (from VERDICT_API_KEY or the keychain), shared with the core's logger and scrubbed from a crash report. */
   secrets?: SecretList;
+  /** Set by openCliCore, so a full disk met anywhere later is told with the folder, in the settings' language. */
+  dataDir?: string;
+  language?: Language;
 }
 
 /** Ends a run: the message for stderr and the exit code (2: bad arguments or could not start; 0 for --help). */
@@ -125,11 +130,13 @@ export async function openCliCore(input: {
   tuning?: CoreTuning;
 }): Promise<CoreInternals> {
   const { io } = input;
+  const dataDir = resolve(input.dataDir ?? defaultDataDir(io.env));
+  io.dataDir = dataDir;
   let core: CoreInternals;
   try {
     core = await createCore(
       {
-        dataDir: input.dataDir ?? defaultDataDir(io.env),
+        dataDir,
         serviceOverride: input.serviceOverride,
         keychainService: io.env.VERDICT_KEYCHAIN_SERVICE || undefined,
         localService: {
@@ -141,8 +148,10 @@ export async function openCliCore(input: {
       { watch: false, schedules: false, ...input.tuning },
     );
   } catch (error) {
-    throw new CliExit(`Could not start: ${(error as Error).message}`);
+    throw new CliExit(diskFullLine(io, error) ?? `Could not start: ${(error as Error).message}`);
   }
+  const settings = await core.settings.get();
+  io.language = cliLanguage(io, settings.ok ? settings.value.language : null);
   for (const warning of core.startupWarnings) io.stderr(`Warning: ${warning.message}`);
   // Which engine judges this run's files: the service has made its first choice by now.
   // Again whenever it changes during the run (Verdict's own clamd has loaded, ClamAV went away).
@@ -173,7 +182,8 @@ export function installCrashHandlers(io: CliIo & { secrets: SecretList }): void 
   const stop = (error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
     try {
-      io.stderr(`Stopped by an unexpected error: ${scrubText(message, io.secrets)}`);
+      const diskFull = diskFullLine(io, error);
+      if (diskFull !== '') io.stderr(diskFull ?? `Stopped by an unexpected error: ${scrubText(message, io.secrets)}`);
     } finally {
       process.exit(2);
     }
@@ -187,8 +197,13 @@ export async function runCli(io: CliIo, body: () => Promise<number>): Promise<nu
   try {
     return await body();
   } catch (error) {
-    if (!(error instanceof CliExit)) throw error;
-    io.stderr(error.message);
-    return error.exitCode;
+    if (error instanceof CliExit) {
+      io.stderr(error.message);
+      return error.exitCode;
+    }
+    const diskFull = diskFullLine(io, error);
+    if (diskFull === null) throw error;
+    if (diskFull) io.stderr(diskFull);
+    return 2;
   }
 }
