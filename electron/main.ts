@@ -11,6 +11,7 @@ import { APP_START_URL, appOrigins } from './shell/app-origin.ts';
 import { registerAppScheme, serveAppProtocol } from './shell/app-protocol.ts';
 import { contentSecurityPolicy } from './shell/csp.ts';
 import { showStartupError } from './shell/dialogs.ts';
+import { setupDiskFullNotice } from './shell/disk-full-notice.ts';
 import { createBackgroundNotice } from './shell/background-notice.ts';
 import { createFileHandlers } from './shell/files.ts';
 import { iconLocations } from './shell/icons.ts';
@@ -79,6 +80,7 @@ async function start(instance: SingleInstance, log: Logger, secrets: SecretList)
 
   tray = createTray({ core, iconPath: icons.trayIcon, onOpen: open, onShowScan: showScan, onQuit: () => app.quit(), log });
   const stopNotifications = setupNotifications({ core, onShowScan: showScan, onOpen: open, log, iconPath: icons.appIcon });
+  const stopDiskFullNotice = setupDiskFullNotice({ dataDir: app.getPath('userData'), language: () => shellLanguage(core.settings), onOpen: open, iconPath: icons.appIcon, log });
 
   // A login start (--hidden) shows only the tray; a later launch brings the window.
   if (!launchedHidden(process.argv) || instance.initialPaths.length > 0) open();
@@ -97,6 +99,7 @@ async function start(instance: SingleInstance, log: Logger, secrets: SecretList)
       login.dispose();
       events.dispose();
       stopNotifications();
+      stopDiskFullNotice();
       tray?.dispose();
       await core.close();
     },

@@ -3,7 +3,9 @@
 // what happens to an error nothing caught.
 import path from 'node:path';
 import { app } from 'electron';
+import { isDiskFull } from '../core/disk-full.ts';
 import { createLogger, type Logger, type SecretList } from '../logging/logger.ts';
+import { showDiskFullStop } from './dialogs.ts';
 
 export function logFile(name: string): string {
   return path.join(app.getPath('logs'), name);
@@ -22,6 +24,9 @@ export function setupLogging(secrets: SecretList): Logger {
     try {
       log.fatal({ err: error }, 'uncaught exception');
       process.stderr.write(`Verdict stopped after an unexpected error. The details are in ${file}.\n`);
+      // The window goes with the process: a full data disk is said in a dialog, with the folder and what to do.
+      const dataDir = app.getPath('userData');
+      if (isDiskFull(error, dataDir)) showDiskFullStop(dataDir, 'run');
     } finally {
       app.exit(1);
     }
