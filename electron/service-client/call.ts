@@ -5,11 +5,12 @@ import type { Readable } from 'node:stream';
 import { request } from 'undici';
 import type { ClientState, Operation } from './client-state.ts';
 import { errorFromThrown } from './http-errors.ts';
-import { LocalFileError, openMultipartUpload, sendableName, type MultipartUpload } from './multipart-body.ts';
+import { LocalFileError, openMultipartUpload, type MultipartUpload } from './multipart-body.ts';
 import { parseResponse } from './parse-response.ts';
 import { readKey, readLanguage, takeBudget } from './request-access.ts';
 import { BodyTooLargeError } from './response-body.ts';
 import { reword, scrubber, type Scrub } from './scrub-error.ts';
+import { sendableName } from './sendable-name.ts';
 import { abortedError, ServiceError, wordedServiceError } from './service-error.ts';
 
 /** One request as it goes: the stall watch and the upload body, ended in call()'s finally. */

@@ -15,10 +15,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { withVisibleBytes } from '../../shared/file-name-bytes.ts';
+import { displayName } from '../../shared/display-name.ts';
 import type { ScanFailureParams } from '../../shared/scans/failure.ts';
 import { fsPath } from '../file-names/fs-path.ts';
 import { describeUpload } from '../scans/failure-text.ts';
+import { sendableName } from './sendable-name.ts';
 
 /** A file to upload, as the pipeline knows it (size as fingerprinted). */
 export interface UploadFile {
@@ -70,11 +71,12 @@ export const SINGLE_BUFFER_BYTES = 64 * 1024;
 const escapeName = (name: string) => name.replace(/\n/g, '%0A').replace(/\r/g, '%0D').replace(/"/g, '%22');
 
 /**
- * The file name a service is told (the part's filename, attributes.file_name): valid text, so a byte
- * of a name that is not UTF-8 goes as its display form `⟨0xFF⟩` (a lone surrogate would go as U+FFFD,
- * or make a strict service refuse the JSON); the rest as it is (the service strips what is hidden).
+ * The part's filename (a header; a service reads attributes.file_name first): the name sent there
+ * (sendable-name.ts, no backslash left to end the quoted string early) in its displayName form, so
+ * no control character goes into the header either. Multipart parsers refuse one there, so a file
+ * named with \x01 could otherwise never be sent.
  */
-export const sendableName = withVisibleBytes;
+const partFileName = (name: string): string => escapeName(displayName(sendableName(name)));
 
 export interface MultipartUploadOptions {
   onProgress?: (progress: UploadProgress) => void;
@@ -224,7 +226,7 @@ function envelope(file: UploadFile, attributesJson: string): { contentType: stri
       'Content-Type: application/json\r\n\r\n' +
       `${attributesJson}\r\n` +
       `--${boundary}\r\n` +
-      `Content-Disposition: form-data; name="file"; filename="${escapeName(sendableName(file.name))}"\r\n` +
+      `Content-Disposition: form-data; name="file"; filename="${partFileName(file.name)}"\r\n` +
       'Content-Type: application/octet-stream\r\n\r\n',
     'utf8',
   );
