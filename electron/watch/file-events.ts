@@ -13,12 +13,20 @@ function isIgnoredFile(run: FolderRun, watched: string): boolean {
   return relative === null || hasPartialSegment(relative) || run.ignore.matches(relative) || inExcludedFolder(run, watched);
 }
 
-export function onFile(state: WatcherState, run: FolderRun, generation: number, watched: string, stats: Stats | undefined, event: 'add' | 'change'): void {
+/** `initial`: found by the start's scan of what is there (by default: an `add` before chokidar is ready). */
+export function onFile(
+  state: WatcherState,
+  run: FolderRun,
+  generation: number,
+  watched: string,
+  stats: Stats | undefined,
+  event: 'add' | 'change',
+  initial = !run.ready && event === 'add',
+): void {
   if (generation !== run.generation) return;
   // FIFOs, sockets, devices and symlinks (lstat stats) are never queued; the settle check lstats again.
   if (stats && !stats.isFile()) return;
   if (isIgnoredFile(run, watched)) return;
-  const initial = !run.ready && event === 'add';
   if (initial && !admits(run.active, stats, state.catchUpMargin)) return;
   state.settle.touch(toUserPath(run, watched), run.folder.id, stats, initial);
 }

@@ -6,6 +6,7 @@
 // thousands of files costs one entry and one stat each, nothing per tick.
 import type { Stats } from 'node:fs';
 import { lstat } from 'node:fs/promises';
+import { fsPath } from '../file-names/fs-path.ts';
 import { errorCode } from './folder-errors.ts';
 
 export interface FileVersion {
@@ -111,7 +112,7 @@ export function createSettleQueue(options: SettleQueueOptions): SettleQueue {
     entry.checking = true;
     inFlight += 1;
     const seq = entry.seq;
-    lstat(entry.path).then(
+    lstat(fsPath(entry.path)).then(
       (stats) => finish(entry, seq, stats, null),
       (error: unknown) => finish(entry, seq, null, error),
     );

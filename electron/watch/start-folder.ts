@@ -10,6 +10,7 @@ import { goDown, onWatchError } from './folder-failure.ts';
 import { setFolderState } from './folder-status.ts';
 import { NONE } from './initial-policy.ts';
 import { stopObserving } from './stop-observing.ts';
+import { undecodableNames } from './undecodable-names.ts';
 import { isPaused, type FolderRun, type WatcherState } from './watcher-state.ts';
 
 /** Probes the folder: its stats, or the error that keeps it from being watched. */
@@ -51,9 +52,13 @@ export async function startFolder(state: WatcherState, run: FolderRun): Promise<
           : (candidate: string, candidateStats?: Stats) => isPruned(state, run, generation, realRoot, candidate, candidateStats),
     });
     run.watcher = watcher;
+    // Files whose names are not UTF-8, which chokidar never reports (undecodable-names.ts).
+    const undecodable = undecodableNames(state, run, generation);
+    watcher.on('raw', (_event, name, details) => undecodable.onRaw(name, details as { watchedPath?: string } | undefined));
     watcher.on('add', (file, fileStats) => onFile(state, run, generation, file, fileStats, 'add'));
     watcher.on('change', (file, fileStats) => onFile(state, run, generation, file, fileStats, 'change'));
     watcher.on('unlink', (file) => onUnlink(state, run, generation, file));
+    watcher.on('addDir', (directory) => undecodable.onFolder(directory));
     watcher.on('unlinkDir', (directory) => {
       // The folder itself went away (or was replaced): start over, which finds out which.
       if (generation === run.generation && directory === realRoot) void restartFolder(state, run);

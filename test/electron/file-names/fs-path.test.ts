@@ -63,7 +63,9 @@ describe('reading a file whose name is not UTF-8', () => {
 
   it('uploads the file named, under a file name that is valid text', async () => {
     const upload = await openMultipartUpload({ path: invalid, name: path.basename(invalid), size: 'the invalid one'.length }, '{}');
-    const body = Buffer.isBuffer(upload.body) ? upload.body : Buffer.concat(await Array.fromAsync(upload.body));
+    const chunks: Uint8Array[] = [];
+    if (!Buffer.isBuffer(upload.body)) for await (const chunk of upload.body) chunks.push(chunk);
+    const body = Buffer.isBuffer(upload.body) ? upload.body : Buffer.concat(chunks);
     await upload.close();
     const text = body.toString('utf8');
     expect(text).toContain('filename="col⟨0xFF⟩.com"');
