@@ -1,5 +1,5 @@
 // Error bodies of the File Scanning Service. The spec leaves the shape open
-// (section 7); our decision, recorded in ARCHITECTURE.md, is
+// (section 7); our decision, recorded in SERVICE-DECISIONS.md, is
 // `{"code": "...", "message": "..."}` plus `file_scan_id` on 408.
 import { z } from 'zod';
 
@@ -7,6 +7,8 @@ export const ERROR_CODES = {
   invalid_request: 400,
   unauthorized: 401,
   not_found: 404,
+  /** A known path with a method it does not support; the answer's `Allow` header lists the one it does. */
+  method_not_allowed: 405,
   /** The request itself arrived too slowly (headers or body); never a scan that is still running. */
   request_timeout: 408,
   sync_scan_timeout: 408,

@@ -57,6 +57,10 @@ export function createRequestHandler(options: RequestHandlerOptions): (req: Inco
         return getScanById(ctx, parts, route.id);
       case 'get-by-reference':
         return getScanByReference(ctx, parts, route.reference);
+      case 'method-not-allowed': {
+        const allow = route.allow.join(', ');
+        throw new HttpError('method_not_allowed', { key: 'methodNotAllowed', params: { method: req.method ?? '', allow } }, { headers: { allow } });
+      }
       case 'not-found':
         throw new HttpError('not_found', { key: 'routeNotFound' });
     }

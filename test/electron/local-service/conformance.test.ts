@@ -209,11 +209,35 @@ describe('404 not_found', () => {
     expect((await getScan(url, mine.id, { key: KEY_A })).status).toBe(200);
   });
 
-  it('for unknown routes and other methods', async () => {
+  it('for unknown paths, with any method', async () => {
     expectError(await send(`${url}/nope`, { method: 'GET' }), 404, 'not_found');
-    expectError(await send(`${url}/file-scans`, { method: 'GET' }), 404, 'not_found');
-    expectError(await send(`${url}/file-scans/some-id`, { method: 'DELETE' }), 404, 'not_found');
-    expectError(await send(`${url}/file-scans/sync`, { method: 'GET' }), 404, 'not_found');
+    expectError(await send(`${url}/nope`, { method: 'TRACE' }), 404, 'not_found');
+    expectError(await send(`${url}/file-scans/a/b`, { method: 'POST' }), 404, 'not_found');
+    expectError(await send(`${url}/file-scans/external-reference/`, { method: 'GET' }), 404, 'not_found');
+  });
+});
+
+describe('405 method_not_allowed', () => {
+  it.each([
+    ['TRACE', '/file-scans', 'POST'],
+    ['GET', '/file-scans', 'POST'],
+    ['PUT', '/file-scans/sync', 'POST'],
+    ['GET', '/file-scans/sync', 'POST'],
+    ['DELETE', '/file-scans/some-id', 'GET'],
+    ['POST', '/file-scans/some-id', 'GET'],
+    ['OPTIONS', '/file-scans/external-reference/a%2Fb', 'GET'],
+    ['PATCH', '/file-scans/external-reference/a/b', 'GET'],
+  ])('%s %s: 405 with Allow: %s, in the caller’s language', async (method, path, allow) => {
+    const en = await send(`${url}${path}`, { method });
+    expect(expectError(en, 405, 'method_not_allowed')).toContain(method);
+    expect(en.headers.allow).toBe(allow);
+    const de = await send(`${url}${path}`, { method, language: 'de' });
+    expect(expectError(de, 405, 'method_not_allowed')).toMatch(/nicht erlaubt/);
+    expect(de.headers['content-language']).toBe('de');
+  });
+
+  it('comes after authentication, as every route does', async () => {
+    expectError(await send(`${url}/file-scans`, { method: 'TRACE', key: null }), 401, 'unauthorized');
   });
 });
 
