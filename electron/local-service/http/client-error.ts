@@ -59,5 +59,5 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, 
 export function answerUnknownExpectation(req: IncomingMessage, res: ServerResponse): void {
   // The body may follow or not: the connection cannot be reused either way.
   const error = new HttpError('expectation_failed', { key: 'expectationFailed' }, { headers: { connection: 'close' } });
-  sendError(req, res, error, languageOf(req.headers['content-language']));
+  sendError(req, res, error, languageOf(req.headers));
 }

@@ -90,7 +90,7 @@ export function createRequestHandler(options: RequestHandlerOptions): (req: Inco
           logger.info({ method: req.method, path: (req.url ?? '').split('?')[0], status: res.statusCode, ms: Math.round(performance.now() - started) }, 'request'),
         );
       }
-      language = languageOf(req.headers['content-language']);
+      language = languageOf(req.headers);
       handle(req, res, language).catch((error: unknown) => answerFailure(req, res, error, language));
     } catch (error) {
       answerFailure(req, res, error, language);

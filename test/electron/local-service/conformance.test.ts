@@ -313,6 +313,29 @@ describe('Content-Language', () => {
     expect(de).toMatch(/Scan|Schlüssel/);
   });
 
+  it('answers a language other than en or de in English, and says so in Content-Language', async () => {
+    for (const language of ['fr', 'zh-Hant', '*', 'x']) {
+      const reply = await getScan(url, 'missing', { language });
+      expect(reply.body.message).toBe((await getScan(url, 'missing', { language: 'en' })).body.message);
+      expect(reply.headers['content-language'], language).toBe('en');
+    }
+  });
+
+  it('takes the first supported tag of a Content-Language list', async () => {
+    const reply = await getScan(url, 'missing', { language: 'fr, de-CH' });
+    expect(reply.headers['content-language']).toBe('de');
+  });
+
+  it('falls back to Accept-Language (by weight) when Content-Language names neither en nor de', async () => {
+    const accept = (value: string, language?: string) => send(`${url}/file-scans/missing`, { method: 'GET', language, headers: { 'accept-language': value } });
+    expect((await accept('de')).headers['content-language']).toBe('de');
+    expect((await accept('fr, en;q=0.5, de;q=0.8')).headers['content-language']).toBe('de');
+    expect((await accept('de;q=0, en')).headers['content-language']).toBe('en');
+    expect((await accept('de', 'fr')).headers['content-language']).toBe('de');
+    // The spec's header wins.
+    expect((await accept('de', 'en')).headers['content-language']).toBe('en');
+  });
+
   it('localizes every kind of error and says which language it used', async () => {
     const pairs: Array<[(language: string) => Promise<Reply>, number]> = [
       [(language) => submit(url, { key: null, language }), 401],
