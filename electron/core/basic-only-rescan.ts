@@ -2,6 +2,7 @@
 // the built-in engine judged clean are sent again, bypassing verdict reuse. Files
 // no longer on disk are left out; either way each is offered once.
 import { stat } from 'node:fs/promises';
+import { fsPath } from '../file-names/fs-path.ts';
 import type { CoreApi } from '../../shared/bridge/api.ts';
 import { clamavScansNow } from '../../shared/engine/clamav-available.ts';
 import type { ProtectionView } from '../../shared/engine/protection-view.ts';
@@ -44,6 +45,6 @@ export function basicOnlyApi(deps: BasicOnlyDeps): Pick<CoreApi['scans'], 'basic
 }
 
 async function filesThatExist(paths: readonly string[]): Promise<string[]> {
-  const checks = await Promise.all(paths.map((path) => stat(path).then((info) => info.isFile(), () => false)));
+  const checks = await Promise.all(paths.map((path) => stat(fsPath(path)).then((info) => info.isFile(), () => false)));
   return paths.filter((_, index) => checks[index]);
 }

@@ -6,12 +6,14 @@
 // A folder the caller says is excluded is not walked: it is reported once instead.
 // A symbolic link named directly is followed (the user chose it); one met while walking a
 // folder is followed only when its real target lies inside that folder (link-outside.ts).
-// Names are read and opened as their exact bytes (file-names/fs-path.ts).
+// Names are read and opened as their exact bytes (file-names/fs-path.ts); a named path that a
+// lossy decoding broke (U+FFFD, naming nothing) is looked up as bytes first (file-names/lossy-paths.ts).
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { RecordError } from '../../shared/scans/record.ts';
 import { MAX_ASYNC_FILE_SIZE } from '../../shared/service-contract/limits.ts';
 import { exactRealpath, folderNames, fsPath } from '../file-names/fs-path.ts';
+import { exactPathFor } from '../file-names/lossy-paths.ts';
 import { checkEntry, fileKey, refusal, type EntryCheck } from './check-entry.ts';
 import type { IntakeAccepted, IntakeItem } from './intake-item.ts';
 import { createSeenEntries, firstOtherVisit, firstPlainVisit, type SeenEntries } from './seen-entries.ts';
@@ -85,7 +87,7 @@ export async function* expandPaths(paths: Iterable<string> | AsyncIterable<strin
     return null;
   };
 
-  for await (const check of checkInOrder(paths, maxFileSize, signal, options.within)) {
+  for await (const check of checkInOrder(exactPaths(paths), maxFileSize, signal, options.within)) {
     const stack: PendingDir[] = [];
     const top = await consider(check, null, stack);
     if (top) yield top;
@@ -117,6 +119,11 @@ export async function* expandPaths(paths: Iterable<string> | AsyncIterable<strin
       for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]!);
     }
   }
+}
+
+/** The named paths, each as exactPathFor finds it (the same string unless it holds U+FFFD and names nothing). */
+async function* exactPaths(paths: Iterable<string> | AsyncIterable<string>): AsyncGenerator<string> {
+  for await (const given of paths) yield typeof given === 'string' && given.includes('\uFFFD') && !given.includes('\0') ? await exactPathFor(path.resolve(given)) : given;
 }
 
 /** The identity of the folder a file really lies in (null if it cannot be looked up: the file is then yielded). */

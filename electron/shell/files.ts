@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { clipboard, dialog, shell, type BrowserWindow, type OpenDialogOptions, type SaveDialogOptions } from 'electron';
 import type { VerdictApi } from '../../shared/bridge/api.ts';
+import { hasEscapedBytes } from '../../shared/file-name-bytes.ts';
 import { err, ok } from '../../shared/result.ts';
 import { createExportLocationPicker, type ExportLocationPicker } from './history-export.ts';
 
@@ -26,6 +27,13 @@ export function saveDialogOptions(defaultName: string): SaveDialogOptions {
   return { title: 'Restore to…', ...(name ? { defaultPath: name } : {}), properties: ['createDirectory'] };
 }
 
+/** The nearest folder above `target` whose path holds no byte that is not UTF-8. */
+export function utf8Ancestor(target: string): string {
+  let folder = path.dirname(target);
+  while (hasEscapedBytes(folder) && path.dirname(folder) !== folder) folder = path.dirname(folder);
+  return folder;
+}
+
 export function createFileHandlers(parent: () => BrowserWindow | null): FilesHandlers {
   return {
     async pick(kind) {
@@ -41,8 +49,14 @@ export function createFileHandlers(parent: () => BrowserWindow | null): FilesHan
     },
     async reveal(target) {
       if (!path.isAbsolute(target)) return err('invalid_argument', 'Only an absolute path can be shown in the folder.');
-      shell.showItemInFolder(target);
-      return ok(null);
+      if (!hasEscapedBytes(target)) {
+        shell.showItemInFolder(target);
+        return ok(null);
+      }
+      // Electron takes a path as UTF-8 text: a name that is not UTF-8 cannot be selected. Its
+      // nearest folder whose path is UTF-8 (usually the file's own) is opened instead.
+      const opened = await shell.openPath(utf8Ancestor(target));
+      return opened === '' ? ok(null) : err('reveal_failed', opened);
     },
     async copyText(text) {
       clipboard.writeText(text);

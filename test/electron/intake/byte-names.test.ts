@@ -85,3 +85,23 @@ describe('expandPaths: names that are not UTF-8', () => {
     );
   });
 });
+
+describe('expandPaths: a path decoded lossily (a dropped file, the file dialog)', () => {
+  it('finds the one file whose name decodes to it when the path names nothing', async () => {
+    const folder = mkdirByteName(root, bytesOf('lossy\xe9dir'));
+    const file = writeByteName(folder, bytesOf('doc\xff.txt'), 'the real one');
+    const lossy = path.join(root, 'lossy\uFFFDdir', 'doc\uFFFD.txt');
+    expect(await collect([lossy])).toEqual([expect.objectContaining({ ok: true, path: file, size: 'the real one'.length })]);
+  });
+
+  it('takes a path that exists as it is, and reports one that matches several files as missing', async () => {
+    const folder = path.join(root, 'ambiguous');
+    const real = writeByteName(folder, bytesOf('a\xef\xbf\xbd'), 'real U+FFFD');
+    writeByteName(folder, bytesOf('a\xff'), 'x');
+    expect(await collect([real])).toEqual([expect.objectContaining({ ok: true, path: real })]);
+    writeByteName(folder, bytesOf('b\xfe'), 'x');
+    writeByteName(folder, bytesOf('b\xfd'), 'x');
+    const lossy = path.join(folder, 'b\uFFFD');
+    expect(await collect([lossy])).toEqual([expect.objectContaining({ ok: false, path: lossy, code: 'not_found' })]);
+  });
+});

@@ -130,7 +130,7 @@ export const contextBridge = {
 
 export const webUtils = { getPathForFile: vi.fn((file: { name: string }) => `/dropped/${file.name}`) };
 
-export const shell = { openExternal: vi.fn(async (_url: string) => {}), showItemInFolder: vi.fn((_path: string) => {}) };
+export const shell = { openExternal: vi.fn(async (_url: string) => {}), showItemInFolder: vi.fn((_path: string) => {}), openPath: vi.fn(async (_path: string) => '') };
 export const clipboard = { writeText: vi.fn((_text: string) => {}) };
 export const dialog = {
   showOpenDialog: vi.fn(async (..._args: unknown[]) => ({ canceled: false, filePaths: [] as string[] })),
@@ -276,5 +276,5 @@ export function resetFakeElectron(): void {
   nativeTheme.shouldUseDarkColors = false;
   nativeTheme.themeSource = 'light';
   session.defaultSession = new FakeSession();
-  for (const fn of [shell.openExternal, shell.showItemInFolder, clipboard.writeText, dialog.showOpenDialog, dialog.showSaveDialog, dialog.showErrorBox, dialog.showMessageBox, app.setLoginItemSettings, webUtils.getPathForFile, protocol.registerSchemesAsPrivileged, app.requestSingleInstanceLock, app.quit, app.exit]) fn.mockClear();
+  for (const fn of [shell.openExternal, shell.showItemInFolder, shell.openPath, clipboard.writeText, dialog.showOpenDialog, dialog.showSaveDialog, dialog.showErrorBox, dialog.showMessageBox, app.setLoginItemSettings, webUtils.getPathForFile, protocol.registerSchemesAsPrivileged, app.requestSingleInstanceLock, app.quit, app.exit]) fn.mockClear();
 }
