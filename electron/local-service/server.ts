@@ -12,6 +12,7 @@ import type { SelectEngineOptions } from './engines/select-engine.ts';
 import { startLiveEngine, type LiveEngine, type LiveEngineTuning } from './engines/live/start-live-engine.ts';
 import type { ServiceParts } from './handlers/context.ts';
 import { answerClientError, answerUnknownExpectation } from './http/client-error.ts';
+import { answerConnect } from './http/connect-request.ts';
 import { createRequestHandler } from './http/handle-request.ts';
 import { silentLogger, type ServiceLogger } from './logger.ts';
 import { createFinishedScans } from './scanning/finished-scans.ts';
@@ -48,6 +49,8 @@ export interface LocalServiceOptions {
   syncWindowMs?: number;
   /** How long a request's line and headers may take to arrive (default 30 s; shorter only for tests). */
   headersTimeoutMs?: number;
+  /** How long a whole request, body included, may take to arrive (default 10 min; shorter only for tests). */
+  requestTimeoutMs?: number;
   /** Each scan takes at least this long (default 0). */
   scanDelayMs?: number;
   webhook?: WebhookOptions;
@@ -78,6 +81,8 @@ export interface LocalService {
 
 /** A request's line and headers must arrive within this (Node's default is 60 s). */
 const DEFAULT_HEADERS_TIMEOUT_MS = 30_000;
+/** A whole request must arrive within this: a 100 MB upload at 200 KB/s (Node's default is 5 min). */
+const DEFAULT_REQUEST_TIMEOUT_MS = 10 * 60_000;
 
 export async function startLocalService(options: LocalServiceOptions): Promise<LocalService> {
   const logger = options.logger ?? silentLogger;
@@ -85,6 +90,9 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
   const rateLimiter = options.rateLimit === false ? null : createRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT);
   const syncWindowMs = positive(options.syncWindowMs ?? SYNC_WINDOW_MS, 'syncWindowMs');
   const headersTimeoutMs = positive(options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS, 'headersTimeoutMs');
+  const requestTimeoutMs = positive(options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, 'requestTimeoutMs');
+  // Node refuses a headers bound beyond the whole request's.
+  if (headersTimeoutMs > requestTimeoutMs) throw new Error('headersTimeoutMs must not exceed requestTimeoutMs.');
   const scanDelayMs = nonNegative(options.scanDelayMs ?? 0, 'scanDelayMs');
   const concurrency = positive(options.scanConcurrency ?? Math.min(4, availableParallelism()), 'scanConcurrency');
   const layout = prepareDataDir(options.dataDir);
@@ -137,15 +145,22 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     };
     const handler = createRequestHandler({ keyring, rateLimiter, parts, logger });
     const server = createServer(
-      // Node checks the timeouts every `connectionsCheckingInterval` (default 30 s): often enough for a short one.
-      { headersTimeout: headersTimeoutMs, requestTimeout: 10 * 60_000, connectionsCheckingInterval: Math.min(30_000, Math.max(50, headersTimeoutMs / 4)) },
+      {
+        headersTimeout: headersTimeoutMs,
+        requestTimeout: requestTimeoutMs,
+        // Node checks the timeouts every `connectionsCheckingInterval` (default 30 s): often enough for a short one.
+        connectionsCheckingInterval: Math.min(30_000, Math.max(50, headersTimeoutMs / 4)),
+        // Node's Host check answers 400 with an empty body; the handler's (http/request-framing.ts) answers in JSON.
+        requireHostHeader: false,
+      },
       handler,
     );
     // Answer `Expect: 100-continue` ourselves, so a refused upload is refused before its body is sent.
     server.on('checkContinue', handler);
-    // What Node's HTTP layer would answer with an empty body gets the documented JSON error body.
+    // What Node's HTTP layer would answer with an empty body, or not at all (CONNECT), gets the documented JSON error body.
     server.on('checkExpectation', answerUnknownExpectation);
-    server.on('clientError', (error: NodeJS.ErrnoException, socket) => answerClientError(error, socket, headersTimeoutMs, logger));
+    server.on('clientError', (error: NodeJS.ErrnoException, socket) => answerClientError(error, socket, { headersTimeoutMs, requestTimeoutMs }, logger));
+    server.on('connect', answerConnect(handler));
 
     // What an earlier run still owed the receiver goes first, in its order.
     const resumed = webhooks?.resume() ?? 0;

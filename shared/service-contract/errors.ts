@@ -20,6 +20,8 @@ export const ERROR_CODES = {
   headers_too_large: 431,
   rate_limited: 429,
   internal_error: 500,
+  /** A request line of another HTTP version than 1.0 or 1.1 (HTTP/2 prior knowledge, HTTP/0.9, HTTP/9.9). */
+  http_version_not_supported: 505,
 } as const;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

@@ -1,6 +1,7 @@
-// The request pipeline: language, rate limit, bearer authentication, routing,
-// then the endpoint. Every failure becomes a JSON error body; anything
-// unexpected is a 500 without internals, and the service keeps serving.
+// The request pipeline: language, the request's framing (HTTP version, Host),
+// rate limit, bearer authentication, routing, then the endpoint. Every failure
+// becomes a JSON error body; anything unexpected is a 500 without internals,
+// and the service keeps serving.
 // Listeners a request registers on emitters go through error-boundary.ts, so
 // a throw inside one reaches this boundary too instead of ending the process.
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -14,6 +15,7 @@ import type { ServiceLogger } from '../logger.ts';
 import { languageOf } from '../messages/language.ts';
 import { ClientGoneError } from '../upload/receive-submission.ts';
 import { HttpError } from './http-error.ts';
+import { framingProblem } from './request-framing.ts';
 import { sendError } from './respond.ts';
 import { routeOf } from './router.ts';
 
@@ -32,6 +34,9 @@ export function createRequestHandler(options: RequestHandlerOptions): (req: Inco
   const logRequests = logger.isLevelEnabled?.('info') ?? true;
 
   async function handle(req: IncomingMessage, res: ServerResponse, language: Language): Promise<void> {
+    // What Node's parser let through but HTTP/1.1 refuses, first, as Node's own checks would be.
+    const framing = framingProblem(req);
+    if (framing) throw framing;
     const auth = keyring.authenticate(req);
     // Callers without a valid key share one bucket, so guessing keys is throttled too.
     const decision = rateLimiter?.take(auth.ok ? auth.integrationId : 'unauthenticated') ?? { ok: true };

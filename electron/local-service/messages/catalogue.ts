@@ -40,13 +40,15 @@ const en = {
     `The file is larger than the ${p.limit} limit (${p.bytes} bytes) for ${p.mode === 'sync' ? 'synchronous' : 'asynchronous'} scans.`,
   rateLimited: (p: { seconds: number }) => `Too many requests. Try again in ${p.seconds} seconds.`,
   internalError: () => 'The service failed to handle the request.',
-  // Answers for requests Node's HTTP parser refused before the service saw them (http/client-error.ts).
+  // Answers for requests Node's HTTP layer refuses (http/client-error.ts) or lets through malformed (http/request-framing.ts).
   malformedHttp: () => 'The request is not valid HTTP/1.1 (request line, headers, Content-Length or chunked framing) and was not read.',
   requestTimeout: (p: { seconds: number }) =>
     `The request was not received completely within ${p.seconds} seconds. Nothing was scanned; send it again.`,
   headersTooLarge: (p: { limit: string }) => `The request's URL and headers are larger than ${p.limit}.`,
   requestTooLarge: () => 'A chunk extension of the request body is too large.',
   expectationFailed: () => 'Only "Expect: 100-continue" is supported.',
+  httpVersionNotSupported: () => 'Only HTTP/1.1 and HTTP/1.0 are supported.',
+  badHostHeader: () => 'The request needs exactly one valid Host header (HTTP/1.1, RFC 9112 section 3.2).',
   // error.message of failed scans
   scanFailed: (p: { reason: string; detail: string }) => `The scan could not be completed: ${p.reason}. Engine detail: ${p.detail}`,
   // Reasons by EngineError code (engines/engine.ts); the engine's own detail stays in English.
@@ -106,6 +108,8 @@ const de: Catalogue = {
   headersTooLarge: (p) => `URL und Header der Anfrage sind größer als ${p.limit}.`,
   requestTooLarge: () => 'Eine Chunk-Erweiterung des Anfrageinhalts ist zu groß.',
   expectationFailed: () => 'Nur „Expect: 100-continue“ wird unterstützt.',
+  httpVersionNotSupported: () => 'Nur HTTP/1.1 und HTTP/1.0 werden unterstützt.',
+  badHostHeader: () => 'Die Anfrage braucht genau einen gültigen Host-Header (HTTP/1.1, RFC 9112 Abschnitt 3.2).',
   scanFailed: (p) => `Der Scan konnte nicht abgeschlossen werden: ${p.reason}. Angabe der Engine: ${p.detail}`,
   engineUnavailable: () => 'die Scan-Engine ist nicht erreichbar',
   clamavUnavailable: () =>
