@@ -11,7 +11,8 @@ const en = {
   secondFilePart: () => 'Only one "file" part is allowed.',
   partWithoutName: () =>
     'A file part has no name. Send the file as the part named "file": Content-Disposition: form-data; name="file"; filename="…".',
-  unexpectedFilePart: (p: { name: string }) => `Unexpected file part "${p.name}": only "file" and "attributes" are accepted.`,
+  unexpectedFilePart: (p: { name: string }) =>
+    `The part "${p.name}" carries a file, but only the part named "file" is scanned: send one file per request, as the part "file".`,
   tooManyParts: () => 'The request has too many parts: send one "file" and one "attributes" part.',
   missingAttributesPart: () => 'The "attributes" part is missing.',
   attributesTooLarge: (p: { limit: number }) => `The "attributes" part is larger than ${p.limit} bytes.`,
@@ -75,7 +76,8 @@ const de: Catalogue = {
   secondFilePart: () => 'Nur ein Teil „file“ ist erlaubt.',
   partWithoutName: () =>
     'Ein Dateiteil hat keinen Namen. Senden Sie die Datei als Teil „file“: Content-Disposition: form-data; name="file"; filename="…".',
-  unexpectedFilePart: (p) => `Unerwarteter Dateiteil „${p.name}“: nur „file“ und „attributes“ werden angenommen.`,
+  unexpectedFilePart: (p) =>
+    `Der Teil „${p.name}“ enthält eine Datei, aber gescannt wird nur der Teil „file“: senden Sie eine Datei pro Anfrage, als Teil „file“.`,
   tooManyParts: () => 'Die Anfrage hat zu viele Teile: senden Sie einen Teil „file“ und einen Teil „attributes“.',
   missingAttributesPart: () => 'Der Teil „attributes“ fehlt.',
   attributesTooLarge: (p) => `Der Teil „attributes“ ist größer als ${p.limit} Bytes.`,

@@ -145,6 +145,7 @@ function parseBody(req: IncomingMessage, options: ReceiveOptions, tempFile: stri
         return fail(bad({ key: 'partWithoutName' }));
       }
       if (name === 'attributes') return void readAttributesFile(stream, (text) => (attributesText = text), fail, guard);
+      // Only "file" is scanned: any other part that carries a file is refused, never dropped unscanned.
       if (name !== 'file') {
         stream.resume();
         return fail(bad({ key: 'unexpectedFilePart', params: { name: name.slice(0, 100) } }));
@@ -176,7 +177,7 @@ function parseBody(req: IncomingMessage, options: ReceiveOptions, tempFile: stri
       } else if (name === 'file') {
         fail(bad({ key: 'filePartNotAFile' }));
       }
-      // Other text fields are ignored (the parts limit bounds them).
+      // Other text fields carry no file: they are ignored, as unknown members are (the parts limit bounds them).
     }));
 
     for (const limit of ['partsLimit', 'filesLimit', 'fieldsLimit'] as const) parser.on(limit, guard(() => fail(bad({ key: 'tooManyParts' }))));
