@@ -123,6 +123,16 @@ export function getByReference(baseUrl: string, reference: string, options: { ke
   return send(`${baseUrl}/file-scans/external-reference/${encodeURIComponent(reference)}`, { method: 'GET', ...options });
 }
 
+/** Sees every request send() makes and the answer's text (the conformance suite checks each against openapi.yaml). */
+export type ReplyObserver = (request: { method: string; url: string }, reply: Omit<Reply, 'body'> & { text: string }) => void;
+const observers = new Set<ReplyObserver>();
+
+/** Until the returned function is called; an observer that throws fails the request. */
+export function observeReplies(observer: ReplyObserver): () => void {
+  observers.add(observer);
+  return () => void observers.delete(observer);
+}
+
 export async function send(
   url: string,
   options: { method: string; body?: Readable | string | Buffer; key?: string | null; language?: string; headers?: Record<string, string> },
@@ -133,6 +143,7 @@ export async function send(
   if (options.language) headers['content-language'] = options.language;
   const response = await request(url, { method: options.method as 'GET', headers, body: options.body ?? null });
   const text = await response.body.text();
+  for (const observe of observers) observe({ method: options.method, url }, { status: response.statusCode, headers: response.headers, text });
   let body: Record<string, unknown>;
   try {
     body = JSON.parse(text) as Record<string, unknown>;
