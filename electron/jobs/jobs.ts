@@ -7,15 +7,14 @@ import type { History } from '../history/history.ts';
 import type { ScanEvents } from '../scans/events.ts';
 import type { ScanPipeline } from '../scans/pipeline.ts';
 import type { Intake } from '../scans/ports.ts';
-import { LOCAL_LABEL } from '../backend/backend-state.ts';
 import { createCompactor } from './compact-jobs.ts';
-import { defaultExclusions } from './default-exclusions.ts';
-import { activeMs, progressOf, type JobProgress } from './job-progress.ts';
+import { accrue, attach, markInterrupted, relaunch, runOptionsOf, startNew, type JobsContext } from './job-launch.ts';
+import { progressOf, type JobProgress } from './job-progress.ts';
 import { rootsFor, type JobPlaces } from './job-roots.ts';
 import { wake, type JobRun } from './job-run.ts';
-import { emptyCounts, isFinal, type JobKind, type JobRunOptions, type JobState } from './job-state.ts';
+import { isFinal, type JobKind, type JobState } from './job-state.ts';
 import { sameUnfinished } from './same-job.ts';
-import { countFinished, DRAIN_MARK, isSettled, runJob, type JobDeps } from './run-job.ts';
+import { countFinished, DRAIN_MARK, isSettled, type JobDeps } from './run-job.ts';
 
 export type { JobProgress } from './job-progress.ts';
 export type { JobKind, JobState } from './job-state.ts';
@@ -85,31 +84,6 @@ export interface JobsInput {
   onCompactError?: (error: unknown, jobId: number) => void;
 }
 
-/** A job as it starts: running, its walk ahead of it. */
-function newJob(request: JobRequest, roots: JobState['roots'], excluded: JobState['excluded'], at: number): Omit<JobState, 'id'> {
-  return {
-    kind: request.kind,
-    roots,
-    excluded,
-    origin: request.origin ?? 'dialog',
-    status: 'running',
-    walkComplete: false,
-    counts: emptyCounts(),
-    startedAt: new Date(at).toISOString(),
-    finishedAt: null,
-    activeMs: 0,
-    currentFolder: null,
-    runningSince: at,
-  };
-}
-
-/** Kept with the job: a resume after a restart or crash scans its other files alike. */
-const runOptionsOf = (request: JobRequest): JobRunOptions => ({
-  ...(request.mode ? { mode: request.mode } : {}),
-  ...(request.force ? { force: true } : {}),
-  ...(request.basicOnly ? { basicOnly: true } : {}),
-});
-
 /** Progress events of a job go out at most this often (changes of state always). */
 const PROGRESS_INTERVAL_MS = 200;
 
@@ -146,85 +120,8 @@ export function createJobs(input: JobsInput): Jobs {
     }
   });
 
-  const launch = (state: JobState, recorded: Set<string> | null, pending: Set<string>, options: JobRunOptions & Pick<JobRun, 'settled'>) => {
-    const run: JobRun = { state, pending, recorded, cancelled: false, stopping: false, wake: null, finished: Promise.resolve(null), settled: options.settled };
-    runs.set(state.id, run);
-    run.finished = runJob(deps, run, options)
-      .then((final) => {
-        if (final) compactor.add(final.id);
-        return final;
-      })
-      .catch((error: unknown) => {
-        // Never left "running" with no one working on it: interrupted, resumed by *Resume* or at the next start.
-        stoppedBy.set(state.id, error);
-        markInterrupted(run);
-        input.onError?.(error, state);
-        return null;
-      })
-      .finally(() => runs.delete(state.id));
-    emit(run, true);
-  };
+  const ctx: JobsContext = { input, runs, stoppedBy, compactor, deps };
 
-  const markInterrupted = (run: JobRun) => {
-    if (run.state.status === 'running') {
-      accrue(run.state);
-      run.state.status = 'interrupted';
-    }
-    try {
-      history.jobs.save(run.state);
-    } catch {
-      // The history cannot be written (a full disk): its row still says unfinished, so the next start resumes it.
-    }
-    emit(run, true);
-  };
-
-  /** An unfinished job from history runs again where it was (its walk skips what it recorded; its waiting rows are followed). */
-  const relaunch = (saved: JobState) => {
-    // Loaded now, before recovery's first row can finish unheard.
-    const pending = new Set(history.jobs.pendingIds(saved.id));
-    const recorded = saved.walkComplete ? null : new Set(history.jobs.paths(saved.id));
-    const { pending: _waiting, ...totals } = history.jobs.totals(saved.id);
-    const walked = saved.walkComplete ? {} : { found: 0, bytes: 0 };
-    const status = saved.status === 'paused' ? 'paused' : 'running';
-    const state: JobState = { ...saved, status, counts: { ...saved.counts, ...totals, ...walked }, runningSince: status === 'running' ? now() : null };
-    const run = history.jobs.runOptions(saved.id);
-    // Its rows the embedded service held when the app stopped: that service does not keep the choice across a restart.
-    if (run.basicOnly) allowWaiting(pending);
-    stoppedBy.delete(saved.id);
-    launch(state, recorded, pending, run);
-    if (status !== saved.status) history.jobs.save(state);
-  };
-
-  /** The caller now waiting for a job it did not start (the CLI): its rows it gives up on end the wait too. */
-  const attach = (run: JobRun, settled: JobRequest['settled']) => {
-    run.settled = settled;
-    for (const id of [...run.pending]) {
-      const record = history.get(id);
-      if (!record || !isSettled(run, record)) continue;
-      run.pending.delete(id);
-      countFinished(run, record);
-      fileDone(run, record);
-    }
-    wake(run);
-  };
-
-  const startNew = (request: JobRequest, roots: JobState['roots']): JobState => {
-    const draft = newJob(request, roots, defaultExclusions(request.kind, input.places, input.dataDir, roots), now());
-    const run = runOptionsOf(request);
-    const state: JobState = { ...draft, id: history.jobs.insert(draft, run) };
-    launch(state, null, new Set(), { ...run, settled: request.settled });
-    return { ...state };
-  };
-
-  const allowWaiting = (pending: ReadonlySet<string>) => {
-    const held = [...pending].map((id) => history.get(id)).filter((record) => record?.backend === LOCAL_LABEL && record.serviceScanId);
-    if (held.length > 0) input.allowBasicOnly?.(held.map((record) => record!.serviceScanId!));
-  };
-
-  const accrue = (state: JobState) => {
-    state.activeMs = activeMs(state, now());
-    state.runningSince = null;
-  };
   const change = (id: number, apply: (run: JobRun) => void): JobState | null => {
     const run = runs.get(id);
     if (!run) return history.jobs.get(id);
@@ -236,12 +133,12 @@ export function createJobs(input: JobsInput): Jobs {
   };
 
   return {
-    start: async (request) => startNew(request, await rootsFor(request.kind, input.places, request.roots ?? [])),
+    start: async (request) => startNew(ctx, request, await rootsFor(request.kind, input.places, request.roots ?? [])),
     async continueOrStart(request) {
       const roots = await rootsFor(request.kind, input.places, request.roots ?? []);
       const same = sameUnfinished(runs.values(), request.kind, roots, runOptionsOf(request), (id) => history.jobs.runOptions(id));
-      if (!same) return { job: startNew(request, roots), continued: false };
-      attach(same, request.settled);
+      if (!same) return { job: startNew(ctx, request, roots), continued: false };
+      attach(ctx, same, request.settled);
       return { job: { ...same.state }, continued: true };
     },
     stoppedBy: (id) => stoppedBy.get(id) ?? null,
@@ -250,12 +147,12 @@ export function createJobs(input: JobsInput): Jobs {
     pause: (id) =>
       change(id, (run) => {
         if (run.state.status !== 'running' || run.cancelled) return;
-        accrue(run.state);
+        accrue(ctx, run.state);
         run.state.status = 'paused';
       }),
     resume: (id) => {
       const saved = runs.has(id) ? null : history.jobs.get(id);
-      if (saved && !isFinal(saved.status)) relaunch(saved);
+      if (saved && !isFinal(saved.status)) relaunch(ctx, saved);
       return change(id, (run) => {
         if (run.state.status !== 'paused' || run.cancelled) return;
         run.state.status = 'running';
@@ -264,7 +161,7 @@ export function createJobs(input: JobsInput): Jobs {
     },
     cancel: (id) =>
       change(id, (run) => {
-        if (run.state.status === 'running') accrue(run.state);
+        if (run.state.status === 'running') accrue(ctx, run.state);
         run.cancelled = true;
       }),
     get: (id) => {
@@ -284,7 +181,7 @@ export function createJobs(input: JobsInput): Jobs {
       if (ids.length > 0) send({ type: 'removed', ids: [...ids] });
     },
     resumeUnfinished() {
-      for (const saved of history.jobs.unfinished()) if (!runs.has(saved.id)) relaunch(saved);
+      for (const saved of history.jobs.unfinished()) if (!runs.has(saved.id)) relaunch(ctx, saved);
       for (const id of history.jobs.uncompacted()) compactor.add(id);
     },
     compacted: (id) => compactor.done(id),
@@ -294,7 +191,7 @@ export function createJobs(input: JobsInput): Jobs {
       for (const run of open) {
         run.stopping = true;
         // Stopped before its end: the next start (or the same scan run again) resumes it.
-        markInterrupted(run);
+        markInterrupted(ctx, run);
         wake(run);
       }
       await Promise.all(open.map((run) => run.finished));
