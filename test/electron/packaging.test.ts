@@ -81,7 +81,7 @@ describe('electron-builder.yml', () => {
   });
 
   it('packages the built app and package.json only: no sources, tests, maps or TypeScript', () => {
-    for (const file of ['package.json', 'node_modules/keytar/build/Release/keytar.node', 'dist/renderer/index.html', 'dist/renderer/assets/index-abc123.js', 'dist-electron/main.js', 'dist-electron/preload.cjs']) {
+    for (const file of ['package.json', 'node_modules/keytar/build/Release/keytar.node', 'node_modules/@verdict/fdpass/build/Release/fdpass.node', 'node_modules/@verdict/fdpass/index.cjs', 'dist/renderer/index.html', 'dist/renderer/assets/index-abc123.js', 'dist-electron/main.js', 'dist-electron/preload.cjs']) {
       expect(packaged(file), file).toBe(true);
     }
     for (const file of [
@@ -104,6 +104,8 @@ describe('electron-builder.yml', () => {
       '.ci/run',
       'node_modules/zod/index.js',
       'node_modules/keytar/src/keytar.cc',
+      'node_modules/@verdict/fdpass/src/fdpass.c',
+      'node_modules/@verdict/fdpass/build/Release/obj.target/fdpass/src/fdpass.o',
     ]) {
       expect(packaged(file), file).toBe(false);
     }
@@ -114,12 +116,13 @@ describe('electron-builder.yml', () => {
     expect(packaged(pkg.main)).toBe(true);
   });
 
-  it('packs into asar, unpacking native addons, and rebuilds keytar for Electron from source', () => {
+  it('packs into asar, unpacking native addons, and rebuilds keytar (and the fd-passing addon) for Electron from source', () => {
     expect(config.asar).toBe(true);
     expect(config.asarUnpack).toContain('**/*.node');
     expect(config.npmRebuild).toBe(true);
     expect(config.buildDependenciesFromSource).toBe(true);
     expect(pkg.dependencies).toHaveProperty('keytar');
+    expect(pkg.dependencies).toHaveProperty('@verdict/fdpass', 'file:electron/engine/fdpass');
   });
 
   it('ships the icons the code looks for', () => {

@@ -68,17 +68,20 @@ const unpacked = () => path.join(work, 'release/linux-unpacked');
 const archive = () => path.join(unpacked(), 'resources/app.asar');
 
 describe('electron-builder --linux dir with a stand-in Electron', () => {
-  it('packs the built app, package.json and keytar only', () => {
+  it('packs the built app, package.json, keytar and the fd-passing addon only', () => {
     const files = asar.listPackage(archive(), { isPack: false }).map((entry) => entry.replace(/^\//, ''));
     const leaves = files.filter((entry) => !files.some((other) => other.startsWith(`${entry}/`)));
-    for (const leaf of leaves) expect(leaf, leaf).toMatch(/^(dist\/renderer\/|dist-electron\/|package\.json$|node_modules\/keytar\/(package\.json|lib\/keytar\.js|build\/Release\/keytar\.node)$)/);
+    for (const leaf of leaves) {
+      expect(leaf, leaf).toMatch(/^(dist\/renderer\/|dist-electron\/|package\.json$|node_modules\/keytar\/(package\.json|lib\/keytar\.js|build\/Release\/keytar\.node)$|node_modules\/@verdict\/fdpass\/(package\.json|index\.cjs|build\/Release\/fdpass\.node)$)/);
+    }
+    expect(leaves).toEqual(expect.arrayContaining(['node_modules/@verdict/fdpass/package.json', 'node_modules/@verdict/fdpass/index.cjs', 'node_modules/@verdict/fdpass/build/Release/fdpass.node']));
     expect(leaves).toEqual(expect.arrayContaining(['package.json', 'dist-electron/main.js', 'dist-electron/service-thread.js', 'dist-electron/preload.cjs', 'dist/renderer/index.html']));
     expect(leaves.filter((leaf) => /\.(ts|tsx|map)$/.test(leaf) || leaf.includes('test'))).toEqual([]);
   });
 
-  it('leaves keytar\'s native addon unpacked, next to the archive', () => {
-    expect(asar.statFile(archive(), 'node_modules/keytar/build/Release/keytar.node').unpacked).toBe(true);
-    expect(fs.existsSync(path.join(unpacked(), 'resources/app.asar.unpacked/node_modules/keytar/build/Release/keytar.node'))).toBe(true);
+  it.each(['keytar/build/Release/keytar.node', '@verdict/fdpass/build/Release/fdpass.node'])('leaves the native addon %s unpacked, next to the archive', (addon) => {
+    expect(asar.statFile(archive(), `node_modules/${addon}`).unpacked).toBe(true);
+    expect(fs.existsSync(path.join(unpacked(), `resources/app.asar.unpacked/node_modules/${addon}`))).toBe(true);
   });
 
   it('writes package.json with the entry point and the desktop name, without devDependencies', () => {
