@@ -14,6 +14,7 @@ import type { ScanEvents } from '../scans/events.ts';
 import { createScanPipeline, type PipelineOptions, type ScanPipeline } from '../scans/pipeline.ts';
 import type { Fingerprinter, Intake } from '../scans/ports.ts';
 import type { CoreContext } from './core-context.ts';
+import { isDiskFull } from './disk-full.ts';
 import { createRouter } from './routing.ts';
 import type { ThreatActions } from './threat-actions.ts';
 
@@ -105,6 +106,12 @@ export function setupScanning(ctx: CoreContext, input: ScanningInput): Scanning 
     mayUpload,
     ...(input.engineNow ? { engineNow: input.engineNow } : {}),
     ...(input.engineWait ? { engineWait: input.engineWait } : {}),
+    storageFailure: {
+      is: (error) => isDiskFull(error, ctx.dataDir),
+      // Handed to the process's handlers, where each front end tells a full disk (the CLI: its line and exit 2;
+      // the app: a notice naming the folder). An unhandled rejection on purpose: no caller is left to answer.
+      report: (error) => void Promise.reject(error),
+    },
   });
   ctx.onClose(() => scans.close());
   const scheduledUploadWaits = (): string | null => {

@@ -24,6 +24,13 @@ export function handleError(p: Pipeline, id: string, error: unknown, signal: Abo
   const record = p.history.get(id);
   if (!record || TERMINAL_STATUSES.includes(record.status)) return;
   releaseLeaderIfRequeued(p, record);
+  if (p.options.storageFailure?.is(error)) {
+    // The history cannot be written (its disk is full): nothing is recorded as failed. The row keeps its last
+    // committed state, so the next start, or the same scan run again, takes it up.
+    forget(p.memory, id);
+    p.options.storageFailure.report(error);
+    return;
+  }
   const tracked = p.memory.records.get(id);
   switch (outcome.action) {
     case 'pause_for_key':

@@ -91,6 +91,11 @@ export interface PipelineOptions {
   engineNow?: (serviceLabel: string) => Promise<EngineNow>;
   /** Why files followed at this service wait for its engine (PENDING_REASONS.engine*), or null. */
   engineWait?: (serviceLabel: string) => string | null;
+  /**
+   * Whether an error means the history cannot be written (a full data disk), and where it is told: such a
+   * file is left for recovery, never recorded as failed.
+   */
+  storageFailure?: { is(error: unknown): boolean; report(error: unknown): void };
 }
 
 /** What decides where a record is sent: its path (the watched folder it lies in) and how it was handed in. */

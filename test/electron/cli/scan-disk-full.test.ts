@@ -78,6 +78,22 @@ describe.skipIf(!CAN_MOUNT)('a CLI scan on a full data disk (a real tmpfs)', () 
     expect(run.stdout.split('\n').filter(Boolean).length).toBeLessThan(FILES);
   });
 
+  it('run again once there is room, the scan goes on and ends with every file scanned once, none failed', async () => {
+    const folder = await folderOfFiles();
+    mountSmall('3m');
+    const stopped = await scan(folder, 'en');
+    expect(stopped.code, stopped.stderr).toBe(2);
+    execFileSync('mount', ['-o', 'remount,size=256m', dataDir]);
+    const run = await scan(folder, 'en');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('Going on with this scan');
+    expect(lastLine(run.stderr)).toMatch(new RegExp(`^Custom scan done: ${FILES} scanned, 0 threats, 0 could not scan, 0 skipped, `));
+    const paths = run.stdout.split('\n').filter(Boolean).map((line) => /^CLEAN +(\S+)/.exec(line)?.[1]);
+    expect(paths.filter((path) => path === undefined)).toEqual([]);
+    expect(new Set(paths).size).toBe(FILES);
+    expect(paths).toHaveLength(FILES);
+  });
+
   it('says the same when the disk is full before the scan starts', async () => {
     const folder = join(dir.path, 'one');
     await mkdir(folder);
