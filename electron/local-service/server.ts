@@ -194,7 +194,16 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       port,
       engine,
       live,
-      forgetRecorded: (integrationId, scanIds) => (closing ? 0 : store.forgetRecorded(integrationId, scanIds)),
+      forgetRecorded: (integrationId, scanIds) => {
+        if (closing) return 0;
+        try {
+          return store.forgetRecorded(integrationId, scanIds);
+        } catch (error) {
+          // A retention step (a full disk, say): the scans stay until --keep-finished-hours; never the thread's end.
+          logger.warn({ err: error, scans: scanIds.length }, 'could not forget recorded scans; they stay until retention');
+          return 0;
+        }
+      },
       allowBasicOnly: (scanIds) => runner.allowBasicOnly(scanIds),
       onFinished: (listener) => finished.listen(listener),
       close: () => (closing ??= runCleanups(cleanups, logger)),
