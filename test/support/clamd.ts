@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { accessSync, constants, readFileSync, rmSync } from 'node:fs';
-import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chown, mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -27,6 +27,13 @@ export interface StartClamdOptions {
   startTimeoutMs?: number;
   /** More clamd.conf lines, e.g. `ReadTimeout 1` (how long clamd keeps an idle session). */
   extraConfig?: readonly string[];
+  /**
+   * Run clamd as this user (clamd.conf `User`), as Debian's system clamd runs as `clamav`:
+   * started by root, it then cannot open root's private files by path. Needs root; its
+   * folder (socket, database, temp files) and log are handed to that user. Without root:
+   * skipped outside CI, an error in CI.
+   */
+  user?: string;
 }
 
 export interface RunningClamd {
@@ -67,6 +74,9 @@ export async function startClamd(options: StartClamdOptions = {}): Promise<Runni
     return null;
   }
 
+  const account = options.user === undefined ? null : userAccount(options.user);
+  if (account === false) return null;
+
   const root = await mkdtemp(join(tmpdir(), 'verdict-clamd-'));
   const dbDir = join(root, 'db');
   const socketPath = join(root, 'clamd.sock');
@@ -75,6 +85,11 @@ export async function startClamd(options: StartClamdOptions = {}): Promise<Runni
   await mkdir(join(root, 'tmp'));
   await writeSignatureDatabase(dbDir);
   await writeFile(configPath, clamdConfig({ root, dbDir, socketPath, ...options }));
+  if (account) {
+    // clamd drops to the user before it makes its socket and opens its log.
+    await writeFile(join(root, 'clamd.log'), '');
+    for (const path of [root, dbDir, join(root, 'tmp'), join(root, 'clamd.log')]) await chown(path, account.uid, account.gid);
+  }
 
   let output = '';
   const keep = (data: Buffer) => {
@@ -156,10 +171,25 @@ function clamdConfig(o: { root: string; dbDir: string; socketPath: string } & St
     // A test clamd never reloads its database mid-run.
     'SelfCheck 0',
   ];
-  // No User line: clamd keeps our identity. No TCPSocket unless asked for.
+  // Without `user`, no User line: clamd keeps our identity. No TCPSocket unless asked for.
+  if (o.user !== undefined) lines.push(`User ${o.user}`);
   if (o.tcpPort !== undefined) lines.push('TCPAddr 127.0.0.1', `TCPSocket ${o.tcpPort}`);
   lines.push(...(o.extraConfig ?? []));
   return `${lines.join('\n')}\n`;
+}
+
+/** The user's ids when clamd may be started as it; false (skip) when this process is not root. */
+function userAccount(user: string): { uid: number; gid: number } | false {
+  if (process.getuid?.() !== 0) {
+    const notice = `clamd as user ${user} needs root: these real-clamd tests are SKIPPED`;
+    if (process.env.CI) throw new Error(notice.split(':')[0]);
+    console.warn(`\n!!! ${notice}\n`);
+    return false;
+  }
+  const line = readFileSync('/etc/passwd', 'utf8').split('\n').find((entry) => entry.startsWith(`${user}:`));
+  const [, , uid, gid] = line?.split(':') ?? [];
+  if (uid === undefined || gid === undefined) throw new Error(`no user ${user} in /etc/passwd (the clamav-daemon package makes clamav)`);
+  return { uid: Number(uid), gid: Number(gid) };
 }
 
 /**
