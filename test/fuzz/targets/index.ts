@@ -5,6 +5,7 @@ import { attributesTarget } from './attributes.ts';
 import { appCliTarget, serviceCliTarget } from './cli-args.ts';
 import { clamdConnectionTarget } from './clamd-connection.ts';
 import { clamdReplyTarget } from './clamd-reply.ts';
+import { clamdSessionReplyTarget } from './clamd-session-reply.ts';
 import { historyQueryTarget } from './history-query.ts';
 import { multipartTarget } from './multipart.ts';
 import { multipartReceiverTarget } from './multipart-receiver.ts';
@@ -19,6 +20,7 @@ export const TARGETS: FuzzTarget[] = [
   asTarget(attributesTarget),
   asTarget(routerTarget),
   asTarget(clamdReplyTarget),
+  asTarget(clamdSessionReplyTarget),
   asTarget(clamdConnectionTarget),
   asTarget(webhookSecretTarget),
   asTarget(settingsTextTarget),
