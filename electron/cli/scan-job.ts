@@ -7,6 +7,7 @@ import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { displayName } from '../../shared/display-name.ts';
 import type { ModeChoice, ScanRecord } from '../../shared/scans/record.ts';
 import type { CoreInternals } from '../core/create-core.ts';
+import { fsPath } from '../file-names/fs-path.ts';
 import { isFinalStatus } from '../../shared/jobs/job.ts';
 import type { JobEvent } from '../jobs/jobs.ts';
 import type { JobKind, JobState } from '../jobs/job-state.ts';
@@ -38,7 +39,7 @@ export function parseScanArgs<T extends ParseArgsOptionsConfig>(argv: string[], 
 /** The job to run: the one named by --job, a custom one when a folder is among the paths, else none. */
 export async function jobKindFor(job: 'quick' | 'full' | undefined, paths: readonly string[]): Promise<JobKind | null> {
   if (job) return job;
-  for (const path of paths) if (await stat(path).then((stats) => stats.isDirectory(), () => false)) return 'custom';
+  for (const path of paths) if (await stat(fsPath(path)).then((stats) => stats.isDirectory(), () => false)) return 'custom';
   return null;
 }
 
