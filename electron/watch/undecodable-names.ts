@@ -64,8 +64,10 @@ async function takeEntries(state: WatcherState, run: FolderRun, generation: numb
   }
   for (const entry of entries) {
     const lossy = entry.name.toString('utf8');
+    // Without U+FFFD the name was valid UTF-8: chokidar's own (most entries: nothing more is done).
+    if (!lossy.includes('\uFFFD') || (want.names !== null && !want.names.has(lossy)) || !entry.isFile()) continue;
     const exact = nameOf(entry.name);
-    if (exact === lossy || (want.names !== null && !want.names.has(lossy)) || !entry.isFile()) continue;
+    if (exact === lossy) continue;
     const file = path.join(folder, exact);
     const stats: Stats | null = await lstat(fsPath(file)).catch(() => null);
     if (!stats?.isFile() || generation !== run.generation) continue;
