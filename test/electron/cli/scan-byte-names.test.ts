@@ -52,6 +52,10 @@ describe('verdict scan: names that are not UTF-8', () => {
     } finally {
       history.close();
     }
+    // Named on the command line, col\xff.com is not taken for the file its lossy name names (the clean one).
+    const named = await scanFromShell([invalid]);
+    expect(named.code, named.stderr).toBe(1);
+    expect(lines(named.stdout)).toEqual([`THREAT ${folder}/col⟨0xFF⟩.com  (infected: EICAR-Test-File)`]);
   });
 
   it('finds evil\\xfe.com named on the command line, and writes its path and bytes with --json', async () => {
