@@ -6,6 +6,7 @@
 import { displayName } from '../../shared/display-name.ts';
 import type { ModeChoice, ScanRecord } from '../../shared/scans/record.ts';
 import { TERMINAL_STATUSES } from '../../shared/scans/record.ts';
+import { exactArgv } from '../file-names/exact-argv.ts';
 import { createSecretList } from '../logging/logger.ts';
 import { CliExit, COMMON_USAGE, installCrashHandlers, openCliCore, runCli, serviceLabel, serviceOverrideFrom, type CliIo } from './cli-options.ts';
 import { exitCodeFor, formatRecord } from './format.ts';
@@ -161,5 +162,6 @@ if (import.meta.main) {
     secrets: createSecretList(),
   };
   installCrashHandlers(io);
-  process.exitCode = await runScan(process.argv.slice(2), io);
+  // The arguments' exact bytes: Node decodes a name that is not UTF-8 lossily.
+  process.exitCode = await runScan(exactArgv(process.argv).slice(2), io);
 }

@@ -10,6 +10,7 @@ import { displayName } from '../../shared/display-name.ts';
 import { TERMINAL_STATUSES, type ScanRecord } from '../../shared/scans/record.ts';
 import { watchedFolderSchema, type WatchedFolder } from '../../shared/settings/settings.ts';
 import { createExclusionMatcher, exclusionConfigFromSettings } from '../exclusions/exclusion-matcher.ts';
+import { exactArgv } from '../file-names/exact-argv.ts';
 import { createSecretList } from '../logging/logger.ts';
 import { createFolderWatcher } from '../watch/folder-watcher.ts';
 import { CliExit, COMMON_USAGE, installCrashHandlers, openCliCore, parseCliArgs, runCli, serviceLabel, serviceOverrideFrom, type CliIo } from './cli-options.ts';
@@ -157,5 +158,6 @@ if (import.meta.main) {
     stopped,
   };
   installCrashHandlers(io);
-  process.exitCode = await runWatch(process.argv.slice(2), io);
+  // The arguments' exact bytes: Node decodes a name that is not UTF-8 lossily.
+  process.exitCode = await runWatch(exactArgv(process.argv).slice(2), io);
 }
