@@ -257,7 +257,7 @@ class SessionClient implements ClamdClient, SessionOwner {
     this.#probeLosses = 0;
   }
 
-  ended(session: ClamdSession, unanswered: ScanCommand[], why: SessionEnd, detail: string): void {
+  ended(session: ClamdSession, unanswered: ScanCommand[], why: SessionEnd, detail: string, unsent: ScanCommand[]): void {
     if (this.#session === session) this.#session = null;
     if (why === 'fildes-refused') this.#setInstream(`clamd at ${this.#where} received no file descriptor ("${detail}"); files are streamed to it instead`, true);
     if (why === 'probe-lost' && ++this.#probeLosses >= PROBE_LOSSES_TO_SWITCH) {
@@ -269,7 +269,7 @@ class SessionClient implements ClamdClient, SessionOwner {
       else command.finish(errorVerdict('engine_unavailable', `clamd at ${this.#where} ended the session before it answered for this file (${detail})`));
     }
     this.#stats.resent += again.length;
-    this.#queue.unshift(...again);
+    this.#queue.unshift(...again, ...unsent);
     this.#pump();
   }
 

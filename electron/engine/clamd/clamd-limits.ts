@@ -62,10 +62,10 @@ export function withDefaults(limits: Partial<ClamdLimits> | undefined): ClamdLim
 }
 
 /**
- * Commands kept in flight on one session. By default two fewer than clamd's threads (other
- * clients, and clamd's own session reader, keep a thread), so 8 with clamd's defaults; a
- * requested number is honoured. Never over half of MaxQueue: clamd counts every queued scan
- * of every client there, and a full queue stalls all of them.
+ * Commands kept in flight on one session. By default two fewer than clamd's threads, which
+ * leaves two to its other clients (clamdscan, on-access scanning, another Verdict session):
+ * 8 with clamd's defaults. A requested number is honoured. Never over half of MaxQueue:
+ * clamd counts every queued scan of every client there, and a full queue stalls all of them.
  */
 export function inFlightLimit(limits: ClamdLimits, requested?: number): number {
   const ceiling = Math.max(1, Math.floor(limits.maxQueue / 2));

@@ -4,6 +4,10 @@
 // flight the session is pinged before clamd's ReadTimeout would end it (clamd also ends
 // the scans then); once idle it ends itself. A session that ends says why, and hands its
 // unanswered commands back to its owner.
+// A FILDES never follows an unanswered INSTREAM on the wire: clamd takes a received
+// descriptor for the first command in what it read, and an INSTREAM read together with the
+// next FILDES replaces it with its own temporary file (clamd/server-th.c): that FILDES then
+// gets "No file descriptor received". Until the streams are answered, later commands wait.
 import type { ClamdAddress } from '../../../shared/engine/clamd-address.ts';
 import { ClamdWire } from './clamd-wire.ts';
 import type { FdPassing } from './fd-passing.ts';
@@ -19,7 +23,8 @@ export interface SessionOwner {
   answered(command: ScanCommand, verdict: ClamdVerdict): void;
   /** The probe came back clean: clamd receives the descriptors this session passes. */
   fildesConfirmed(): void;
-  ended(session: ClamdSession, unanswered: ScanCommand[], why: SessionEnd, detail: string): void;
+  /** `unsent`: commands that waited in the session and never went out. */
+  ended(session: ClamdSession, unanswered: ScanCommand[], why: SessionEnd, detail: string, unsent: ScanCommand[]): void;
 }
 
 export interface SessionTimings {
@@ -32,7 +37,7 @@ export interface SessionTimings {
   chunkSize: number;
 }
 
-type Entry = { kind: 'scan'; command: ScanCommand; via: ClamdTransport; sentAt: number } | { kind: 'given-up' } | { kind: 'probe' } | { kind: 'ping' };
+type Entry = { kind: 'scan'; command: ScanCommand; via: ClamdTransport; sentAt: number } | { kind: 'given-up'; stream: boolean } | { kind: 'probe' } | { kind: 'ping' };
 
 const COMMANDS = {
   idsession: Buffer.from('zIDSESSION\0'),
@@ -51,8 +56,12 @@ export class ClamdSession {
   readonly #pending = new Map<number, Entry>();
   #wire: ClamdWire | null = null;
   #nextId = 1;
-  /** Scans clamd is working on (given-up ones too: they still take a clamd thread). */
+  /** Scans clamd is working on (given-up ones too: they still take a clamd thread), and those waiting here. */
   #scans = 0;
+  /** INSTREAM commands sent and not yet answered. */
+  #streamsOpen = 0;
+  /** Commands waiting for the open streams to be answered, in order. */
+  readonly #waiting: Array<{ command: ScanCommand; via: ClamdTransport }> = [];
   #received = '';
   #lastWriteAt = Date.now();
   #lastActivityAt = Date.now();
@@ -101,11 +110,16 @@ export class ClamdSession {
   send(command: ScanCommand, via: ClamdTransport): void {
     const wire = this.#wire;
     if (wire === null || !this.usable) throw new Error('send on a session that is over');
+    if (this.#scans === 0) wire.holdProcess(true);
+    this.#scans += 1;
+    if (this.#waiting.length > 0 || (via === 'fildes' && this.#streamsOpen > 0)) this.#waiting.push({ command, via });
+    else this.#write(wire, command, via);
+  }
+
+  #write(wire: ClamdWire, command: ScanCommand, via: ClamdTransport): void {
     const id = this.#nextId++;
     const entry: Entry = { kind: 'scan', command, via, sentAt: Date.now() };
     this.#pending.set(id, entry);
-    if (this.#scans === 0) wire.holdProcess(true);
-    this.#scans += 1;
     command.sends += 1;
     this.#lastWriteAt = entry.sentAt;
     const source = command.source;
@@ -113,13 +127,24 @@ export class ClamdSession {
       wire.passFd(source.fd, COMMANDS.fildes);
       return;
     }
+    this.#streamsOpen += 1;
     wire.stream(COMMANDS.instream, chunksOf(source, this.#timings.chunkSize), (error) => {
       if (error === null || command.settled) return;
       // The stream was cut short: clamd answers for part of a file, which counts for nothing.
-      if (this.#pending.get(id) === entry) this.#pending.set(id, { kind: 'given-up' });
+      if (this.#pending.get(id) === entry) this.#pending.set(id, { kind: 'given-up', stream: true });
       const code = (error as { code?: unknown }).code === 'file_unreadable' ? 'file_unreadable' : 'engine_error';
       command.finish(errorVerdict(code, (error as Error).message ?? String(error)));
     });
+  }
+
+  /** Sends what waited for the open streams, up to the next FILDES that must wait again. */
+  #release(): void {
+    const wire = this.#wire;
+    while (wire !== null && this.usable && this.#waiting.length > 0 && !(this.#waiting[0]!.via === 'fildes' && this.#streamsOpen > 0)) {
+      const { command, via } = this.#waiting.shift()!;
+      if (!command.settled) this.#write(wire, command, via);
+      else if (--this.#scans === 0) wire.holdProcess(false);
+    }
   }
 
   /** Ends the session (zEND): for an idle session, or when the client closes. */
@@ -165,6 +190,10 @@ export class ClamdSession {
     }
     this.#scans -= 1;
     if (this.#scans === 0) this.#wire?.holdProcess(false);
+    if (entry.kind === 'given-up' ? entry.stream : entry.via === 'instream') {
+      this.#streamsOpen -= 1;
+      if (this.#streamsOpen === 0) this.#release();
+    }
     if (entry.kind === 'given-up') return;
     const outcome = scanReplyOutcome(reply, entry.via);
     if (outcome.kind !== 'verdict') {
@@ -185,7 +214,7 @@ export class ClamdSession {
     }
     for (const [id, entry] of this.#pending) {
       if (entry.kind !== 'scan' || now - entry.sentAt < this.#timings.replyTimeoutMs) continue;
-      this.#pending.set(id, { kind: 'given-up' });
+      this.#pending.set(id, { kind: 'given-up', stream: entry.via === 'instream' });
       entry.command.finish(errorVerdict('engine_timeout', `clamd did not answer within ${Math.round(this.#timings.replyTimeoutMs / 1000)} s`));
     }
     if (now - this.#lastWriteAt >= this.#timings.keepAliveMs && this.usable) {
@@ -212,10 +241,12 @@ export class ClamdSession {
       if (entry.kind === 'probe') probePending = true;
     }
     this.#pending.clear();
+    const unsent = this.#waiting.splice(0).map((waiting) => waiting.command).filter((command) => !command.settled);
     this.#scans = 0;
+    this.#streamsOpen = 0;
     const why = this.#why ?? (probePending
       ? { end: 'probe-lost' as const, detail: 'clamd closed the connection when it was passed a file descriptor' }
       : { end: 'closed' as const, detail: error ? `the connection failed (${error.code ?? error.message})` : 'clamd closed the connection' });
-    this.#owner.ended(this, unanswered, why.end, why.detail);
+    this.#owner.ended(this, unanswered, why.end, why.detail, unsent);
   }
 }

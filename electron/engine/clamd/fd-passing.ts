@@ -1,6 +1,7 @@
 // The fd-passing addon (electron/engine/fdpass, package @verdict/fdpass), loaded softly:
 // where it is missing (Windows, a failed build) Verdict streams files to clamd instead.
-// Loaded with createRequire, like keytar: a native package stays a run-time require.
+// Loaded with createRequire, like keytar: a native package stays a run-time require (a bundle
+// that imports this module must list '@verdict/fdpass' in vite.config.ts RUNTIME_PACKAGES).
 import { createRequire } from 'node:module';
 
 export interface FdPassing {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openClamdClient, type ClamdClient, type ClamdClientOptions, type ClamdVerdict } from '../../../electron/engine/clamd/clamd-client.ts';
 import { startClamd, type RunningClamd } from '../../support/clamd.ts';
 import { useCleanups } from '../../support/cleanups.ts';
-import { expectedVerdict, privateFolder, type PrivateFolder, type TestFile } from './scan-files.ts';
+import { EICAR, expectedVerdict, privateFolder, type PrivateFolder, type TestFile } from './scan-files.ts';
 
 const onCleanup = useCleanups();
 let clamd: RunningClamd | null = null;
@@ -69,6 +69,19 @@ describe('many files on one session', () => {
     const via = fdPassing === 'auto' ? 'fildes' : 'instream';
     expect(verdicts).toEqual(files.map((file) => expectedVerdict(file, via)));
     expect(scanner.stats()).toEqual({ sessions: 1, resent: 0, verdicts: 300 });
+  });
+});
+
+describe('descriptors and streams on one session', () => {
+  test('200 scans, every other one a stream from memory: each its own verdict, no descriptor lost, one session', async ({ skip }) => {
+    if (!clamd) return skip();
+    const scanner = client({ address: { kind: 'unix', path: clamd.socketPath }, inFlight: 16 });
+    const files = await manyFiles('mixed', 100);
+    const streams = files.map((file, i) => ({ infected: i % 2 === 0, bytes: Buffer.concat([Buffer.from(`stream ${i} `), ...(i % 2 === 0 ? [EICAR] : [])]) }));
+    const verdicts = await Promise.all(files.flatMap((file, i) => [scanner.scan(file.fd), scanner.scanStream(streams[i]!.bytes)]));
+    expect(verdicts).toEqual(files.flatMap((file, i) => [expectedVerdict(file, 'fildes'), expectedVerdict(streams[i]!, 'instream')]));
+    expect(scanner.transport).toBe('fildes');
+    expect(scanner.stats()).toEqual({ sessions: 1, resent: 0, verdicts: 200 });
   });
 });
 

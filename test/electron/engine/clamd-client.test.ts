@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { renameSync, truncateSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openClamdClient, type ClamdClient, type ClamdClientOptions } from '../../../electron/engine/clamd/clamd-client.ts';
 import { identityOf } from '../../../electron/engine/clamd/file-identity.ts';
@@ -81,6 +82,24 @@ describe.each([
     const scanner = client({ address: { kind: 'unix', path: running.socketPath } });
     await expect(scanner.scanStream(Buffer.concat([Buffer.from('prefix'), EICAR]))).resolves.toEqual(expectedVerdict({ infected: true }, 'instream'));
     await expect(scanner.scanStream(Buffer.from('nothing to see'))).resolves.toEqual(expectedVerdict({ infected: false }, 'instream'));
+    await expect(scanner.scanStream(Readable.from([Buffer.from('a stream '), EICAR, Buffer.from(' and more')]))).resolves.toEqual(expectedVerdict({ infected: true }, 'instream'));
+  });
+
+  test('a stream that fails half-way is file_unreadable, and the session goes on in step', async ({ skip }) => {
+    const running = clamd();
+    if (!running) return skip();
+    const scanner = client({ address: { kind: 'unix', path: running.socketPath } });
+    const broken = Readable.from(
+      (async function* () {
+        yield Buffer.from('the first part');
+        throw new Error('the disk went away');
+      })(),
+    );
+    const after = await folder.file('after-broken-stream', true);
+    const [failed, next] = await Promise.all([scanner.scanStream(broken), scanner.scan(after.fd)]);
+    expect(failed).toMatchObject({ kind: 'error', code: 'file_unreadable' });
+    expect(next).toEqual(expectedVerdict(after, 'fildes'));
+    expect(scanner.stats().sessions).toBe(1);
   });
 });
 
