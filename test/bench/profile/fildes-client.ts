@@ -5,7 +5,8 @@
 // profits from its cache of clean files; the order of the four rotates with each repetition.
 // Reported: files/s (median), ratios, and CPU ms per file: this process's (process.cpuUsage:
 // opening each file, the client, closing it), clamdscan's, and clamd's.
-// A measurement, not a test. Run: node test/bench/profile/fildes-client.ts [N] [--reps R] [--in-flight K]
+// A measurement, not a test. Run: node test/bench/profile/fildes-client.ts [N] [--reps R] [--in-flight K[,K2...]]
+// (several K: the client's two rows for each, side by side in the same run).
 import { execFile } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -22,7 +23,7 @@ const run = promisify(execFile);
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { reps: { type: 'string' }, 'in-flight': { type: 'string' } } });
 const count = Number(positionals[0] ?? 1000);
 const reps = Number(values.reps ?? 3);
-const inFlight = values['in-flight'] === undefined ? undefined : Number(values['in-flight']);
+const inFlights: Array<number | undefined> = values['in-flight'] === undefined ? [undefined] : values['in-flight'].split(',').map(Number);
 
 interface Run {
   ms: number;
@@ -31,11 +32,18 @@ interface Run {
   clamdCpu: number | null;
 }
 
-type Side = 'fildes' | 'instream' | 'multiscan --fdpass' | 'stream';
-const SIDES: Side[] = ['fildes', 'instream', 'multiscan --fdpass', 'stream'];
+/** Our client (by how files go, with how many in flight) or clamdscan. */
+type Side = { client: 'fildes' | 'instream'; inFlight: number | undefined } | { clamdscan: 'multiscan --fdpass' | 'stream' };
+const SIDES: Side[] = [
+  ...inFlights.flatMap((inFlight) => [{ client: 'fildes' as const, inFlight }, { client: 'instream' as const, inFlight }]),
+  { clamdscan: 'multiscan --fdpass' },
+  { clamdscan: 'stream' },
+];
+const label = (side: Side): string =>
+  'client' in side ? `Verdict client, ${side.client === 'fildes' ? 'FILDES' : 'INSTREAM'}${side.inFlight === undefined ? '' : `, ${side.inFlight} in flight`}` : `clamdscan --${side.clamdscan}`;
 
 /** Our client over every file, a window of twice its in-flight commands open at a time. */
-async function viaClient(clamd: RunningClamd, paths: string[], fdPassing: 'auto' | 'off'): Promise<number> {
+async function viaClient(clamd: RunningClamd, paths: string[], fdPassing: 'auto' | 'off', inFlight: number | undefined): Promise<number> {
   const client = openClamdClient({ address: { kind: 'unix', path: clamd.socketPath }, fdPassing, inFlight });
   const before = process.cpuUsage();
   let next = 0;
@@ -72,8 +80,8 @@ async function measure(side: Side, clamd: RunningClamd, folder: string, paths: s
   const clamdBefore = pid === null ? null : threadTimes(pid);
   const started = performance.now();
   let clientCpu: number;
-  if (side === 'fildes' || side === 'instream') clientCpu = await viaClient(clamd, paths, side === 'fildes' ? 'auto' : 'off');
-  else if (side === 'stream') clientCpu = await viaClamdscan(['--stream', '--no-summary', `--config-file=${config}`, `--file-list=${fileList}`], paths.length);
+  if ('client' in side) clientCpu = await viaClient(clamd, paths, side.client === 'fildes' ? 'auto' : 'off', side.inFlight);
+  else if (side.clamdscan === 'stream') clientCpu = await viaClamdscan(['--stream', '--no-summary', `--config-file=${config}`, `--file-list=${fileList}`], paths.length);
   else clientCpu = await viaClamdscan(['--multiscan', '--fdpass', '--no-summary', `--config-file=${config}`, folder], paths.length);
   const ms = performance.now() - started;
   const clamdAfter = pid === null ? null : threadTimes(pid);
@@ -109,7 +117,7 @@ async function main(): Promise<void> {
       for (const side of order) {
         const measured = await measure(side, clamd, folder, paths, config, fileList);
         runs.get(side)!.push(measured);
-        console.error(`rep ${rep + 1}/${reps} ${side}: ${((count / measured.ms) * 1000).toFixed(0)} files/s`);
+        console.error(`rep ${rep + 1}/${reps} ${label(side)}: ${((count / measured.ms) * 1000).toFixed(0)} files/s`);
       }
     }
     report(runs);
@@ -125,12 +133,12 @@ function report(runs: Map<Side, Run[]>): void {
     const values = runs.get(side)!.map((r) => r[key]).filter((v): v is number => v !== null);
     return values.length ? median(values).toFixed(3) : '–';
   };
-  const label: Record<Side, string> = { fildes: 'Verdict client, FILDES', instream: 'Verdict client, INSTREAM', 'multiscan --fdpass': 'clamdscan --multiscan --fdpass', stream: 'clamdscan --stream' };
+  const [multiscan, stream] = SIDES.slice(-2) as [Side, Side];
   console.log(`\n${count} files of 4–64 KB, ${reps} repetitions (medians), clamd restarted before each run\n`);
   console.log('| client | files/s | vs --multiscan --fdpass | vs --stream | client CPU ms/file | clamd CPU ms/file |');
   console.log('|---|---|---|---|---|---|');
   for (const side of SIDES) {
-    console.log(`| ${label[side]} | ${rate(side).toFixed(0)} | ${(rate(side) / rate('multiscan --fdpass')).toFixed(2)} | ${(rate(side) / rate('stream')).toFixed(2)} | ${cpu(side, 'clientCpu')} | ${cpu(side, 'clamdCpu')} |`);
+    console.log(`| ${label(side)} | ${rate(side).toFixed(0)} | ${(rate(side) / rate(multiscan)).toFixed(2)} | ${(rate(side) / rate(stream)).toFixed(2)} | ${cpu(side, 'clientCpu')} | ${cpu(side, 'clamdCpu')} |`);
   }
 }
 
