@@ -97,7 +97,7 @@ export async function runTarget(target: FuzzTarget, limits: RunLimits): Promise<
     const details = await fc.check(property as fc.IAsyncProperty<[unknown]>, {
       seed: limits.seed,
       numRuns: limits.runs ?? Number.MAX_SAFE_INTEGER,
-      endOnFailure: limits.shrink === false,
+      endOnFailure: limits.shrink === false || target.shrink === false,
       ...(limits.timeMs === undefined ? {} : { interruptAfterTimeLimit: limits.timeMs, markInterruptAsFailure: false }),
     });
     await inFlight;

@@ -29,6 +29,8 @@ export interface FuzzTarget<T = unknown> {
   smoke: { runs: number };
   /** Whether check() returns a promise (an async property is slower per run). */
   async: boolean;
+  /** false: a failing input is kept as it was, not shrunk (an input that costs seconds and whose outcome varies). */
+  shrink?: boolean;
   open(): Promise<FuzzSession<T>>;
 }
 
