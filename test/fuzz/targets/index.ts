@@ -12,10 +12,12 @@ import { multipartReceiverTarget } from './multipart-receiver.ts';
 import { quarantineRowTarget } from './quarantine-row.ts';
 import { quarantineStoreTarget } from './quarantine-store.ts';
 import { routerTarget } from './router.ts';
+import { scanTreeTarget } from './scan-tree.ts';
 import { settingsFileTarget, settingsTextTarget } from './settings-file.ts';
 import { watchStateTarget, watchStateTextTarget } from './watch-state-file.ts';
 import { webhookSecretTarget } from './webhook-secret.ts';
 
+/** The targets the shared smoke test runs, a few seconds each (test/electron/fuzz/fuzz-smoke.test.ts). */
 export const TARGETS: FuzzTarget[] = [
   asTarget(attributesTarget),
   asTarget(routerTarget),
@@ -36,3 +38,8 @@ export const TARGETS: FuzzTarget[] = [
   asTarget(multipartTarget),
   asTarget(socketTarget),
 ];
+
+/** Targets whose every input costs seconds (the CLI on a real tree): each has a smoke test of its own. */
+export const SLOW_TARGETS: FuzzTarget[] = [asTarget(scanTreeTarget)];
+
+export const ALL_TARGETS: FuzzTarget[] = [...TARGETS, ...SLOW_TARGETS];
