@@ -3,6 +3,7 @@ import { useEffect, type ReactElement } from 'react';
 import { shownParams } from '../i18n/shown-params.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
 import { CloseIcon } from '../icons/icons.tsx';
+import { ToolWords } from './ToolWords.tsx';
 import { useVerdict } from '../store/use-verdict.ts';
 
 const INFO_VISIBLE_MS = 6000;
@@ -28,7 +29,10 @@ export function NoticeLine(): ReactElement {
       <div role="alert" data-testid="notice-error">
         {notice?.kind === 'error' ? (
           <p className="notice notice--error">
-            <span>{t(notice.key, shownParams(notice.params))}</span>
+            <span>
+              {t(notice.key, shownParams(notice.params))}
+              {notice.said ? <ToolWords said={notice.said} /> : null}
+            </span>
             <button type="button" className="button button--icon" onClick={dismiss} aria-label={t('error.dismiss')} title={t('error.dismiss')}>
               <CloseIcon />
             </button>

@@ -8,6 +8,7 @@ import { api, call } from '../bridge/api.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
 import { WarningIcon } from '../icons/icons.tsx';
 import { startupWarningText } from './startup-warning-text.ts';
+import { TOOL_LANGUAGE } from './tool-said.ts';
 
 export function StartupWarnings(): ReactElement | null {
   const translator = useTranslator();
@@ -43,8 +44,8 @@ export function StartupWarnings(): ReactElement | null {
           <ul>
             {warnings.map((warning, index) => (
               <li key={`${warning.code}-${index}`}>
-                {/* The sentence names a file's path: shown like every path. */}
-                <code>{warning.code}</code>: {displayName(warning.message)}
+                {/* The core's English sentence; it names a file's path: shown like every path. */}
+                <code>{warning.code}</code>: <span lang={TOOL_LANGUAGE}>{displayName(warning.message)}</span>
               </li>
             ))}
           </ul>

@@ -11,9 +11,9 @@ export async function call<T>(pending: Promise<Result<T>>): Promise<T | undefine
   try {
     const result = await pending;
     if (result.ok) return result.value;
-    verdictStore.getState().notify('error', 'error.generic', { message: result.error.message });
+    verdictStore.getState().notify('error', 'error.generic', undefined, { tool: 'core', words: result.error.message });
   } catch (error) {
-    verdictStore.getState().notify('error', 'error.generic', { message: error instanceof Error ? error.message : String(error) });
+    verdictStore.getState().notify('error', 'error.generic', undefined, { tool: 'core', words: error instanceof Error ? error.message : String(error) });
   }
   return undefined;
 }

@@ -66,3 +66,15 @@ export function failureText({ t, locale }: Pick<Translator, 't' | 'locale'>, err
   })();
   return params.attempts === undefined ? sentence : t('scanFailure.gaveUp', { sentence, attempts: params.attempts });
 }
+
+/**
+ * The words a failure's line quotes from elsewhere (the system's error, a service's answer, an
+ * errno code): English whatever the UI's language, so the page marks them (ToolWords.tsx).
+ */
+export function failureWords(error: RecordError): string[] {
+  const parsed = scanFailureParamsSchema.safeParse(error.params);
+  if (!parsed.success) return [];
+  const params: Record<string, unknown> = parsed.data;
+  const errnoOnly = params.errno !== undefined && ERRNO_KEYS[String(params.errno)] === undefined;
+  return [params.detail, errnoOnly ? params.errno : undefined].filter((value): value is string => typeof value === 'string' && value !== '');
+}

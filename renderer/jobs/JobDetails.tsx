@@ -4,10 +4,12 @@
 import { useState, type ReactElement } from 'react';
 import { displayName } from '../../shared/display-name.ts';
 import type { JobState } from '../../shared/jobs/job.ts';
-import { verdictOf, type Verdict } from '../../shared/scans/record.ts';
-import type { MessageKey } from '../i18n/messages.ts';
+import { verdictOf, type ScanRecord, type Verdict } from '../../shared/scans/record.ts';
+import type { MessageKey, Translator } from '../i18n/messages.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
 import { VerdictBadge } from '../scans/VerdictBadge.tsx';
+import { withToolWords } from '../app/ToolWords.tsx';
+import { failureWords } from '../detail/failure-text.ts';
 import { CleanSearch } from './CleanSearch.tsx';
 import { openJobFile, reasonOf, useJobFiles } from './job-files.ts';
 
@@ -59,7 +61,7 @@ function JobFiles({ jobId, verdicts, title, count, name }: JobFilesProps): React
                 <bdi>{displayName(record.fileName)}</bdi>
               </button>
               <VerdictBadge record={record} />
-              {reasonOf(translator, record) ? <span className="job-file__reason muted">{reasonOf(translator, record)}</span> : null}
+              <Reason translator={translator} record={record} />
             </li>
           ))}
         </ul>
@@ -71,4 +73,12 @@ function JobFiles({ jobId, verdicts, title, count, name }: JobFilesProps): React
       ) : null}
     </section>
   );
+}
+
+/** Why a file was not scanned; the system's words in it marked as such. */
+function Reason({ translator, record }: { translator: Translator; record: ScanRecord }): ReactElement | null {
+  const reason = reasonOf(translator, record);
+  if (!reason || !record.error) return null;
+  const quoted = record.status === 'failed' ? failureWords(record.error) : [];
+  return <span className="job-file__reason muted">{withToolWords(reason, quoted)}</span>;
 }

@@ -16,7 +16,7 @@ export async function startJob(kind: JobKind): Promise<void> {
   const result = await api.scanJobs.start(roots ? { kind, roots } : { kind });
   if (!result.ok) {
     if (result.error.code === 'job_running' && kind !== 'custom') store.notify('info', `jobs.running.${kind}`);
-    else store.notify('error', 'error.generic', { message: result.error.message });
+    else store.notify('error', 'error.generic', undefined, { tool: 'core', words: result.error.message });
     return;
   }
   if (!verdictStore.getState().jobs.some((known) => known.job.id === result.value.job.id)) {

@@ -7,7 +7,8 @@ import { useTranslator } from '../i18n/use-translator.ts';
 import { CleanIcon, WarningIcon } from '../icons/icons.tsx';
 import { useVerdict } from '../store/use-verdict.ts';
 import { refreshProtection, updateSignatures } from './protection-actions.ts';
-import { actionLabel, headline, hintText, hostOf, lineAction, platformOf, reasonText } from './protection-text.ts';
+import { actionLabel, headline, hintText, hostOf, lineAction, platformOf, reasonText, reasonWords } from './protection-text.ts';
+import { ToolWords } from '../app/ToolWords.tsx';
 
 export function ProtectionLine(): ReactElement {
   const { t } = useTranslator();
@@ -37,6 +38,7 @@ function Line({ view }: { view: ProtectionView }): ReactElement | null {
   const hint = hintText(status.action, platform, translator, status.engine.source);
   const updating = view.update.phase === 'running';
   const calm = status.state === 'protected';
+  const said = reasonWords(status);
   // While an update runs the button stays focusable (aria-disabled): disabling it would drop the focus.
   const act = (): void => {
     if (updating) return;
@@ -48,6 +50,7 @@ function Line({ view }: { view: ProtectionView }): ReactElement | null {
       <p className="protection-line__text">
         <strong>{headline(status, translator)}</strong> <span data-testid="protection-reason">{reasonText(status, translator)}</span>
         {hint ? <span className="protection-line__hint"> {hint}</span> : null}
+        {said ? <ToolWords said={said} /> : null}
       </p>
       {action?.kind === 'install' ? (
         <a className="button" href={action.url} target="_blank" rel="noreferrer noopener">

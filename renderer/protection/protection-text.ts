@@ -5,6 +5,7 @@ import type { EngineSource, ProtectionAction, ProtectionStatus } from '../../sha
 import type { ProtectionView, SignatureUpdateOutcome } from '../../shared/engine/protection-view.ts';
 import { formatSize } from '../i18n/format.ts';
 import type { MessageKey, Translator } from '../i18n/messages.ts';
+import type { ToolSaid } from '../app/tool-said.ts';
 
 export type Platform = 'linux' | 'mac' | 'windows';
 
@@ -42,6 +43,15 @@ export function reasonText(status: ProtectionStatus, tr: Translator): string {
     detail: String(p.detail ?? p.problem ?? ''),
   };
   return tr.t(`protection.reason.${status.reason.code}` as MessageKey, params);
+}
+
+/** clamd's own words (or the system's) on why it is not running, shown under the reason. */
+export function reasonWords(status: ProtectionStatus): ToolSaid | null {
+  const detail = status.reason.params.detail;
+  if (typeof detail !== 'string' || detail.trim() === '') return null;
+  if (status.reason.code === 'clamd_failed') return { tool: 'clamd', words: detail };
+  if (status.reason.code === 'clamd_not_answering') return { tool: 'system', words: detail };
+  return null;
 }
 
 /** The status line's one action for this state; `source`: the engine's (Verdict's own clamd is Verdict's to start). */
@@ -126,6 +136,23 @@ export function updateOutcomeText(outcome: SignatureUpdateOutcome, tr: Translato
   if (plain && outcome.params[plain.param] === undefined) return tr.t(plain.key);
   const params = { ...outcome.params, ...(outcome.params.version !== undefined ? { version: String(outcome.params.version) } : {}) };
   return tr.t(`engine.update.${outcome.code}` as MessageKey, params);
+}
+
+/** Who said an outcome's detail: freshclam's error lines, or the system's when freshclam could not run. */
+const OUTCOME_SOURCES: Partial<Record<SignatureUpdateOutcome['code'], ToolSaid['tool']>> = {
+  no_connection: 'freshclam',
+  disk_full: 'freshclam',
+  not_writable: 'freshclam',
+  failed: 'freshclam',
+  spawn_failed: 'system',
+  data_dir_unwritable: 'system',
+};
+
+/** The program's own words on an outcome, shown under its sentence. */
+export function updateOutcomeWords(outcome: SignatureUpdateOutcome): ToolSaid | null {
+  const tool = OUTCOME_SOURCES[outcome.code];
+  const detail = outcome.params.detail;
+  return tool && typeof detail === 'string' && detail.trim() !== '' ? { tool, words: detail } : null;
 }
 
 /** Whether an update outcome is good news (shown calmly) or needs the user (shown as a problem). */

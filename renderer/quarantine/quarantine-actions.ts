@@ -55,7 +55,7 @@ export async function restoreOne(entry: Pick<QuarantineEntry, 'id' | 'fileName' 
     result = await run(to);
   }
   if (!result.ok) {
-    notify('error', 'error.generic', { message: reasonOf(result.error) });
+    notify('error', 'error.withReason', { reason: reasonOf(result.error) });
     return false;
   }
   const notice = restoredOneNotice(how, result.value.restoredTo);

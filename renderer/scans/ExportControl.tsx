@@ -51,13 +51,13 @@ export function ExportControl(): ReactElement {
       // Every matching scan, a scan job's clean files too (the list shows those inside the job's row).
       const { offset: _offset, limit: _limit, jobRows: _jobRows, ...query } = pageQuery(filters, 0, 1);
       const result = await api.history.export(format, query);
-      if (!result.ok) notify('error', 'export.failed', { message: result.error.message });
+      if (!result.ok) notify('error', 'export.failed', undefined, { tool: 'core', words: result.error.message });
       else if (result.value) {
         const { rows, path } = result.value;
         notify('info', rows === 1 ? 'export.done_one' : 'export.done_other', { count: formatCount(locale, rows), file: baseName(path) });
       }
     } catch (error) {
-      notify('error', 'export.failed', { message: error instanceof Error ? error.message : String(error) });
+      notify('error', 'export.failed', undefined, { tool: 'core', words: error instanceof Error ? error.message : String(error) });
     } finally {
       setBusy(false);
     }

@@ -54,7 +54,7 @@ export function startScanFeed(scans: VerdictApi['scans'], store: StoreApi<Verdic
 
   const report = <T>(result: Result<T>): T | undefined => {
     if (result.ok) return result.value;
-    store.getState().notify('error', 'error.generic', { message: result.error.message });
+    store.getState().notify('error', 'error.generic', undefined, { tool: 'core', words: result.error.message });
     return undefined;
   };
 

@@ -2,10 +2,12 @@
 // its signatures and their age, the database folder; "Update signatures now" with
 // its progress and outcome in words, and "Look again".
 import type { ReactElement } from 'react';
-import type { ProtectionView } from '../../shared/engine/protection-view.ts';
+import type { ProtectionStatus } from '../../shared/engine/protection-state.ts';
+import type { ProtectionView, SignatureUpdateOutcome } from '../../shared/engine/protection-view.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
 import { refreshProtection, updateSignatures } from '../protection/protection-actions.ts';
-import { engineNameText, headline, reasonText, signaturesText, streamLimitText, updateOutcomeText, updateSucceeded, whereText } from '../protection/protection-text.ts';
+import { engineNameText, headline, reasonText, reasonWords, signaturesText, streamLimitText, updateOutcomeText, updateOutcomeWords, updateSucceeded, whereText } from '../protection/protection-text.ts';
+import { ToolWords } from '../app/ToolWords.tsx';
 import { useVerdict } from '../store/use-verdict.ts';
 import { EngineChoice } from './EngineChoice.tsx';
 import { Fact } from '../app/Fact.tsx';
@@ -35,6 +37,7 @@ function EngineFacts({ view }: { view: ProtectionView }): ReactElement {
       {status ? (
         <p className={`engine-state engine-state--${status.state}`} data-state={status.state}>
           <strong>{headline(status, translator)}.</strong> {reasonText(status, translator)}
+          <ReasonWords status={status} />
         </p>
       ) : null}
       <dl className="facts">
@@ -77,13 +80,30 @@ function UpdateControls({ view }: { view: ProtectionView }): ReactElement {
           {t('engine.lookAgain')}
         </button>
       </div>
+      {/* freshclam's progress and its own words on a failure, under the sentence in the UI's language. */}
       <p role="status" aria-live="polite" className="engine-update__progress" data-testid="engine-update-status">
-        {running ? (line ? t('engine.updatingLine', { line }) : t('engine.updating')) : last ? (
+        {running ? (
+          <>
+            {t('engine.updating')}
+            {line ? <ToolWords said={{ tool: 'freshclam', words: line }} /> : null}
+          </>
+        ) : last ? (
           <span className={updateSucceeded(last) ? 'engine-update__ok' : 'engine-update__problem'} data-outcome={last.code}>
             {updateOutcomeText(last, translator)}
+            <OutcomeWords outcome={last} />
           </span>
         ) : null}
       </p>
     </div>
   );
+}
+
+function ReasonWords({ status }: { status: ProtectionStatus }): ReactElement | null {
+  const said = reasonWords(status);
+  return said ? <ToolWords said={said} /> : null;
+}
+
+function OutcomeWords({ outcome }: { outcome: SignatureUpdateOutcome }): ReactElement | null {
+  const said = updateOutcomeWords(outcome);
+  return said ? <ToolWords said={said} /> : null;
 }

@@ -14,6 +14,7 @@ import { verdictStore } from '../store/store.ts';
 import { useVerdict } from '../store/use-verdict.ts';
 import { apiKeyMessage, baseUrlMessage, type FieldMessage } from './input-messages.ts';
 import { settingsSettled, updateSettings } from './settings-actions.ts';
+import { ToolWords } from '../app/ToolWords.tsx';
 
 /** Which service the settings name: a connection report is about one. */
 const serviceKey = (settings: Pick<Settings, 'backend'> | null): string => JSON.stringify(settings?.backend ?? null);
@@ -159,8 +160,9 @@ function ApiKeyField(): ReactElement {
         {keyStatus?.isSet && keyStatus.masked ? t('settings.apiKeyStored', { masked: keyStatus.masked }) : t('settings.apiKeyNone')} · {t('settings.apiKeyHint')}
       </p>
       {keyStatus?.keychainError ? (
-        <p className="field-error" role="alert">
-          {t('settings.keychainError', { error: keyStatus.keychainError })}
+        <p className="field-error" role="alert" data-testid="keychain-error">
+          {t('settings.keychainError')}
+          <ToolWords said={{ tool: 'keychain', words: keyStatus.keychainError }} />
         </p>
       ) : null}
     </form>
@@ -208,7 +210,7 @@ function ConnectionTest({ service }: { service: string }): ReactElement {
       <div role="status" aria-live="polite" className="connection-test__report" data-testid="connection-report">
         {report ? (
           <p className={report.problem === null ? 'ok' : 'field-error'}>
-            <strong>{summary(report)}</strong> <span className="muted">{report.message}</span>
+            <strong>{summary(report)}</strong> <ToolWords said={{ tool: 'core', words: report.message }} />
           </p>
         ) : null}
       </div>

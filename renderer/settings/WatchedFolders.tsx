@@ -67,7 +67,7 @@ function WatchedFolderItem({ status }: { status: WatchedFolderStatus }): ReactEl
   const settings = useVerdict((state) => state.settings);
   const remoteUrl = settings ? (settings.backend.kind === 'remote' ? settings.backend.baseUrl : settings.remoteBaseUrl) : null;
   const remoteHost = remoteUrl ? consentHostLabel(new URL(remoteUrl).origin) : null;
-  const defaultService = settings?.backend.kind === 'remote' ? consentHostLabel(new URL(settings.backend.baseUrl).origin) : t('watch.backend.local');
+  const defaultService = settings?.backend.kind === 'remote' ? consentHostLabel(new URL(settings.backend.baseUrl).origin) : t('watch.backend.localShort');
 
   return (
     <li className="watched__item" data-watch-state={status.state}>

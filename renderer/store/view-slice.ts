@@ -6,6 +6,7 @@ import { NO_FILTERS, type Filters } from '../scans/filters.ts';
 import type { MessageKey, MessageParams } from '../i18n/messages.ts';
 import type { VerdictStore } from './store.ts';
 import type { DialogRequest } from '../dialogs/dialog-request.ts';
+import type { ToolSaid } from '../app/tool-said.ts';
 
 export type Section = 'scans' | 'settings';
 
@@ -14,6 +15,8 @@ export interface Notice {
   kind: 'info' | 'error';
   key: MessageKey;
   params?: MessageParams;
+  /** What a program said (the core's English sentence), shown under the notice's own words. */
+  said?: ToolSaid;
   /** Distinguishes two equal notices in a row (so the live region speaks again). */
   serial: number;
 }
@@ -35,7 +38,7 @@ export interface ViewSlice {
   setFilters(patch: Partial<Filters>): void;
   setActiveIndex(index: number): void;
   select(id: string | null): void;
-  notify(kind: Notice['kind'], key: MessageKey, params?: MessageParams): void;
+  notify(kind: Notice['kind'], key: MessageKey, params?: MessageParams, said?: ToolSaid): void;
   dismissNotice(): void;
   /** Ticks or unticks one scan; the anchor for a Shift range moves there. */
   toggleChecked(id: string, index: number): void;
@@ -72,8 +75,8 @@ export const createViewSlice: StateCreator<VerdictStore, [], [], ViewSlice> = (s
   select(selectedId) {
     set({ selectedId });
   },
-  notify(kind, key, params) {
-    set({ notice: { kind, key, ...(params ? { params } : {}), serial: (get().notice?.serial ?? 0) + 1 } });
+  notify(kind, key, params, said) {
+    set({ notice: { kind, key, ...(params ? { params } : {}), ...(said ? { said } : {}), serial: (get().notice?.serial ?? 0) + 1 } });
   },
   dismissNotice() {
     set({ notice: null });

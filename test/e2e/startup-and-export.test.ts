@@ -183,7 +183,10 @@ describe('export', () => {
     await page.getByRole('button', { name: de['export.button'] }).click();
     await page.getByRole('button', { name: de['export.csv'] }).click();
     const error = page.getByTestId('notice-error');
-    await error.getByText(/^Die Prüfungen konnten nicht exportiert werden: .*no-such-folder/).waitFor();
+    // The sentence in German; the system's words (naming the folder) under it, marked English.
+    await error.getByText(de['export.failed']).waitFor();
+    const said = error.getByTestId('tool-words').locator('samp[lang=en]');
+    expect(await said.innerText()).toMatch(/no-such-folder/);
     await expect(readdir(path.dirname(target))).rejects.toMatchObject({ code: 'ENOENT' });
     expectNoProblems(app);
   });

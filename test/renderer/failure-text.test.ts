@@ -5,7 +5,7 @@
 // record without parameters (older history, or the service's own words) keeps its text.
 import { describe, expect, it } from 'vitest';
 import { describeUpload, gaveUp, scanFailure } from '../../electron/scans/failure-text.ts';
-import { failureText } from '../../renderer/detail/failure-text.ts';
+import { failureText, failureWords } from '../../renderer/detail/failure-text.ts';
 import { translator } from '../../renderer/i18n/messages.ts';
 import {
   FILE_KINDS,
@@ -148,5 +148,19 @@ describe('failed scans worded from their parameters', () => {
     expect(failureText(de, { code: 'too_large', message: 'odd', params: { cause: 'no-such-cause' } })).toBe('odd');
     // The gave-up suffix on a sentence without parameters stays the core's English too.
     expect(failureText(de, gaveUp({ code: 'malformed_response', message: 'Der Dienst sagte etwas.' }, 3))).toBe('Der Dienst sagte etwas. (gave up after 3 attempts)');
+  });
+
+  it('names the words a line quotes from the system or a service (English, marked in the page), and only those', () => {
+    for (const params of Object.values(samples)) {
+      const error = scanFailure(params);
+      const detail = 'detail' in params ? [params.detail] : [];
+      expect(failureWords(error), params.cause).toEqual(detail);
+      for (const words of failureWords(error)) expect(failureText(de, error), params.cause).toContain(words);
+    }
+    // An errno the page words itself is not quoted; one it does not know is.
+    expect(failureWords(scanFailure({ cause: 'upload_problem', upload: 'unreadable', errno: 'EACCES' }))).toEqual([]);
+    expect(failureWords(scanFailure({ cause: 'upload_problem', upload: 'unreadable', errno: 'EIO' }))).toEqual(['EIO']);
+    // The service's own words, without parameters: its language is not known, so nothing is marked.
+    expect(failureWords({ code: 'scan_failed', message: 'Le fichier est corrompu' })).toEqual([]);
   });
 });

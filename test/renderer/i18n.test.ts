@@ -28,6 +28,16 @@ describe('message catalogues', () => {
     for (const key of keys.filter((name) => name.endsWith('_other'))) expect(keys, key).toContain(key.replace(/_other$/, '_one'));
   });
 
+  it('one word for each engine: "basic checks" (Basisprüfung) for the EICAR-only engine, "on this computer" for the local service, never "built-in"', () => {
+    for (const [language, messages, banned] of [['en', en, /built-in/i], ['de', de, /eingebaut/i]] as const) {
+      for (const [key, text] of Object.entries(messages)) expect(text, `${language} ${key}`).not.toMatch(banned);
+    }
+    expect(en['engine.name.builtin']).toBe('Basic checks (EICAR test file only)');
+    expect(de['engine.name.builtin']).toBe('Basisprüfung (nur EICAR-Testdatei)');
+    expect(en['drop.hint']).toContain('on this computer');
+    expect(de['drop.hint']).toContain('auf diesem Computer');
+  });
+
   it('the verdict words differ, so "could not scan" never reads like "clean"', () => {
     for (const messages of Object.values(catalogues)) {
       const words = ['unsafe', 'safe', 'could-not-scan', 'pending', 'skipped'].map((verdict) => messages[`verdict.${verdict}` as MessageKey]);

@@ -12,9 +12,11 @@ import {
   lineAction,
   platformOf,
   reasonText,
+  reasonWords,
   signaturesText,
   streamLimitText,
   updateOutcomeText,
+  updateOutcomeWords,
   whereText,
 } from '../../renderer/protection/protection-text.ts';
 
@@ -56,11 +58,17 @@ describe('the reason, worded from its code', () => {
       'ClamAV 1.4.6 checks your files, but its signatures (version 27467) are 10 days old, older than 3 days. New threats may not be recognised.',
     );
     expect(reasonText(status('signatures_undated'), en)).toBe('ClamAV 1.4.6 checks your files, but it reports no dated official signatures: only custom signature files are loaded.');
-    expect(reasonText(status('clamav_not_found'), en)).toBe('ClamAV is not installed. Only the built-in engine checks files, and it recognises only the EICAR test file.');
+    expect(reasonText(status('clamav_not_found'), en)).toBe('ClamAV is not installed. Only basic checks look at files, and they recognise only the EICAR test file.');
     expect(reasonText(status('clamd_not_answering'), en)).toBe(
-      'ClamAV should answer at unix:/run/clamav/clamd.ctl, but it does not. Only the built-in engine checks files until it does.',
+      'ClamAV should answer at unix:/run/clamav/clamd.ctl, but it does not. Only basic checks look at files until it does.',
     );
-    expect(reasonText(status('clamd_failed'), en)).toBe('Verdict’s own ClamAV could not start: No supported database files found');
+    // clamd's own words are not part of the sentence: they are shown under it (reasonWords).
+    expect(reasonText(status('clamd_failed'), en)).toBe('Verdict’s own ClamAV could not start.');
+  });
+
+  it('gives clamd’s own words on why it is not running apart, to be shown under the sentence', () => {
+    expect(reasonWords(status('clamd_failed'))).toEqual({ tool: 'clamd', words: 'No supported database files found' });
+    for (const reason of PROTECTION_REASONS.filter((code) => code !== 'clamd_failed' && code !== 'clamd_not_answering')) expect(reasonWords(status(reason)), reason).toBeNull();
   });
 
   it.each(PROTECTION_REASONS)('%s: a German text that differs from the English one, with no placeholder left', (reason) => {
@@ -153,6 +161,18 @@ describe('a signature update’s outcome in words', () => {
     expect(updateOutcomeText(outcome('system_database'), en)).toBe(
       'Your system updates these signatures, not Verdict. Check its updater: systemctl status clamav-freshclam',
     );
+  });
+
+  it('gives freshclam’s (or the system’s) own words on a failure apart, never inside the sentence', () => {
+    const detail = "ERROR: Can't download daily.cvd";
+    expect(updateOutcomeWords(outcome('failed', { detail }))).toEqual({ tool: 'freshclam', words: detail });
+    expect(updateOutcomeWords(outcome('no_connection', { detail }))).toEqual({ tool: 'freshclam', words: detail });
+    expect(updateOutcomeWords(outcome('spawn_failed', { detail: '/usr/bin/freshclam: EACCES' }))).toEqual({ tool: 'system', words: '/usr/bin/freshclam: EACCES' });
+    expect(updateOutcomeWords(outcome('updated', { version: 27468 }))).toBeNull();
+    expect(updateOutcomeWords(outcome('failed'))).toBeNull();
+    for (const code of SIGNATURE_UPDATE_CODES) {
+      for (const tr of [en, de]) expect(updateOutcomeText(outcome(code, { detail }), tr), code).not.toContain(detail);
+    }
   });
 
   it.each(SIGNATURE_UPDATE_CODES)('%s: worded in both languages, differently, with nothing left unfilled', (code) => {
