@@ -1,6 +1,6 @@
 // Everything known about the selected scan, what the verdict means, and for a
 // failure what went wrong and what to do next.
-import { useEffect, useState, type ReactElement } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
 import { displayName } from '../../shared/display-name.ts';
 import { isExclusionReason, LINK_OUTSIDE } from '../../shared/scans/exclusion.ts';
 import { verdictOf, type ScanRecord } from '../../shared/scans/record.ts';
@@ -11,16 +11,17 @@ import { formatCount, formatDateTime, formatDuration, formatSize } from '../i18n
 import { useTranslator } from '../i18n/use-translator.ts';
 import { CloseIcon, CopyIcon, FolderIcon, SkipIcon, ThreatIcon, UploadIcon, WarningIcon } from '../icons/icons.tsx';
 import { remoteServiceOrigin } from '../../shared/settings/folder-route.ts';
-import { focusScanList } from '../scans/ScanList.tsx';
 import { rescan } from '../scans/submit-paths.ts';
 import { sendWaiting } from '../quarantine/quarantine-actions.ts';
 import { VerdictBadge } from '../scans/VerdictBadge.tsx';
 import { verdictStore } from '../store/store.ts';
 import { useVerdict } from '../store/use-verdict.ts';
 import { failureHelp } from './failure-help.ts';
-import { failureText } from './failure-text.ts';
+import { failureText, failureWords } from './failure-text.ts';
+import { withToolWords } from '../app/ToolWords.tsx';
 import { verdictEngineText } from './engine-text.ts';
 import { showScan } from './show-scan.ts';
+import { useDetailOpener } from './detail-opener.ts';
 import { ExclusionReason } from './ExclusionReason.tsx';
 import { linkOutsideText } from './exclusion-text.ts';
 import { ThreatResponse } from './ThreatResponse.tsx';
@@ -34,6 +35,8 @@ export function DetailPanel(): ReactElement | null {
   const record = useVerdict((state) => (state.selectedId ? state.records.get(state.selectedId) : undefined));
   const select = useVerdict((state) => state.select);
   const [missing, setMissing] = useState<string | null>(null);
+  const panel = useRef<HTMLElement>(null);
+  const returnFocus = useDetailOpener(selectedId, panel);
 
   // A selection outside the loaded pages (e.g. from a notification) is fetched once.
   useEffect(() => {
@@ -50,13 +53,18 @@ export function DetailPanel(): ReactElement | null {
   }, [selectedId, record]);
 
   if (!selectedId) return null;
-  // Focus goes to the list first: the button it is on is about to go.
+  // Focus goes back first: the button it is on is about to go.
   const close = (): void => {
-    focusScanList();
+    returnFocus();
     select(null);
   };
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>): void => {
+    if (event.key !== 'Escape' || event.defaultPrevented) return;
+    event.preventDefault();
+    close();
+  };
   return (
-    <aside className="detail" aria-labelledby="detail-title" data-testid="detail-panel" data-focus-scope>
+    <aside ref={panel} className="detail" aria-labelledby="detail-title" data-testid="detail-panel" data-focus-scope onKeyDown={onKeyDown}>
       <div className="detail__head">
         <h2 id="detail-title" className="detail__title">
           {/* Hidden and bidi control characters shown as ⟨U+XXXX⟩; <bdi> keeps a right-to-left name from reordering anything around it. */}
@@ -203,7 +211,7 @@ function VerdictExplanation({ record }: { record: ScanRecord }): ReactElement | 
             {record.error ? (
               <p className="muted small" data-testid="failure-detail">
                 {/* The core's sentence, in the UI's language where it recorded parameters; it may quote the path: shown like every name. */}
-                {displayName(failureText({ t, locale }, record.error))} · {t('detail.errorCode', { code: record.error.code })}
+                {withToolWords(displayName(failureText({ t, locale }, record.error)), failureWords(record.error).map(displayName))} · {t('detail.errorCode', { code: record.error.code })}
               </p>
             ) : null}
             <strong>{t('detail.nextStep')}</strong>

@@ -5,7 +5,7 @@
 import { useId, useLayoutEffect, useRef, useState, type ReactElement, type ReactNode } from 'react';
 import { displayName } from '../../shared/display-name.ts';
 import { shownParams } from '../i18n/shown-params.ts';
-import { placesOf, restoreFocus } from '../app/focus-guard.ts';
+import { placeOf, restoreFocus } from '../app/focus-guard.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
 import { UploadIcon, WarningIcon } from '../icons/icons.tsx';
 import { useVerdict } from '../store/use-verdict.ts';
@@ -34,14 +34,13 @@ function Modal({ onCancel, labelledBy, describedBy, children, testId }: { onCanc
     const element = ref.current;
     const active = document.activeElement;
     const opener = active instanceof HTMLElement && active !== document.body ? active : null;
-    const places = opener ? placesOf(opener) : [];
+    const place = opener ? placeOf(opener) : null;
     if (element && !element.open) element.showModal();
     // showModal() focuses the first control (the checkbox); the safe choice should have it.
     element?.querySelector<HTMLElement>('[data-autofocus]')?.focus();
     return () => {
       element?.close();
-      if (opener?.isConnected && !opener.matches(':disabled')) opener.focus();
-      else restoreFocus(places);
+      if (place) restoreFocus(place);
     };
   }, []);
   return (

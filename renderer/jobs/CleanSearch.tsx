@@ -21,7 +21,8 @@ export function CleanSearch({ jobId, clean }: { jobId: number; clean: number }):
     }, TYPING_MS);
     return () => clearTimeout(timer);
   }, [typed]);
-  const { page } = useJobFiles(search ? { job: jobId, verdicts: ['safe'], search, limit: PAGE, offset, order: 'oldest' } : null, 0);
+  // The results and the pager stay while the next page loads: Next and Previous keep focus.
+  const { page, loading } = useJobFiles(search ? { job: jobId, verdicts: ['safe'], search, limit: PAGE, offset, order: 'oldest' } : null, 0, true);
   const inputId = `job-${jobId}-clean-search`;
   const hintId = `${inputId}-hint`;
   const total = page?.total ?? 0;
@@ -44,7 +45,7 @@ export function CleanSearch({ jobId, clean }: { jobId: number; clean: number }):
         {tn('jobs.clean.hint', clean)}
       </p>
       {page && search ? (
-        <div role="status" className="clean-search__results">
+        <div role="status" className="clean-search__results" aria-busy={loading || undefined}>
           <p>{page.totalIsLowerBound ? `${tn('jobs.clean.results', total)}+` : tn('jobs.clean.results', total)}</p>
           <ul className="job-files__list">
             {page.items.map((record) => (
@@ -60,17 +61,22 @@ export function CleanSearch({ jobId, clean }: { jobId: number; clean: number }):
           </ul>
           {total > PAGE ? (
             <div className="clean-search__pager">
-              <button type="button" className="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
-                {t('jobs.clean.previous')}
-              </button>
+              {/* aria-disabled at either end, not disabled: the button pressed keeps focus. */}
+              <PagerButton label={t('jobs.clean.previous')} unavailable={offset === 0} onPress={() => setOffset(Math.max(0, offset - PAGE))} />
               <span>{t('jobs.clean.page', { from: formatCount(locale, offset + 1), to: formatCount(locale, Math.min(total, offset + PAGE)), total: formatCount(locale, total) })}</span>
-              <button type="button" className="button" disabled={offset + PAGE >= total} onClick={() => setOffset(offset + PAGE)}>
-                {t('jobs.clean.next')}
-              </button>
+              <PagerButton label={t('jobs.clean.next')} unavailable={offset + PAGE >= total} onPress={() => setOffset(offset + PAGE)} />
             </div>
           ) : null}
         </div>
       ) : null}
     </section>
+  );
+}
+
+function PagerButton({ label, unavailable, onPress }: { label: string; unavailable: boolean; onPress(): void }): ReactElement {
+  return (
+    <button type="button" className="button" aria-disabled={unavailable || undefined} onClick={() => (unavailable ? undefined : onPress())}>
+      {label}
+    </button>
   );
 }

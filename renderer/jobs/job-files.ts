@@ -12,13 +12,17 @@ import { verdictStore } from '../store/store.ts';
 export interface JobFilesPage {
   page: Page<ScanRecord> | null;
   failed: boolean;
+  /** The page shown is the previous query's: this one's is on its way. */
+  loading?: boolean;
 }
 
 /**
  * The rows of `query`, fetched again whenever `refresh` changes (a count of the job's
  * rows of this kind: new ones came); null `query`: nothing to fetch (an empty search).
+ * `keep`: the previous query's page stays while the next one loads (a pager keeps its
+ * place, and the button pressed keeps focus).
  */
-export function useJobFiles(query: HistoryQuery | null, refresh: number): JobFilesPage {
+export function useJobFiles(query: HistoryQuery | null, refresh: number, keep = false): JobFilesPage {
   const [state, setState] = useState<JobFilesPage & { key: string | null }>({ key: null, page: null, failed: false });
   const key = query ? JSON.stringify(query) : null;
   useEffect(() => {
@@ -32,8 +36,10 @@ export function useJobFiles(query: HistoryQuery | null, refresh: number): JobFil
       current = false;
     };
   }, [key, refresh]);
-  // An answer for another query (or none wanted) is not shown; the last one stays while a refresh is on its way.
-  return state.key === key && key !== null ? state : { page: null, failed: false };
+  // An answer for another query (or none wanted) is not shown, unless kept; the last one stays while a refresh is on its way.
+  if (key === null) return { page: null, failed: false };
+  if (state.key === key) return state;
+  return keep && state.page ? { page: state.page, failed: false, loading: true } : { page: null, failed: false };
 }
 
 /** Shows the scan in the detail panel (it is not among the list's rows). */

@@ -16,10 +16,21 @@ import { ROW_HEIGHT, ScanRow, rowDomId } from './ScanRow.tsx';
 
 const LIST_ID = 'scan-list';
 
-/** Puts keyboard focus on the list (where it goes when the details close). */
-export function focusScanList(): void {
+/** The mounted list's way to bring a row into view (the virtualizer scrolls it). */
+let revealRow: ((index: number) => void) | null = null;
+
+/** Puts keyboard focus on the list, its cursor on the scan `id` when it is a row (where the details go back to). */
+export function focusScanList(id?: string): void {
+  const index = id === undefined ? -1 : verdictStore.getState().ids.indexOf(id);
+  if (index >= 0) {
+    verdictStore.getState().setActiveIndex(index);
+    revealRow?.(index);
+  }
   document.getElementById(LIST_ID)?.focus();
 }
+
+/** Whether `element` is the list itself. */
+export const isScanList = (element: Element): boolean => element.id === LIST_ID;
 
 export function ScanList({ feed }: { feed: ScanFeed }): ReactElement {
   const { t, tn } = useTranslator();
@@ -69,6 +80,13 @@ export function ScanList({ feed }: { feed: ScanFeed }): ReactElement {
     },
     [checkRange, setActiveIndex, toggleChecked],
   );
+
+  useEffect(() => {
+    revealRow = (index) => virtualizer.scrollToIndex(index, { align: 'auto' });
+    return () => {
+      revealRow = null;
+    };
+  }, [virtualizer]);
 
   const move = (index: number): void => {
     const next = Math.max(0, Math.min(index, count - 1));
