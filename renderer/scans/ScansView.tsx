@@ -1,4 +1,7 @@
-// The main view: drop zone, filters, the list and the selected scan's details.
+// The main view: the status line, drop zone and scan jobs above the list, the
+// filters, the list and the selected scan's details. The window itself never
+// scrolls: the part above the list and a job's details scroll within themselves,
+// and the list keeps at least a third of the window (app.css, --list-min).
 import type { ReactElement } from 'react';
 import { usePaintedOnce } from '../app/after-paint.ts';
 import { DetailPanel } from '../detail/DetailPanel.tsx';
@@ -20,11 +23,14 @@ export function ScansView({ feed }: { feed: ScanFeed }): ReactElement {
   return (
     <div className={`scans${hasSelection ? ' scans--with-detail' : ''}`}>
       <div className="scans__main">
-        <ProtectionLine />
-        <BasicOnlyRescan />
-        <DropZone />
-        <ScanComputer />
-        <JobList />
+        {/* Everything above the list scrolls within itself when it is taller than its share: the list keeps its room. */}
+        <div className="scans__top" data-testid="scans-top">
+          <ProtectionLine />
+          <BasicOnlyRescan />
+          <DropZone />
+          <ScanComputer />
+          <JobList />
+        </div>
         <div className="scans__toolbar">
           <FilterBar />
           <ExportControl />
