@@ -4,6 +4,8 @@
 // flight the session is pinged before clamd's ReadTimeout would end it (clamd also ends
 // the scans then); once idle it ends itself. A session that ends says why, and hands its
 // unanswered commands back to its owner.
+// A session is used once clamd has answered its first PING: a connection a stopping clamd
+// accepted and then dropped takes no file with it. A FILDES session then passes its probe.
 // A FILDES never follows an unanswered INSTREAM on the wire: clamd takes a received
 // descriptor for the first command in what it read, and an INSTREAM read together with the
 // next FILDES replaces it with its own temporary file (clamd/server-th.c): that FILDES then
@@ -37,7 +39,7 @@ export interface SessionTimings {
   chunkSize: number;
 }
 
-type Entry = { kind: 'scan'; command: ScanCommand; via: ClamdTransport; sentAt: number } | { kind: 'given-up'; stream: boolean } | { kind: 'probe' } | { kind: 'ping' };
+type Entry = { kind: 'scan'; command: ScanCommand; via: ClamdTransport; sentAt: number } | { kind: 'given-up'; stream: boolean } | { kind: 'probe' } | { kind: 'ping'; first: boolean };
 
 const COMMANDS = {
   idsession: Buffer.from('zIDSESSION\0'),
@@ -54,7 +56,11 @@ export class ClamdSession {
   readonly #owner: SessionOwner;
   readonly #timings: SessionTimings;
   readonly #pending = new Map<number, Entry>();
+  /** Passed (as a FILDES) once clamd has answered the first PING. */
+  readonly #probeFd: number | null;
   #wire: ClamdWire | null = null;
+  /** clamd answered the first PING: commands may go. */
+  #ready = false;
   #nextId = 1;
   /** Scans clamd is working on (given-up ones too: they still take a clamd thread), and those waiting here. */
   #scans = 0;
@@ -73,23 +79,22 @@ export class ClamdSession {
   /** Scans clamd answered with a word about the session, not the file: handed back with the unanswered. */
   readonly #returned: ScanCommand[] = [];
 
-  private constructor(owner: SessionOwner, timings: SessionTimings) {
+  private constructor(owner: SessionOwner, timings: SessionTimings, probeFd: number | null) {
     this.#owner = owner;
     this.#timings = timings;
+    this.#probeFd = probeFd;
   }
 
-  /** Connects and starts the session; with `probeFd`, the first command checks that descriptors arrive. */
+  /** Connects and starts the session; with `probeFd`, checks that passed descriptors arrive. */
   static async open(address: ClamdAddress, addon: FdPassing | null, connectTimeoutMs: number, owner: SessionOwner, timings: SessionTimings, probeFd: number | null): Promise<ClamdSession> {
-    const session = new ClamdSession(owner, timings);
+    const session = new ClamdSession(owner, timings, probeFd);
     session.#wire = await ClamdWire.connect(address, addon, connectTimeoutMs, {
       data: (chunk) => session.#data(chunk),
       closed: (error) => session.#closed(error),
     });
     session.#wire.write(COMMANDS.idsession);
-    if (probeFd !== null && session.#wire.passesFds) {
-      session.#pending.set(session.#nextId++, { kind: 'probe' });
-      session.#wire.passFd(probeFd, COMMANDS.fildes);
-    }
+    session.#pending.set(session.#nextId++, { kind: 'ping', first: true });
+    session.#wire.write(COMMANDS.ping);
     const tick = Math.max(50, Math.min(1_000, Math.floor(timings.keepAliveMs / 2)));
     session.#timer = setInterval(() => session.#tick(), tick).unref();
     return session;
@@ -112,7 +117,7 @@ export class ClamdSession {
     if (wire === null || !this.usable) throw new Error('send on a session that is over');
     if (this.#scans === 0) wire.holdProcess(true);
     this.#scans += 1;
-    if (this.#waiting.length > 0 || (via === 'fildes' && this.#streamsOpen > 0)) this.#waiting.push({ command, via });
+    if (!this.#ready || this.#waiting.length > 0 || (via === 'fildes' && this.#streamsOpen > 0)) this.#waiting.push({ command, via });
     else this.#write(wire, command, via);
   }
 
@@ -137,10 +142,20 @@ export class ClamdSession {
     });
   }
 
-  /** Sends what waited for the open streams, up to the next FILDES that must wait again. */
+  /** clamd answered: the probe goes first (clamd cuts the connection at a descriptor it cannot take), then what waited. */
+  #start(): void {
+    this.#ready = true;
+    if (this.#probeFd !== null && this.#wire?.passesFds) {
+      this.#pending.set(this.#nextId++, { kind: 'probe' });
+      this.#wire.passFd(this.#probeFd, COMMANDS.fildes);
+    }
+    this.#release();
+  }
+
+  /** Sends what waited (for clamd's first answer, or for the open streams), up to a FILDES that must wait again. */
   #release(): void {
     const wire = this.#wire;
-    while (wire !== null && this.usable && this.#waiting.length > 0 && !(this.#waiting[0]!.via === 'fildes' && this.#streamsOpen > 0)) {
+    while (wire !== null && this.usable && this.#ready && this.#waiting.length > 0 && !(this.#waiting[0]!.via === 'fildes' && this.#streamsOpen > 0)) {
       const { command, via } = this.#waiting.shift()!;
       if (!command.settled) this.#write(wire, command, via);
       else if (--this.#scans === 0) wire.holdProcess(false);
@@ -182,7 +197,10 @@ export class ClamdSession {
       return;
     }
     this.#pending.delete(id);
-    if (entry.kind === 'ping') return;
+    if (entry.kind === 'ping') {
+      if (entry.first) this.#start();
+      return;
+    }
     if (entry.kind === 'probe') {
       if (isNoDescriptorReply(reply)) this.#fail('fildes-refused', reply);
       else if (/^fd\[\d+\]: OK$/.test(reply)) this.#owner.fildesConfirmed();
@@ -218,7 +236,7 @@ export class ClamdSession {
       entry.command.finish(errorVerdict('engine_timeout', `clamd did not answer within ${Math.round(this.#timings.replyTimeoutMs / 1000)} s`));
     }
     if (now - this.#lastWriteAt >= this.#timings.keepAliveMs && this.usable) {
-      this.#pending.set(this.#nextId++, { kind: 'ping' });
+      this.#pending.set(this.#nextId++, { kind: 'ping', first: false });
       this.#lastWriteAt = now;
       this.#wire?.write(COMMANDS.ping);
     }
