@@ -17,6 +17,9 @@ export const JobRow = memo(function JobRow({ progress }: { progress: JobProgress
   const [expanded, setExpanded] = useState(false);
   const { job, filesPerSecond, etaSeconds } = progress;
   const final = isFinalStatus(job.status);
+  const running = job.status === 'running';
+  // Stopped (paused, interrupted): the bar stands still at what is done of what was found so far.
+  const measured = job.walkComplete || !running;
   const c = job.counts;
   const detailsId = `job-details-${job.id}`;
   const done = c.scanned + c.couldNotScan + c.skipped;
@@ -29,12 +32,13 @@ export const JobRow = memo(function JobRow({ progress }: { progress: JobProgress
     ['jobs.fact.couldNotScan', formatCount(locale, c.couldNotScan), 'could-not-scan'],
     ['jobs.fact.skipped', formatCount(locale, c.skipped), 'skipped'],
     ['jobs.fact.size', formatSize(locale, c.bytes), 'size'],
-    ...(final
-      ? ([['jobs.fact.duration', formatDuration(locale, job.activeMs), 'duration']] as const)
-      : ([
+    // A pace and a time left only while it runs; a paused or interrupted job has the time it ran so far.
+    ...(running
+      ? ([
           ['jobs.fact.speed', t('jobs.speed', { rate: formatCount(locale, Math.round(filesPerSecond)) }), 'speed'],
           ['jobs.fact.eta', etaSeconds === null ? t('jobs.eta.unknown') : formatDuration(locale, etaSeconds * 1000), 'eta'],
-        ] as const)),
+        ] as const)
+      : ([['jobs.fact.duration', formatDuration(locale, job.activeMs), 'duration']] as const)),
   ];
 
   return (
@@ -78,16 +82,17 @@ export const JobRow = memo(function JobRow({ progress }: { progress: JobProgress
           <progress
             className="job__progress"
             aria-label={t(STATUS_KEYS[job.status])}
-            max={job.walkComplete ? Math.max(1, c.found) : undefined}
-            value={job.walkComplete ? done : undefined}
+            max={measured ? Math.max(1, c.found) : undefined}
+            value={measured ? done : undefined}
           />
           {job.currentFolder ? (
             <p className="job__folder">
               <FolderIcon />
-              <span>{t('jobs.fact.folder')}</span> <bdi title={displayName(job.currentFolder)}>{displayName(job.currentFolder)}</bdi>
-              {job.walkComplete ? null : <span className="muted"> ({t('jobs.walking')})</span>}
+              <span>{t(running ? 'jobs.fact.folder' : 'jobs.fact.folderStopped')}</span> <bdi title={displayName(job.currentFolder)}>{displayName(job.currentFolder)}</bdi>
+              {job.walkComplete || !running ? null : <span className="muted"> ({t('jobs.walking')})</span>}
             </p>
           ) : null}
+          {job.status === 'interrupted' ? <p className="job__note">{t('jobs.interruptedHint')}</p> : null}
         </>
       )}
       <div id={detailsId} className="job__details" hidden={!expanded}>
