@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
+import type { CoreApi } from '../../../shared/bridge/api.ts';
 import type { ScanRecord } from '../../../shared/scans/record.ts';
 import type { RunningClamd } from '../../support/clamd.ts';
 import { useCleanups } from '../../support/cleanups.ts';
@@ -17,7 +18,13 @@ type CoreSetup = Omit<Parameters<typeof startRealCore>[0], 'clamd'>;
 
 export interface E2eApp {
   /** A real core (with the file's engine) and the app opened over it; both close after the test. */
-  start(core?: CoreSetup, colorScheme?: 'light' | 'dark', view?: Pick<OpenAppOptions, 'viewport' | 'deviceScaleFactor'>): Promise<{ real: RealCore; app: AppHarness; page: Page }>;
+  start(
+    core?: CoreSetup,
+    colorScheme?: 'light' | 'dark',
+    view?: Pick<OpenAppOptions, 'viewport' | 'deviceScaleFactor'>,
+    /** What the window talks to instead of the core itself (a test that shows a state the core cannot be brought to). */
+    wrap?: (core: CoreApi) => CoreApi,
+  ): Promise<{ real: RealCore; app: AppHarness; page: Page }>;
   /** Files with these names and contents (latin1) in a new folder of their own; returns their paths by name. */
   writeFiles(files: Record<string, string>): Promise<Record<string, string>>;
   /** This file's scratch folder (removed after the file). */
@@ -50,10 +57,10 @@ export function useE2eApp(options: { prefix: string; engine: boolean; keyring?: 
   });
 
   return {
-    async start(core = {}, colorScheme = 'light', view = {}) {
+    async start(core = {}, colorScheme = 'light', view = {}, wrap = (api) => api) {
       const real = await startRealCore({ clamd, ...core });
       closeAfterTest(real);
-      const app = await openApp(browser, { core: real.core, staticDir: built.dir, colorScheme, ...view });
+      const app = await openApp(browser, { core: wrap(real.core), staticDir: built.dir, colorScheme, ...view });
       closeAfterTest(app);
       return { real, app, page: app.page };
     },
