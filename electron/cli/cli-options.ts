@@ -53,10 +53,10 @@ export const COMMON_OPTIONS = {
 
 /** The usage lines of the common options except --json (each CLI words that one itself). */
 export const COMMON_USAGE = `  --service URL        a remote File Scanning Service; the key comes from VERDICT_API_KEY or the keychain
-                       (without it, the built-in local service is used)
+                       (without it, the service on this computer is used)
   --data-dir DIR       history, settings and the local service's data (default: ${defaultDataDir()})
-  --engine KIND        built-in service engine: auto (a clamd that answers, else Verdict's own clamd when clamd
-                       and signatures are installed, else built-in), clamd or builtin
+  --engine KIND        the engine on this computer: auto (a clamd that answers, else Verdict's own clamd when clamd
+                       and signatures are installed, else basic checks), clamd or builtin (basic checks: EICAR only)
   --clamav-db DIR      the signature folder for Verdict's own clamd (default: <data dir>/clamav-db, else the system's)`;
 
 type Parsed<T extends ParseArgsOptionsConfig> = ReturnType<
@@ -168,7 +168,7 @@ export async function openCliCore(input: {
 
 /** Which service a run uses, for its first line on stderr. */
 export function serviceLabel(serviceOverride: ServiceOverride | undefined): string {
-  return serviceOverride ? new URL(serviceOverride.baseUrl).origin : 'the built-in local service';
+  return serviceOverride ? new URL(serviceOverride.baseUrl).origin : 'the service on this computer';
 }
 
 /**

@@ -22,7 +22,7 @@ ${JOB_USAGE}
 ${COMMON_USAGE}
   --force              scan again even when identical content has a recent verdict
   --basic-only         when ClamAV, used here before, is not available: scan with basic checks only
-                       (the built-in engine, which knows only the EICAR test file) instead of waiting for it
+                       (EICAR test file only) instead of waiting for it
   -h, --help           this text
 
 Exit codes: 0 every file completed safe; 1 a threat was found; 2 a file could not be scanned or was skipped

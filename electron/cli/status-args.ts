@@ -12,7 +12,7 @@ the engine (ClamAV: where it runs, its version, its signatures and their age).
 Options:
   --json               one JSON object: state, engine, reason
   --data-dir DIR       Verdict's data directory (default: ${defaultDataDir()})
-  --engine KIND        auto (default: configured clamd, a system clamd, Verdict's own, else built-in), clamd or builtin
+  --engine KIND        auto (default: configured clamd, a system clamd, Verdict's own, else basic checks), clamd or builtin
   --clamav-db DIR      the signature folder for Verdict's own clamd
   -h, --help           this text
 

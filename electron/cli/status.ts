@@ -49,12 +49,12 @@ export function statusJson(status: ProtectionStatus) {
   };
 }
 
-const SOURCE_WORDS = { configured: 'the configured clamd', system: 'the system clamd', own: "Verdict's own clamd", builtin: 'the built-in engine' } as const;
+const SOURCE_WORDS = { configured: 'the configured clamd', system: 'the system clamd', own: "Verdict's own clamd", builtin: 'basic checks' } as const;
 
 export function statusLines(status: ProtectionStatus, databaseDir: string | null): string[] {
   const { engine } = status;
   const lines = [`Protection: ${status.state.replace('_', ' ')}`];
-  if (engine.name === 'builtin') lines.push('Engine: built-in (EICAR test file only)');
+  if (engine.name === 'builtin') lines.push('Engine: basic checks (EICAR test file only)');
   else lines.push(`Engine: ClamAV${engine.version ? ` ${engine.version}` : ''}, ${SOURCE_WORDS[engine.source]} at ${engine.where}`);
   if (engine.name === 'clamav' && engine.version !== null) {
     const s = engine.signatures;

@@ -16,11 +16,11 @@ export function protectionReasonText(status: ProtectionStatus): string {
     case 'signatures_undated':
       return `ClamAV ${status.engine.version} answers at ${where}, but reports no dated official signatures (only custom databases are loaded).`;
     case 'builtin_requested':
-      return 'The built-in engine was chosen: it recognises only the EICAR test file.';
+      return 'Basic checks were chosen instead of ClamAV: they recognise only the EICAR test file.';
     case 'clamav_not_found':
-      return 'ClamAV is not installed (no clamd answered, and none was found): only the built-in engine checks files, and it recognises only the EICAR test file.';
+      return 'ClamAV is not installed (no clamd answered, and none was found): only basic checks look at files, and they recognise only the EICAR test file.';
     case 'database_not_found':
-      return `clamd is installed, but no signature database was found (looked in ${p.tried}): only the built-in engine checks files.`;
+      return `clamd is installed, but no signature database was found (looked in ${p.tried}): only basic checks (EICAR test file only) look at files.`;
     case 'clamd_starting':
       return `Verdict's own clamd at ${where} is loading its signatures; files wait until it answers.`;
     case 'clamd_not_answering':

@@ -77,7 +77,7 @@ describe('scan CLI and the engine', () => {
     await writeFile(file, 'nothing to see\n');
     const run = await scan(join(dir.path, 'data-builtin'), ['--engine', 'builtin', file]);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stderr).toContain('Engine: built-in (EICAR test file only): The built-in engine was chosen');
+    expect(run.stderr).toContain('Engine: basic checks (EICAR test file only): Basic checks were chosen instead of ClamAV');
 
     const refused = await scan(join(dir.path, 'data-refused'), ['--engine', 'builtin', '--clamav-db', join(dir.path, 'db'), file]);
     expect(refused.code).toBe(2);
