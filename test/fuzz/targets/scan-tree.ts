@@ -13,7 +13,8 @@ import { FuzzFinding, type FuzzTarget } from '../harness/target.ts';
 import { findingText } from './support/scan-tree/finding-text.ts';
 import { roundArb } from './support/scan-tree/round-arbitrary.ts';
 import { runRound } from './support/scan-tree/round.ts';
-import { canMount, unmountLeftovers } from './support/scan-tree/small-disk.ts';
+import { sweepLeftovers } from './support/scan-tree/leftovers.ts';
+import { canMount } from './support/scan-tree/small-disk.ts';
 import type { TreeSpec } from './support/scan-tree/tree-spec.ts';
 
 const PREFIX = join(tmpdir(), 'verdict-fuzz-scan-tree-');
@@ -27,8 +28,7 @@ export const scanTreeTarget: FuzzTarget<TreeSpec> = {
   // A round takes seconds and its timing varies: shrinking would take hours and chase other outcomes.
   shrink: false,
   async open() {
-    // A killed session's tmpfs would stay mounted: its pid in the folder name tells it is gone.
-    unmountLeftovers(PREFIX);
+    sweepLeftovers(PREFIX);
     const dir = mkdtempSync(`${PREFIX}${process.pid}-`);
     const compileCache = join(dir, 'compile-cache');
     mkdirSync(compileCache);

@@ -18,8 +18,8 @@ import { keyOf, type Snapshot, type SnapshotEntry } from './tree-snapshot.ts';
 export type Verdict = 'safe' | 'unsafe' | 'skipped' | 'could-not-scan';
 
 export type Rule =
-  /** Exactly one line of its own or of a link standing for it, with this verdict. */
-  | { rule: 'covered'; verdict: Verdict }
+  /** Exactly one line of its own or of a link standing for it, with this verdict, among the paths of its `group`. */
+  | { rule: 'covered'; verdict: Verdict; group: string }
   | { rule: 'once'; verdict: Verdict }
   | { rule: 'optional'; verdict: Verdict }
   /** A followed link: an optional line that stands for the file `target` (a key). */
@@ -35,12 +35,21 @@ export interface Expectation {
   anyVerdict: boolean;
 }
 
-function ruleFor(entry: SnapshotEntry): Rule {
+/**
+ * Each path of a hard-linked file needs a line of its own (the issue's rule, and what this
+ * checks). false: one line for all the paths of an inode, as the intake does today
+ * (electron/intake/seen-entries.ts yields a file met twice once): flip it if that is the rule.
+ */
+const HARD_LINKS_COUNT_APART = true;
+
+function ruleFor(entry: SnapshotEntry, key: string): Rule {
   switch (entry.kind) {
     case 'dir':
       return { rule: 'none' };
-    case 'file':
-      return entry.size > SIZE_LIMIT ? { rule: 'once', verdict: 'could-not-scan' } : { rule: 'covered', verdict: entry.eicar ? 'unsafe' : 'safe' };
+    case 'file': {
+      if (entry.size > SIZE_LIMIT) return { rule: 'once', verdict: 'could-not-scan' };
+      return { rule: 'covered', verdict: entry.eicar ? 'unsafe' : 'safe', group: HARD_LINKS_COUNT_APART ? key : `inode ${entry.inode}` };
+    }
     case 'symlink':
       return linkRule(entry);
     default:
@@ -89,7 +98,7 @@ export function expectationsFor(snapshot: Snapshot, root: Buffer, changes: reado
   const unsettled = (key: string) => vanishing.has(key) || rewritten.has(key);
   const byKey = new Map<string, Expectation>();
   for (const [key, entry] of snapshot) {
-    const rule = ruleFor(entry);
+    const rule = ruleFor(entry, key);
     // A link's target as it is now, and as its text names it (a removed target leaves it dangling).
     const targets = entry.link ? [entry.link.resolved, entry.link.lexical].filter((path) => path !== null).map(keyOf) : [];
     byKey.set(key, { entry, rule, mayVanish: vanishing.has(key), anyVerdict: unsettled(key) || targets.some(unsettled) });

@@ -36,7 +36,7 @@ const rank = (kind: string) => {
 
 /** "FuzzFinding: " and the kind fill the runner's 60 characters. */
 const KIND_WIDTH = 47;
-const MAX_DETAILS = 12;
+const DETAILS_PER_KIND = 4;
 
 function planText(plan: RunPlan, result: RoundResult): string {
   const runs = plan.before.map((run, i) => {
@@ -60,9 +60,11 @@ export function findingText(problems: readonly Problem[], plan: RunPlan, result:
   const lead = byRank.find((kind) => !headlined.has(kind)) ?? byRank[0]!;
   headlined.add(lead);
   const kinds = [lead, ...byRank.filter((kind) => kind !== lead)];
-  sorted.sort((a, b) => Number(b.kind === lead) - Number(a.kind === lead));
-  const details = sorted.slice(0, MAX_DETAILS).map((problem) => `  - ${problem.kind}: ${problem.detail}`);
-  if (sorted.length > MAX_DETAILS) details.push(`  … ${sorted.length - MAX_DETAILS} more`);
+  const details = kinds.flatMap((kind) => {
+    const ofKind = sorted.filter((problem) => problem.kind === kind);
+    const shown = ofKind.slice(0, DETAILS_PER_KIND).map((problem) => `  - ${kind}: ${problem.detail}`);
+    return ofKind.length > DETAILS_PER_KIND ? [...shown, `  - ${kind}: … ${ofKind.length - DETAILS_PER_KIND} more`] : shown;
+  });
   const final = result.final;
   const tail = final ? final.stderr.trim().split('\n').slice(-2).join(' | ') : '';
   return [

@@ -61,21 +61,30 @@ export function judgeLines(output: ParsedOutput, expected: Expectations, root: B
     else if (!expected.vanishing.has(key)) problems.push({ kind: 'unexpected line', detail: `${lines.map(show).join(', ')}: no such entry in the tree` });
     else if (lines.length > 1) problems.push({ kind: 'reported twice', detail: lines.map(show).join(', ') });
   }
-  // Lines standing for each file: its own and its followed links'.
+  // Lines standing for each file (or group of hard links): its own and its followed links'.
+  const groupOf = (key: string) => {
+    const rule = expected.byKey.get(key)?.rule;
+    return rule?.rule === 'covered' ? rule.group : key;
+  };
   const covering = new Map<string, OutputLine[]>();
   for (const [key, expectation] of expected.byKey) {
     const lines = own.get(key) ?? [];
     const target = expectation.rule.rule === 'alias' && expected.byKey.has(expectation.rule.target) ? expectation.rule.target : key;
     if (expectation.rule.rule === 'alias' && lines.length > 1) problems.push({ kind: 'reported twice', detail: `${lines.map(show).join(', ')}` });
-    covering.set(target, [...(covering.get(target) ?? []), ...lines]);
+    covering.set(groupOf(target), [...(covering.get(groupOf(target)) ?? []), ...lines]);
   }
   const inodesShown = new Set([...covering].filter(([, lines]) => lines.length > 0).map(([key]) => expected.byKey.get(key)?.entry.inode));
+  const judged = new Set<string>();
   for (const [key, expectation] of expected.byKey) {
     const { rule } = expectation;
     if (rule.rule === 'none' || rule.rule === 'alias') continue;
-    const lines = (rule.rule === 'covered' ? covering.get(key) : own.get(key)) ?? [];
+    const group = groupOf(key);
+    if (judged.has(group)) continue;
+    judged.add(group);
+    const members = [...expected.byKey].filter(([other]) => groupOf(other) === group).map(([, member]) => member);
+    const lines = (rule.rule === 'covered' ? covering.get(group) : own.get(key)) ?? [];
     const entry = shownPath(expectation.entry.path, root);
-    const least = rule.rule === 'optional' || expectation.mayVanish ? 0 : 1;
+    const least = rule.rule === 'optional' || members.every((member) => member.mayVanish) ? 0 : 1;
     if (lines.length < least) {
       const what = expectation.entry.eicar ? 'EICAR file' : expectation.entry.kind;
       const twinShown = expectation.entry.nlink > 1 && inodesShown.has(expectation.entry.inode);
@@ -84,7 +93,7 @@ export function judgeLines(output: ParsedOutput, expected: Expectations, root: B
       problems.push({ kind: 'reported twice', detail: `${entry}: ${lines.map(show).join(', ')}` });
     }
     for (const line of lines) {
-      if (expectation.anyVerdict || line.verdict === rule.verdict) continue;
+      if (members.some((member) => member.anyVerdict) || line.verdict === rule.verdict) continue;
       const kind = expectation.entry.eicar ? 'EICAR file not reported as a threat' : `wrong verdict (${rule.verdict} expected)`;
       problems.push({ kind, detail: `${show(line)} for ${entry}, a ${expectation.entry.kind}` });
     }

@@ -1,6 +1,5 @@
 // The data directory on a small tmpfs that fills (root only), grown for the final
-// run and always unmounted. A session's folder name carries its pid, so a later
-// session unmounts what a killed one left mounted.
+// run and always unmounted.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
@@ -27,28 +26,9 @@ export function unmount(dir: string): void {
 }
 
 /** Mount points in /proc/mounts, unescaped (a space is written \040). */
-function mountPoints(): string[] {
+export function mountPoints(): string[] {
   return readFileSync('/proc/mounts', 'utf8')
     .split('\n')
     .map((line) => line.split(' ')[1] ?? '')
     .map((field) => field.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8))));
-}
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-/** Unmounts tmpfs mounts under `prefix<pid>-…` whose session process is gone. */
-export function unmountLeftovers(prefix: string): void {
-  if (!canMount()) return;
-  for (const point of mountPoints()) {
-    if (!point.startsWith(prefix)) continue;
-    const pid = Number(/^(\d+)-/.exec(point.slice(prefix.length))?.[1]);
-    if (Number.isInteger(pid) && pid !== process.pid && !alive(pid)) unmount(point);
-  }
 }
