@@ -68,7 +68,7 @@ const en: ShellTexts = {
   protection: {
     protected: 'Protected: ClamAV signatures are current',
     outdated: 'Signatures out of date',
-    limited: 'Limited protection: built-in engine only',
+    limited: 'Limited protection: basic checks only (EICAR test file)',
     not_running: 'ClamAV is not running',
   },
   verdict: { unsafe: 'Threat', safe: 'Clean', 'could-not-scan': 'Could not scan', pending: 'Scanning', skipped: 'Skipped', allowed: 'Allowed by you' },
@@ -119,7 +119,7 @@ const de: ShellTexts = {
   protection: {
     protected: 'Geschützt: ClamAV-Signaturen sind aktuell',
     outdated: 'Signaturen veraltet',
-    limited: 'Eingeschränkter Schutz: nur eingebaute Engine',
+    limited: 'Eingeschränkter Schutz: nur Basisprüfung (EICAR-Testdatei)',
     not_running: 'ClamAV läuft nicht',
   },
   verdict: { unsafe: 'Bedrohung', safe: 'Sauber', 'could-not-scan': 'Nicht prüfbar', pending: 'Wird geprüft', skipped: 'Übersprungen', allowed: 'Von Ihnen zugelassen' },

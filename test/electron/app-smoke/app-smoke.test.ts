@@ -77,7 +77,7 @@ describe('the built app in Node with a stand-in Electron', () => {
 
   it('showed the dropped file\'s verdict, the threat in the tray and a notification, and the Settings view', () => {
     expect(report.verdict).toBe('unsafe');
-    expect(report.tray).toEqual({ icon: 'tray-threat.png', tooltip: 'Verdict: threat found · Limited protection: built-in engine only' });
+    expect(report.tray).toEqual({ icon: 'tray-threat.png', tooltip: 'Verdict: threat found · Limited protection: basic checks only (EICAR test file)' });
     expect(report.notifications).toContain('Threat found: eicar.com');
     expect(report.settings).toEqual({ startAtLogin: false });
   });

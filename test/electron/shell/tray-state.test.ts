@@ -137,7 +137,7 @@ describe('protection in the tray', () => {
     protectionView(state === null ? { status: null, remote: 'https://scan.example.com' } : { status: { ...protectionView().status!, state } });
 
   it('names limited, outdated and not running in the tooltip, after what the icon shows; protected adds nothing', () => {
-    expect(trayTooltip(withProtection(initialTrayState, view('limited')), texts)).toBe('Verdict · Limited protection: built-in engine only');
+    expect(trayTooltip(withProtection(initialTrayState, view('limited')), texts)).toBe('Verdict · Limited protection: basic checks only (EICAR test file)');
     expect(trayTooltip(withProtection(initialTrayState, view('outdated')), textsFor('de'))).toBe('Verdict · Signaturen veraltet');
     const busy = run([{ type: 'counts', counts: { queued: 1, uploading: 0, processing: 0 } }], withProtection(initialTrayState, view('not_running')));
     expect(trayTooltip(busy, texts)).toBe('Verdict: scanning… · ClamAV is not running');

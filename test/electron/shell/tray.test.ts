@@ -39,14 +39,14 @@ describe('createTray', () => {
     core.emit({ type: 'record', record: scanRecord({ id: 'bad', fileName: 'eicar.com', safe: false }) });
     expect(fake().image.path).toBe('/icons/tray-threat.png');
     // The test core's engine is the built-in one: the tooltip also says protection is limited.
-    await vi.waitFor(() => expect(fake().tooltip).toBe('Verdict: threat found · Limited protection: built-in engine only'));
+    await vi.waitFor(() => expect(fake().tooltip).toBe('Verdict: threat found · Limited protection: basic checks only (EICAR test file)'));
     tray.acknowledge();
     expect(fake().image.path).toBe('/icons/tray-scanning.png');
   });
 
   it('shows the protection state in the tooltip and as the menu\'s first line, and follows its changes', async () => {
-    await vi.waitFor(() => expect(fake().tooltip).toBe('Verdict · Limited protection: built-in engine only'));
-    expect(fake().menu!.items[0]!.label).toBe('Limited protection: built-in engine only');
+    await vi.waitFor(() => expect(fake().tooltip).toBe('Verdict · Limited protection: basic checks only (EICAR test file)'));
+    expect(fake().menu!.items[0]!.label).toBe('Limited protection: basic checks only (EICAR test file)');
     core.emitProtection(protectionView({ status: { ...protectionView().status!, state: 'outdated' } }));
     expect(fake().tooltip).toBe('Verdict · Signatures out of date');
     fake().menu!.items[0]!.click!();
