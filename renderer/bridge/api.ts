@@ -3,6 +3,7 @@
 import type { VerdictApi } from '../../shared/bridge/api.ts';
 import type { Result } from '../../shared/result.ts';
 import { verdictStore } from '../store/store.ts';
+import { notifyFailure } from './error-notice.ts';
 
 export const api: VerdictApi = window.verdict;
 
@@ -11,7 +12,7 @@ export async function call<T>(pending: Promise<Result<T>>): Promise<T | undefine
   try {
     const result = await pending;
     if (result.ok) return result.value;
-    verdictStore.getState().notify('error', 'error.generic', undefined, { tool: 'core', words: result.error.message });
+    notifyFailure(verdictStore.getState(), result.error);
   } catch (error) {
     verdictStore.getState().notify('error', 'error.generic', undefined, { tool: 'core', words: error instanceof Error ? error.message : String(error) });
   }

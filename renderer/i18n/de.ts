@@ -365,6 +365,7 @@ export const de: Messages = {
   'watch.maxSize': 'Größte automatisch geprüfte Datei hier (leer: die allgemeine Grenze)',
 
   'error.generic': 'Etwas ist schiefgegangen.',
+  'error.dataDiskFull': 'Der Datenträger mit Verdicts Datenordner ({dir}) ist voll, daher können Prüfungen nicht gespeichert werden. Geben Sie auf diesem Datenträger Speicherplatz frei, beenden Sie Verdict und starten Sie es neu: Unvollständige Prüfungen werden fortgesetzt.',
   'error.withReason': 'Etwas ist schiefgegangen: {reason}',
   'error.dismiss': 'Schließen',
   'common.yes': 'Ja',

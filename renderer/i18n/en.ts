@@ -365,6 +365,7 @@ export const en = {
   'watch.maxSize': 'Largest file to scan automatically here (empty: the general limit)',
 
   'error.generic': 'Something went wrong.',
+  'error.dataDiskFull': 'The disk that holds Verdict\'s data folder ({dir}) is full, so scans cannot be recorded. Free up space on that disk, then quit and start Verdict again: unfinished scans continue.',
   'error.withReason': 'Something went wrong: {reason}',
   'error.dismiss': 'Dismiss',
   'common.yes': 'Yes',

@@ -2,6 +2,7 @@
 // folders from the folder dialog), and pause, resume or cancel one. The row follows
 // the job's events (each change of state is one); an answer can be older than an
 // event that overtook it, so it only adds a row the events have not brought yet.
+import { notifyFailure } from '../bridge/error-notice.ts';
 import type { JobKind } from '../../shared/jobs/job.ts';
 import { api, call } from '../bridge/api.ts';
 import { verdictStore } from '../store/store.ts';
@@ -16,7 +17,7 @@ export async function startJob(kind: JobKind): Promise<void> {
   const result = await api.scanJobs.start(roots ? { kind, roots } : { kind });
   if (!result.ok) {
     if (result.error.code === 'job_running' && kind !== 'custom') store.notify('info', `jobs.running.${kind}`);
-    else store.notify('error', 'error.generic', undefined, { tool: 'core', words: result.error.message });
+    else notifyFailure(store, result.error);
     return;
   }
   if (!verdictStore.getState().jobs.some((known) => known.job.id === result.value.job.id)) {

@@ -1,6 +1,7 @@
 // Feeds the store from the core: pages of the history loaded lazily as the list
 // scrolls, live scan events batched per animation frame, the queue counts and
 // the threat count. Takes its API and scheduler as arguments so it runs in tests.
+import { notifyFailure } from '../bridge/error-notice.ts';
 import type { StoreApi } from 'zustand/vanilla';
 import type { VerdictApi } from '../../shared/bridge/api.ts';
 import type { Result } from '../../shared/result.ts';
@@ -54,7 +55,7 @@ export function startScanFeed(scans: VerdictApi['scans'], store: StoreApi<Verdic
 
   const report = <T>(result: Result<T>): T | undefined => {
     if (result.ok) return result.value;
-    store.getState().notify('error', 'error.generic', undefined, { tool: 'core', words: result.error.message });
+    notifyFailure(store.getState(), result.error);
     return undefined;
   };
 
