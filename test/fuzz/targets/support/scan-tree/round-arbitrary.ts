@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { nameArb } from './names.ts';
 import { rawTreeArb, concreteTree, type ValueOf } from './tree-arbitrary.ts';
-import { BODIES, type Change, type EntrySpec, type RunPlan, type TreeSpec } from './tree-spec.ts';
+import { BODIES, SIZE_LIMIT, type Change, type EntrySpec, type RunPlan, type TreeSpec } from './tree-spec.ts';
 
 /** Up to 3 s, mostly while files are scanned: the CLI takes about 0.8 s to start, then a tree scans in 0.1–1 s. */
 const delayArb = fc.oneof(
@@ -36,6 +36,15 @@ const rawPlanArb = fc.record({
   finalChanges: someChanges,
 });
 
+/**
+ * A small file or a hard link to one: a rewrite (to a body of at most 128 bytes) keeps it small, so
+ * it stays a file the walk yields once, not a refusal over the limit (printed for each path that leads to it).
+ */
+function rewritable(entry: EntrySpec, entries: readonly EntrySpec[]): boolean {
+  const file = entry.kind === 'hardlink' ? entries.find((other) => other.kind === 'file' && other.path.join('/') === entry.to.join('/')) : entry;
+  return file?.kind === 'file' && (file.size === undefined || file.size <= SIZE_LIMIT);
+}
+
 /** A change on an entry of the tree (by index), or a new file in one of its folders; null when the tree has nothing it fits. */
 function concreteChange(raw: RawChange, entries: readonly EntrySpec[]): Change | null {
   if (raw.op === 'add') {
@@ -46,7 +55,7 @@ function concreteChange(raw: RawChange, entries: readonly EntrySpec[]): Change |
     while (taken.has(path.join('/'))) path = [...path.slice(0, -1), Buffer.concat([Buffer.from(path.at(-1)!, 'base64'), Buffer.from('+')]).toString('base64')];
     return { op: 'add', atMs: raw.atMs, path, body: raw.body };
   }
-  const fits = entries.filter((entry) => (raw.op === 'remove' ? entry.kind !== 'dir' && entry.kind !== 'many' : entry.kind === 'file' || entry.kind === 'hardlink'));
+  const fits = entries.filter((entry) => (raw.op === 'remove' ? entry.kind !== 'dir' && entry.kind !== 'many' : rewritable(entry, entries)));
   if (fits.length === 0) return null;
   const path = fits[raw.index % fits.length]!.path;
   return raw.op === 'remove' ? { op: 'remove', atMs: raw.atMs, path } : { op: 'rewrite', atMs: raw.atMs, path, body: raw.body };
