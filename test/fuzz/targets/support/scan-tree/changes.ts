@@ -5,7 +5,7 @@ import { closeSync, ftruncateSync, openSync, rmSync, writeFileSync, writeSync } 
 import { bodyBytes, pathBytes, type Change } from './tree-spec.ts';
 
 /** Whether the change was made. */
-export function applyChange(root: Buffer, change: Change): boolean {
+function applyChange(root: Buffer, change: Change): boolean {
   const at = pathBytes(root, change.path);
   try {
     switch (change.op) {

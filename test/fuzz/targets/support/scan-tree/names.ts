@@ -51,7 +51,7 @@ const random = fc.uint8Array({ minLength: 1, maxLength: 24 }).map((array) => Buf
 const longest = fc.oneof(fragment, word).map((piece) => Buffer.alloc(255, piece));
 
 /** A name a folder can hold: no '/' or NUL, not '.' or '..', 255 bytes at most. */
-export function usableName(raw: Buffer): Buffer {
+function usableName(raw: Buffer): Buffer {
   const name = Buffer.from(raw.subarray(0, 255).map((byte) => (byte === 0x2f || byte === 0 ? 0x5f : byte)));
   if (name.length === 0) return Buffer.from('_');
   const text = name.toString('latin1');

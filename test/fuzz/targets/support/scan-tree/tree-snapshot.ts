@@ -42,7 +42,7 @@ const SLASH = Buffer.from('/');
 export const realPath = (path: Buffer): Buffer => realpathSync.native(path, { encoding: 'buffer' });
 export const joinBytes = (dir: Buffer, name: Buffer): Buffer => Buffer.concat([dir, SLASH, name]);
 
-export function kindOf(stats: Stats): EntryKind {
+function kindOf(stats: Stats): EntryKind {
   if (stats.isFile()) return 'file';
   if (stats.isDirectory()) return 'dir';
   if (stats.isSymbolicLink()) return 'symlink';
@@ -51,8 +51,8 @@ export function kindOf(stats: Stats): EntryKind {
   return 'other';
 }
 
-/** `dir` is `root` or lies in it. */
-export function isWithin(path: Buffer, root: Buffer): boolean {
+/** `path` is `root` or lies in it. */
+function isWithin(path: Buffer, root: Buffer): boolean {
   return path.equals(root) || (path.length > root.length && path.subarray(0, root.length).equals(root) && path[root.length] === 0x2f);
 }
 

@@ -91,7 +91,7 @@ export function isEicar(content: Buffer): boolean {
 
 const SLASH = Buffer.from('/');
 
-export const nameBytes = (name: Name): Buffer => Buffer.from(name, 'base64');
+const nameBytes = (name: Name): Buffer => Buffer.from(name, 'base64');
 
 /** An entry's path below `root` as bytes. */
 export function pathBytes(root: Buffer, path: EntryPath): Buffer {
