@@ -79,6 +79,7 @@ export async function runJobScan(core: CoreInternals, io: CliIo, input: JobScanI
     const { job: started, continued } = await core.jobs.continueOrStart(request);
     jobId = started.id;
     out.excluded(started.excluded);
+    out.progress(started);
     const buffered = early;
     early = null;
     for (const event of buffered) onEvent(event);

@@ -54,17 +54,23 @@ const fromRow = (row: JobRow): JobState => ({
 export function insertJob(h: HistoryDb, job: Omit<JobState, 'id'>, run: JobRunOptions = {}): number {
   const { lastInsertRowid } = h
     .prepare('INSERT INTO jobs (kind, roots_json, excluded_json, origin, status, started_at, run_json) VALUES (?, ?, ?, ?, ?, ?, ?)')
-    .run(job.kind, JSON.stringify(job.roots), JSON.stringify(job.excluded), job.origin, job.status, job.startedAt, JSON.stringify(jobRunOptionsSchema.parse(run)));
+    .run(job.kind, JSON.stringify(job.roots), JSON.stringify(job.excluded), job.origin, storedStatus(job.status), job.startedAt, JSON.stringify(jobRunOptionsSchema.parse(run)));
   saveJob(h, { ...job, id: Number(lastInsertRowid) });
   return Number(lastInsertRowid);
 }
+
+/**
+ * A job running in this process is kept as `interrupted`: what the row says is true whenever another
+ * process reads it, however this one ends (SIGKILL, a full disk); the running process shows its live state.
+ */
+const storedStatus = (status: JobState['status']) => (status === 'running' ? 'interrupted' : status);
 
 export function saveJob(h: HistoryDb, job: JobState): void {
   const c = job.counts;
   h.prepare(
     `UPDATE jobs SET status = ?, walk_complete = ?, found = ?, bytes = ?, scanned = ?, threats = ?, could_not_scan = ?, skipped = ?,
        finished_at = ?, active_ms = ? WHERE id = ?`,
-  ).run(job.status, job.walkComplete ? 1 : 0, c.found, c.bytes, c.scanned, c.threats, c.couldNotScan, c.skipped, job.finishedAt, Math.round(job.activeMs), job.id);
+  ).run(storedStatus(job.status), job.walkComplete ? 1 : 0, c.found, c.bytes, c.scanned, c.threats, c.couldNotScan, c.skipped, job.finishedAt, Math.round(job.activeMs), job.id);
 }
 
 export function jobById(h: HistoryDb, id: number): JobState | null {

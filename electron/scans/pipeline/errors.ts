@@ -20,17 +20,18 @@ export function handleError(p: Pipeline, id: string, error: unknown, signal: Abo
     handleAbort(p, id, signal.reason as AbortReason, phase);
     return;
   }
-  const outcome: ErrorAction = classifyError(error);
-  const record = p.history.get(id);
-  if (!record || TERMINAL_STATUSES.includes(record.status)) return;
-  releaseLeaderIfRequeued(p, record);
   if (p.options.storageFailure?.is(error)) {
-    // The history cannot be written (its disk is full): nothing is recorded as failed. The row keeps its last
-    // committed state, so the next start, or the same scan run again, takes it up.
+    // The history cannot be written (its disk is full), and what it reads back may be a write it could not commit:
+    // nothing more is written for this file. Its row keeps its last committed state, so the next start, or the
+    // same scan run again, takes it up (and the files that wait for its content with it).
     forget(p.memory, id);
     p.options.storageFailure.report(error);
     return;
   }
+  const outcome: ErrorAction = classifyError(error);
+  const record = p.history.get(id);
+  if (!record || TERMINAL_STATUSES.includes(record.status)) return;
+  releaseLeaderIfRequeued(p, record);
   const tracked = p.memory.records.get(id);
   switch (outcome.action) {
     case 'pause_for_key':
