@@ -36,11 +36,11 @@ export interface Expectation {
 }
 
 /**
- * Each path of a hard-linked file needs a line of its own (the issue's rule, and what this
- * checks). false: one line for all the paths of an inode, as the intake does today
- * (electron/intake/seen-entries.ts yields a file met twice once): flip it if that is the rule.
+ * The rule for a file with several hard links under the scanned paths: one line for the inode, under the
+ * first name met (electron/intake/seen-entries.ts, README), as for a file also reached through a symbolic
+ * link. true: a line for each name (not what Verdict does; see the README's note on hard links).
  */
-const HARD_LINKS_COUNT_APART = true;
+const HARD_LINKS_COUNT_APART = false;
 
 function ruleFor(entry: SnapshotEntry, key: string): Rule {
   switch (entry.kind) {
