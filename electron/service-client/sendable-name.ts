@@ -25,7 +25,8 @@ export function sendableName(name: string): string {
   const visible = displayName(text);
   // A name of spaces only would be nothing once trimmed: each space shown too.
   const blank = visible.trim() === '';
-  const shown = [...visible].map((c) => (c === '/' || c === '\\' || blank ? visibleEscape(c.codePointAt(0)!) : c));
+  // Counted in characters once each separator is spelled out (a name of 128 backslashes is 1,024 of them).
+  const shown = [...visible].flatMap((c) => [...(c === '/' || c === '\\' || blank ? visibleEscape(c.codePointAt(0)!) : c)]);
   if (shown.length <= MAX_NAME_CHARS) return shown.join('');
   return `${shown.slice(0, MAX_NAME_CHARS - KEPT_END - 1).join('')}…${shown.slice(-KEPT_END).join('')}`;
 }

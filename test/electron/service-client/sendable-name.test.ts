@@ -20,6 +20,14 @@ describe('sendableName', () => {
     expect(sendableName('  ')).toBe('⟨U+0020⟩⟨U+0020⟩');
   });
 
+  it('keeps a name of many separators within 255 characters once they are spelled out (the fuzzer found 128 backslashes refused)', () => {
+    for (const count of [26, 128, 255]) {
+      const sent = sendableName('\\'.repeat(count));
+      expect([...sent].length).toBeLessThanOrEqual(255);
+      expect(sanitizeFileName(sent)).not.toBeNull();
+    }
+  });
+
   it('shortens a name too long once its bytes are spelled out, keeping its extension', () => {
     const name = `${'\uDCE4'.repeat(100)}.jpg`;
     const sent = sendableName(name);
