@@ -192,6 +192,9 @@ export function installCrashHandlers(io: CliIo & { secrets: SecretList }): void 
   process.on('unhandledRejection', stop);
 }
 
+/** How long a CLI stopped by a full data disk may take to close before it exits anyway. */
+const STALLED_EXIT_MS = 5_000;
+
 /** Runs a CLI body, turning CliExit into its message and exit code. */
 export async function runCli(io: CliIo, body: () => Promise<number>): Promise<number> {
   try {
@@ -204,6 +207,9 @@ export async function runCli(io: CliIo, body: () => Promise<number>): Promise<nu
     const diskFull = diskFullLine(io, error);
     if (diskFull === null) throw error;
     if (diskFull) io.stderr(diskFull);
+    // A store that could not close on the full disk may keep the process alive (the fuzzer saw such runs hang):
+    // all has been said, so the run ends. Unref'd: a process that ends by itself is not held up.
+    setTimeout(() => process.exit(2), STALLED_EXIT_MS).unref();
     return 2;
   }
 }
