@@ -13,6 +13,11 @@ export interface JobPrinter {
   progress(job: JobState): void;
   /** Prints the file unless it was printed already (a continued job's file can come both ways). */
   file(record: ScanRecord): void;
+  /**
+   * From here on each file comes once, as an event: the ids printed so far are still checked, but no more
+   * are kept (a 200,000-file job would hold every id for nothing).
+   */
+  settled(): void;
   count(): number;
   threats(): number;
   leftOutByDefault(): number;
@@ -20,6 +25,8 @@ export interface JobPrinter {
 
 export function createJobPrinter(io: CliIo, json: boolean): JobPrinter {
   const printed = new Set<string>();
+  let remembering = true;
+  let count = 0;
   let found = 0;
   let walked = false;
   let threats = 0;
@@ -33,13 +40,15 @@ export function createJobPrinter(io: CliIo, json: boolean): JobPrinter {
     },
     file(record) {
       if (printed.has(record.id)) return;
-      printed.add(record.id);
+      if (remembering) printed.add(record.id);
+      count++;
       if (isDefaultExclusionSkip(record, excluded)) leftOut++;
       if (verdictOf(record) === 'unsafe') threats++;
       io.stdout(formatRecord(record, json));
-      io.stderr(`[${printed.size}/${Math.max(found, printed.size)}${walked ? '' : '+'}] ${record.status}: ${displayName(record.fileName)}`);
+      io.stderr(`[${count}/${Math.max(found, count)}${walked ? '' : '+'}] ${record.status}: ${displayName(record.fileName)}`);
     },
-    count: () => printed.size,
+    settled: () => (remembering = false),
+    count: () => count,
     threats: () => threats,
     leftOutByDefault: () => leftOut,
   };

@@ -89,6 +89,8 @@ export async function runJobScan(core: CoreInternals, io: CliIo, input: JobScanI
       io.stderr(`Going on with this scan, interrupted before its end on ${started.startedAt.slice(0, 10)}: the files it judged then are listed first.`);
       for (const record of core.jobs.finishedRecords(started.id)) out.file(record);
     }
+    // Rows that end from now on are told once each, as events (the history read above was synchronous).
+    out.settled();
     if (started.excluded.length > 0) io.stderr(`Left out by default: ${started.excluded.map(displayName).join(', ')}`);
     const job = await Promise.race([core.jobs.finished(started.id), new Promise<null>((resolve) => (stop = () => resolve(null)))]);
     if (!job && !interrupted) throw core.jobs.stoppedBy(started.id) ?? new Error('The scan job stopped before its end.');
