@@ -98,8 +98,6 @@ export interface LoggerOptions {
   /** The log file; its folder is created. Without it, logs go to stderr (CLI, tests). */
   file?: string;
   level?: pino.LevelWithSilent;
-  /** Synchronous writes: every line is on disk when the call returns (tests, crash paths). */
-  sync?: boolean;
   /** Rotate the file to `<file>.1` at start when it is larger than this (default 10 MB). */
   maxBytes?: number;
   secrets?: SecretList;
@@ -116,16 +114,24 @@ export function rotateIfLarge(file: string, maxBytes: number): void {
   }
 }
 
+/** Lines kept while the log file cannot be written; more are dropped. */
+const MAX_PENDING_BYTES = 1024 * 1024;
+
 export function createLogger(options: LoggerOptions = {}): Logger {
   const { file, secrets } = options;
   let destination: pino.DestinationStream;
   if (file) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     rotateIfLarge(file, options.maxBytes ?? 10 * 1024 * 1024);
-    // 0o600: log lines hold file paths, which are private to the user.
-    destination = pino.destination({ dest: file, sync: options.sync ?? false, mkdir: true, mode: 0o600 });
+    // 0o600: log lines hold file paths, which are private to the user. Synchronous: a line is in the file
+    // when the call returns (a crash loses none), and no flush at exit, where sonic-boom retries a failed
+    // write forever (a full disk hung the CLI's exit). Lines are few (none per file), so the cost is nil.
+    const stream = pino.destination({ dest: file, sync: true, mkdir: true, mode: 0o600, maxLength: MAX_PENDING_BYTES });
+    // A full disk (or a log folder gone) drops lines until writes succeed again: logging never stops a scan.
+    stream.on('error', () => {});
+    destination = stream;
   } else {
-    destination = pino.destination({ dest: 2, sync: true });
+    destination = pino.destination({ dest: 2 });
   }
   return pino(
     {

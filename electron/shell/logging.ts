@@ -16,7 +16,7 @@ export function setupLogging(secrets: SecretList): Logger {
   // Synchronous: the main process logs little (start, quit, warnings), and a line written just before the
   // process ends (the crash below) must be on disk. An async file would also not yet be open in the first
   // moments, and pino's flush at exit throws then, which turns a crash into exit code 7.
-  const log = createLogger({ file, secrets, sync: true, base: { process: 'main' } });
+  const log = createLogger({ file, secrets, base: { process: 'main' } });
   process.on('unhandledRejection', (reason) => log.error({ err: reason }, 'unhandled promise rejection'));
   // A handler of our own replaces Node's default (and Electron's error dialog), which would show the raw
   // error, an API key in its message included. The details go only to the scrubbed log.

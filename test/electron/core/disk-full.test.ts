@@ -81,7 +81,7 @@ describe('isDiskFull', () => {
 describe("the core's guard", () => {
   it('answers data_disk_full, naming the data folder, where a call met a full disk; other errors stay internal_error', async () => {
     dir = await mkdtemp(join(tmpdir(), 'verdict-disk-full-'));
-    const guard = createGuard(createLogger({ file: join(dir, 'core.log'), sync: true }), '/data');
+    const guard = createGuard(createLogger({ file: join(dir, 'core.log') }), '/data');
     const full = await guard('Saving settings', () => {
       throw new Error('could not save', { cause: sqliteFullError() });
     });

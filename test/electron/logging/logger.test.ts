@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,15 +18,28 @@ afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 const read = () => fs.readFileSync(file, 'utf8');
 
 describe('createLogger', () => {
+  it('on a full disk (/dev/full) drops its lines: the process neither throws nor hangs at exit', () => {
+    // A child, since the hang was at process exit: sonic-boom's exit flush retried ENOSPC forever.
+    const logger = JSON.stringify(new URL('../../../electron/logging/logger.ts', import.meta.url).pathname);
+    const body = `import { createLogger } from ${logger};
+      const log = createLogger({ file: '/dev/full' });
+      for (let i = 0; i < 5000; i++) log.info({ i }, 'a line that cannot be written');
+      log.flush();
+      process.stdout.write('logged');
+      process.exit(3);`;
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', body], { encoding: 'utf8', timeout: 30_000 });
+    expect({ stdout: child.stdout, status: child.status, signal: child.signal, stderr: child.stderr }).toEqual({ stdout: 'logged', status: 3, signal: null, stderr: '' });
+  });
+
   it('writes JSON lines to the file, creating its folder', () => {
-    const log = createLogger({ file, sync: true });
+    const log = createLogger({ file });
     log.info({ scanId: 's1' }, 'scan queued');
     const line = JSON.parse(read().trim()) as Record<string, unknown>;
     expect(line).toMatchObject({ msg: 'scan queued', scanId: 's1', level: 30 });
   });
 
   it('never writes an API key given as a field, at any depth, or as a header', () => {
-    const log = createLogger({ file, sync: true });
+    const log = createLogger({ file });
     log.info({ apiKey: KEY }, 'top level');
     log.info({ settings: { backend: { remote: { credentials: { apiKey: KEY, API_KEY: KEY } } } } }, 'deep');
     log.info({ request: { headers: { Authorization: `Bearer ${KEY}`, 'X-Api-Key': KEY } } }, 'headers');
@@ -41,7 +55,7 @@ describe('createLogger', () => {
   it('scrubs bearer credentials and registered secrets from messages and errors', () => {
     const secrets = createSecretList();
     secrets.add(KEY);
-    const log = createLogger({ file, sync: true, secrets });
+    const log = createLogger({ file, secrets });
     log.warn(`request failed with header Bearer ${KEY}`);
     log.error(new Error(`401 for key ${KEY}`), 'upload failed');
     log.error({ err: new Error('wrapped', { cause: new Error(`inner ${KEY}`) }) }, 'nested cause');
@@ -56,13 +70,13 @@ describe('createLogger', () => {
   it('rotates a large file at start', () => {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, 'x'.repeat(2000));
-    createLogger({ file, sync: true, maxBytes: 1000 }).info('fresh');
+    createLogger({ file, maxBytes: 1000 }).info('fresh');
     expect(fs.readFileSync(`${file}.1`, 'utf8')).toHaveLength(2000);
     expect(read()).toContain('fresh');
   });
 
   it('writes the file for the user only', () => {
-    createLogger({ file, sync: true }).info('x');
+    createLogger({ file }).info('x');
     if (process.platform !== 'win32') expect(fs.statSync(file).mode & 0o077).toBe(0);
   });
 });

@@ -15,7 +15,7 @@ export interface LogCapture {
 export function captureLog(): LogCapture {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'verdict-log-'));
   const file = path.join(dir, 'test.log');
-  const log = createLogger({ file, sync: true, level: 'debug' });
+  const log = createLogger({ file, level: 'debug' });
   return {
     log,
     lines: () =>
