@@ -59,22 +59,27 @@ export function startNew(ctx: JobsContext, request: JobRequest, roots: JobState[
   return { ...state };
 }
 
-/** An unfinished job from history runs again where it was (its walk skips what it recorded; its waiting rows are followed). */
+/**
+ * An unfinished job from history runs again where it was: its waiting rows are followed, and its folders
+ * are walked again, skipping what it recorded. Again even when its walk had ended: files that arrived
+ * since (the scan run again an hour later) are part of the job too, or they would be missing from it.
+ */
 export function relaunch(ctx: JobsContext, saved: JobState): void {
   const { history } = ctx.deps;
   // Loaded now, before recovery's first row can finish unheard.
   const pending = new Set(history.jobs.pendingIds(saved.id));
-  const recorded = saved.walkComplete ? null : new Set(history.jobs.paths(saved.id));
+  const recorded = new Set(history.jobs.paths(saved.id));
   const { pending: _waiting, ...totals } = history.jobs.totals(saved.id);
-  const walked = saved.walkComplete ? {} : { found: 0, bytes: 0 };
   const status = saved.status === 'paused' ? 'paused' : 'running';
-  const state: JobState = { ...saved, status, counts: { ...saved.counts, ...totals, ...walked }, runningSince: status === 'running' ? ctx.deps.now() : null };
+  // The walk counts found and bytes again, recorded files included.
+  const counts = { ...saved.counts, ...totals, found: 0, bytes: 0 };
+  const state: JobState = { ...saved, status, walkComplete: false, counts, runningSince: status === 'running' ? ctx.deps.now() : null };
   const run = history.jobs.runOptions(saved.id);
   // Its rows the embedded service held when the app stopped: that service does not keep the choice across a restart.
   if (run.basicOnly) allowWaiting(ctx, pending);
   ctx.stoppedBy.delete(saved.id);
   launch(ctx, state, recorded, pending, run);
-  if (status !== saved.status) history.jobs.save(state);
+  if (status !== saved.status || saved.walkComplete) history.jobs.save(state);
 }
 
 /** The caller now waiting for a job it did not start (the CLI): its rows it gives up on end the wait too. */

@@ -3,7 +3,7 @@
 // listed exactly once, the threat at the end of the walk is found, the counts and exit code
 // cover them all, and no job is left "running". Real processes, files, SQLite and the
 // embedded service with the built-in engine.
-import { mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
@@ -39,23 +39,25 @@ async function treeWithThreatLast(root: string): Promise<{ files: string[]; thre
   return { files: [...files, threat], threat };
 }
 
-/** Starts a custom job on `root` in a child that SIGKILLs itself at its 300th finished file; the job's id. */
-async function killedJob(dataDir: string, root: string): Promise<number> {
-  const run = await runNode([WORKER], { env: { WORKER_DATA_DIR: dataDir, WORKER_ROOT: root, WORKER_KILL_AT: 'completed:300' } });
+/** Starts a custom job on `root` in a child that SIGKILLs itself at its `at`th finished file; the job's id. */
+async function killedJob(dataDir: string, root: string, at = 300): Promise<number> {
+  const run = await runNode([WORKER], { env: { WORKER_DATA_DIR: dataDir, WORKER_ROOT: root, WORKER_KILL_AT: `completed:${at}` } });
   expect(run.signal, run.stdout + run.stderr).toBe('SIGKILL');
   return Number(/^job (\d+)$/m.exec(run.stdout)?.[1]);
 }
 
 const printed = (run: ChildRun) => run.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { path: string; status: string; safe: boolean | null });
 
-function jobStatuses(dataDir: string): string[] {
+function jobRows(dataDir: string): Array<{ status: string; walk_complete: number }> {
   const db = new DatabaseSync(join(dataDir, 'history.sqlite'), { readOnly: true });
   try {
-    return (db.prepare('SELECT status FROM jobs ORDER BY id').all() as Array<{ status: string }>).map((row) => row.status);
+    return db.prepare('SELECT status, walk_complete FROM jobs ORDER BY id').all() as Array<{ status: string; walk_complete: number }>;
   } finally {
     db.close();
   }
 }
+
+const jobStatuses = (dataDir: string): string[] => jobRows(dataDir).map((row) => row.status);
 
 function expectEachOnce(run: ChildRun, files: readonly string[], threat: string): void {
   const lines = printed(run);
@@ -77,6 +79,26 @@ describe('scan run again after its job was killed', () => {
     expectEachOnce(run, files, threat);
     expect(run.stderr).toContain('Going on with this scan');
     expect(run.stderr).toContain(`Custom scan done: ${FILES + 1} scanned, 1 threat, 0 could not scan, 0 skipped`);
+    expect(jobStatuses(dataDir)).toEqual(['completed']);
+  });
+
+  it('goes on with a job whose walk had ended: files added since are walked, listed and judged too', async () => {
+    const root = join(dir.path, 'tree');
+    const dataDir = join(dir.path, 'data');
+    const { files, threat } = await treeWithThreatLast(root);
+    // Killed near its end: its walk is over and recorded, some 50 files still queued.
+    await killedJob(dataDir, root, FILES - 50);
+    expect(jobRows(dataDir)).toEqual([{ status: 'interrupted', walk_complete: 1 }]);
+    const added = join(root, 'aa-added-later.txt');
+    await writeFile(added, 'arrived after the walk');
+    const addedThreat = await writeEicar(join(root, 'zz', 'zz-added-eicar.com'));
+
+    const run = await scan([root], dataDir);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toContain('Going on with this scan');
+    expectEachOnce(run, [...files, added, addedThreat], threat);
+    expect(printed(run).find((line) => line.path === addedThreat)).toMatchObject({ status: 'completed', safe: false });
+    expect(run.stderr).toContain(`Custom scan done: ${FILES + 3} scanned, 2 threats, 0 could not scan, 0 skipped`);
     expect(jobStatuses(dataDir)).toEqual(['completed']);
   });
 
