@@ -1,4 +1,4 @@
-// The commands `verdict` answers without opening a window: `verdict scan|watch|service|status …`,
+// The commands `verdict` answers without opening a window: `verdict scan|watch|service|status|update …`,
 // from the packaged app (electron/shell/cli-mode.ts, routed before the single-instance
 // lock) and from a checkout (bin/verdict.mjs, `npx verdict …`). Plain Node: each command
 // is today's CLI module, loaded on demand, with its own output, JSON and exit codes.
@@ -29,9 +29,13 @@ const COMMANDS = {
   },
   service: async (args: string[]): Promise<CommandOutcome> => ((await (await import('../local-service/cli.ts')).runServiceCli(args)) ? 'running' : Number(process.exitCode ?? 0)),
   status: async (args: string[]) => (await import('./status.ts')).runStatus(args, processIo()),
+  update: async (args: string[]) => (await import('./update.ts')).runUpdate(args, processIo()),
 } satisfies Record<string, (args: string[]) => Promise<CommandOutcome>>;
 
 type CommandName = keyof typeof COMMANDS;
+
+/** Every command `verdict` answers (what `status` may recommend). */
+export const COMMAND_NAMES = Object.keys(COMMANDS) as CommandName[];
 
 const isCommandName = (word: string): word is CommandName => Object.hasOwn(COMMANDS, word);
 
@@ -56,6 +60,7 @@ Commands:
   watch <folders...>           scan what appears in folders until Ctrl+C (verdict watch --help)
   service                      run the local File Scanning Service (verdict service --help)
   status                       the protection state: engine, signatures and their age (verdict status --json)
+  update                       download the ClamAV signatures into Verdict's own folder (verdict update --help)
 
 Without a command, Verdict opens its window; files and folders named are scanned there.`;
 

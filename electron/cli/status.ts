@@ -3,8 +3,10 @@
 // limited or not running; 2 bad arguments or an error. Verdict's own clamd, when
 // this run had to start it to ask, is stopped again before exit.
 import type { ProtectionStatus } from '../../shared/engine/protection-state.ts';
+import type { Language } from '../../shared/service-contract/limits.ts';
 import { engineStatus } from '../local-service/engines/engine-status.ts';
 import { protectionActionText, protectionReasonText, streamLimitText } from '../local-service/engines/protection-text.ts';
+import { dataDirLanguage } from './cli-language.ts';
 import { parseStatusArgs, StatusArgsError } from './status-args.ts';
 
 export interface StatusIo {
@@ -31,8 +33,9 @@ export async function runStatus(argv: string[], io: StatusIo): Promise<number> {
   }
   try {
     const { status } = result;
-    if (args.json) io.stdout(JSON.stringify(statusJson(status)));
-    else for (const line of statusLines(status, result.databaseDir)) io.stdout(line);
+    const language = dataDirLanguage(args.dataDir, io.env);
+    if (args.json) io.stdout(JSON.stringify(statusJson(status, language)));
+    else for (const line of statusLines(status, result.databaseDir, language)) io.stdout(line);
     return status.state === 'protected' ? 0 : 1;
   } finally {
     await result.started?.close();
@@ -40,32 +43,63 @@ export async function runStatus(argv: string[], io: StatusIo): Promise<number> {
 }
 
 /** The one object `--json` prints: the issue's shape, nothing more. */
-export function statusJson(status: ProtectionStatus) {
+export function statusJson(status: ProtectionStatus, language: Language = 'en') {
   const { engine } = status;
   return {
     state: status.state,
     engine: { name: engine.name, source: engine.source, where: engine.where, version: engine.version, signatures: engine.signatures },
-    reason: [protectionReasonText(status), protectionActionText(status), streamLimitText(status)].filter(Boolean).join(' '),
+    reason: [protectionReasonText(status, language), protectionActionText(status, language), streamLimitText(status, language)].filter(Boolean).join(' '),
   };
 }
 
-const SOURCE_WORDS = { configured: 'the configured clamd', system: 'the system clamd', own: "Verdict's own clamd", builtin: 'basic checks' } as const;
+const WORDS = {
+  en: {
+    protection: 'Protection',
+    engine: 'Engine',
+    basic: 'basic checks (EICAR test file only)',
+    at: 'at',
+    sources: { configured: 'the configured clamd', system: 'the system clamd', own: "Verdict's own clamd", builtin: 'basic checks' },
+    signatures: 'Signatures',
+    signaturesOf: (version: number, date: string, days: number) => `version ${version} of ${date} (${days === 1 ? '1 day' : `${days} days`} old)`,
+    noSignatures: 'no official signatures (no version or date reported)',
+    databaseFolder: 'Database folder',
+    reason: 'Reason',
+    whatToDo: 'What to do',
+    limit: 'Limit',
+  },
+  de: {
+    protection: 'Schutz',
+    engine: 'Engine',
+    basic: 'Basisprüfungen (nur die EICAR-Testdatei)',
+    at: 'unter',
+    sources: { configured: 'der eingestellte clamd', system: 'der clamd des Systems', own: 'Verdicts eigener clamd', builtin: 'Basisprüfungen' },
+    signatures: 'Signaturen',
+    signaturesOf: (version: number, date: string, days: number) => `Version ${version} vom ${date} (${days === 1 ? '1 Tag' : `${days} Tage`} alt)`,
+    noSignatures: 'keine offiziellen Signaturen (weder Version noch Datum gemeldet)',
+    databaseFolder: 'Datenbankordner',
+    reason: 'Grund',
+    whatToDo: 'Was tun',
+    limit: 'Grenze',
+  },
+} as const;
 
-export function statusLines(status: ProtectionStatus, databaseDir: string | null): string[] {
+/** The state as `status` prints it; the state's own word (protected, outdated, …) stays as `--json` spells it. */
+export function statusLines(status: ProtectionStatus, databaseDir: string | null, language: Language = 'en'): string[] {
   const { engine } = status;
-  const lines = [`Protection: ${status.state.replace('_', ' ')}`];
-  if (engine.name === 'builtin') lines.push('Engine: basic checks (EICAR test file only)');
-  else lines.push(`Engine: ClamAV${engine.version ? ` ${engine.version}` : ''}, ${SOURCE_WORDS[engine.source]} at ${engine.where}`);
+  const w = WORDS[language];
+  const lines = [`${w.protection}: ${status.state.replace('_', ' ')}`];
+  if (engine.name === 'builtin') lines.push(`${w.engine}: ${w.basic}`);
+  else lines.push(`${w.engine}: ClamAV${engine.version ? ` ${engine.version}` : ''}, ${w.sources[engine.source]} ${w.at} ${engine.where}`);
   if (engine.name === 'clamav' && engine.version !== null) {
     const s = engine.signatures;
-    lines.push(s ? `Signatures: version ${s.version} of ${s.date.slice(0, 10)} (${s.ageDays === 1 ? '1 day' : `${s.ageDays} days`} old)` : 'Signatures: no official signatures (no version or date reported)');
+    lines.push(`${w.signatures}: ${s ? w.signaturesOf(s.version, s.date.slice(0, 10), s.ageDays) : w.noSignatures}`);
   }
-  if (databaseDir) lines.push(`Database folder: ${databaseDir}`);
-  lines.push(`Reason: ${protectionReasonText(status)}`);
-  const action = protectionActionText(status);
-  if (action) lines.push(`What to do: ${action}`);
-  const limit = streamLimitText(status);
-  if (limit) lines.push(`Limit: ${limit}`);
+  if (databaseDir) lines.push(`${w.databaseFolder}: ${databaseDir}`);
+  lines.push(`${w.reason}: ${protectionReasonText(status, language)}`);
+  const action = protectionActionText(status, language);
+  if (action) lines.push(`${w.whatToDo}: ${action}`);
+  const limit = streamLimitText(status, language);
+  if (limit) lines.push(`${w.limit}: ${limit}`);
   return lines;
 }
 

@@ -1,11 +1,15 @@
-// The protection state in English, for the CLIs and logs (the UI words the same
-// codes and params from its own en/de catalogues).
+// The protection state in words, for the CLIs (English and German) and logs (the UI
+// words the same codes and params from its own en/de catalogues). What to do names
+// only commands `verdict` has (test/electron/cli/update-cli.test.ts checks it).
 import type { EngineIdentity } from '../../../shared/engine/engine-identity.ts';
 import type { ProtectionStatus } from '../../../shared/engine/protection-state.ts';
+import type { Language } from '../../../shared/service-contract/limits.ts';
+import { protectionActionTextDe, protectionReasonTextDe, streamLimitTextDe } from './protection-text-de.ts';
 
 const MB = 1024 * 1024;
 
-export function protectionReasonText(status: ProtectionStatus): string {
+export function protectionReasonText(status: ProtectionStatus, language: Language = 'en'): string {
+  if (language === 'de') return protectionReasonTextDe(status);
   const p = status.reason.params;
   const where = status.engine.where;
   switch (status.reason.code) {
@@ -30,20 +34,21 @@ export function protectionReasonText(status: ProtectionStatus): string {
   }
 }
 
-export function protectionActionText(status: ProtectionStatus): string {
+export function protectionActionText(status: ProtectionStatus, language: Language = 'en'): string {
+  if (language === 'de') return protectionActionTextDe(status);
   switch (status.action) {
     case 'none':
       return '';
     case 'wait':
       return 'Loading takes up to a minute with the official database.';
     case 'update_signatures':
-      return 'Update the signatures now (Settings › Malware engine).';
+      return 'Update the signatures now: `verdict update` (or Settings › Malware engine).';
     case 'check_system_updater':
       return "The system updates this clamd's signatures: check its updater service (Debian, Ubuntu: `systemctl status clamav-freshclam`).";
     case 'install_clamav':
       return 'Install ClamAV (Debian, Ubuntu: `sudo apt install clamav-daemon`; Fedora: `sudo dnf install clamd`; macOS: `brew install clamav`).';
     case 'get_database':
-      return "Update the signatures now: Verdict downloads them into its own folder (or pass --clamav-db DIR).";
+      return 'Get the signatures: `verdict update` downloads them into Verdict\'s own folder (or pass --clamav-db DIR).';
     case 'start_clamav':
       return 'Start ClamAV again, or check its configuration and the message above.';
     case 'use_clamav':
@@ -52,9 +57,10 @@ export function protectionActionText(status: ProtectionStatus): string {
 }
 
 /** The stream-limit advice, when the clamd in use refuses files Verdict would send. */
-export function streamLimitText(status: ProtectionStatus): string | null {
+export function streamLimitText(status: ProtectionStatus, language: Language = 'en'): string | null {
   const limit = status.streamLimit;
   if (!limit) return null;
+  if (language === 'de') return streamLimitTextDe(limit);
   return `This clamd refuses files over ${Math.round(limit.bytes / MB)} MB: raise StreamMaxLength (and MaxFileSize, MaxScanSize) above 100M in ${limit.configPath}, then restart clamd.`;
 }
 

@@ -18,6 +18,10 @@ export type FreshclamOutcomeKind = FreshclamOutcome['kind'];
 
 const UPDATED = /^(?:\S+ )?([\w-]+)\.c[vl]d updated \(version: (\d+)/gm;
 const CURRENT = /^(?:\S+ )?([\w-]+)\.c[vl]d database is up-to-date \(version: (\d+)/gm;
+// A DatabaseCustomURL's file: `sanesecurity.ndb updated (version: custom database, sigs: 1)`,
+// `sanesecurity.ndb is up-to-date (version: custom database)`.
+const CUSTOM_UPDATED = /^(?:\S+ )?([\w.-]+) updated \(version: custom database/gm;
+const CUSTOM_CURRENT = /^(?:\S+ )?([\w.-]+) is up-to-date \(version: custom database/gm;
 const COOL_DOWN = /on cool-down until after: ([^\n]+)/;
 
 export function freshclamOutcome(output: string, exitCode: number | null): FreshclamOutcome {
@@ -31,8 +35,11 @@ export function freshclamOutcome(output: string, exitCode: number | null): Fresh
 
   const updated = matches(UPDATED, output);
   const current = matches(CURRENT, output);
-  if (exitCode === 0 && updated.length > 0) return { kind: 'updated', version: dailyVersion(updated), databases: updated.map(([name]) => name) };
-  if (exitCode === 0 && current.length > 0) return { kind: 'current', version: dailyVersion(current) };
+  const customUpdated = [...output.matchAll(CUSTOM_UPDATED)].map((match) => match[1] ?? '');
+  const customCurrent = [...output.matchAll(CUSTOM_CURRENT)];
+  const version = dailyVersion([...updated, ...current]);
+  if (exitCode === 0 && updated.length + customUpdated.length > 0) return { kind: 'updated', version, databases: [...updated.map(([name]) => name), ...customUpdated] };
+  if (exitCode === 0 && current.length + customCurrent.length > 0) return { kind: 'current', version };
 
   if (/Couldn't (?:connect to server|resolve host)|Download failed \((?:5|6|7|28|35|56)\)|Connection failed|HTTP GET failed|Can't query/i.test(output)) {
     return { kind: 'no_connection', detail: errorLines(output) };

@@ -2,10 +2,10 @@
 // Verdict's own database folder and nowhere else, passes its lines on as progress,
 // reads its outcome, and has Verdict's own clamd reload what changed.
 import { spawn } from 'node:child_process';
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findClamd, findFreshclam, ownDatabaseDir } from '../own-clamd/find-clamav.ts';
-import { freshclamConfigText } from './freshclam-config.ts';
+import { FRESHCLAM_EXTRA_FILE, freshclamConfigText, parseFreshclamExtra, type FreshclamExtra } from './freshclam-config.ts';
 import { freshclamOutcome, type FreshclamOutcome } from './freshclam-outcome.ts';
 
 export interface UpdateSignaturesInput {
@@ -42,7 +42,9 @@ export async function updateSignatures(input: UpdateSignaturesInput): Promise<Up
     if (SYSTEM_DATABASE_DIRS.some((dir) => real === dir || real.startsWith(`${dir}/`))) {
       return { ok: false, problem: 'system_database', detail: `${databaseDir} is ${real}, which the system's updater keeps` };
     }
-    writeFileSync(configPath, freshclamConfigText({ databaseDir: real, mirror: input.mirror, maxAttempts: input.maxAttempts }), { mode: 0o600 });
+    const extra = readExtra(input.dataDir);
+    for (const key of extra.ignored) input.onProgress?.(`Verdict ignores ${key} in ${FRESHCLAM_EXTRA_FILE}: Verdict sets it, or freshclam does not know it.`);
+    writeFileSync(configPath, freshclamConfigText({ databaseDir: real, mirror: input.mirror, maxAttempts: input.maxAttempts, extra: extra.lines }), { mode: 0o600 });
   } catch (error) {
     return { ok: false, problem: 'data_dir_unwritable', detail: `${databaseDir}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
   }
@@ -57,6 +59,17 @@ export async function updateSignatures(input: UpdateSignaturesInput): Promise<Up
   } catch (error) {
     return { ok: true, outcome, reloaded: false, reloadError: (error as Error).message };
   }
+}
+
+/** The user's additions (mirrors, proxy, extra databases) from the data directory, none when there is no such file. */
+function readExtra(dataDir: string): FreshclamExtra {
+  let text: string;
+  try {
+    text = readFileSync(join(dataDir, FRESHCLAM_EXTRA_FILE), 'utf8');
+  } catch {
+    return { lines: [], ignored: [] };
+  }
+  return parseFreshclamExtra(text);
 }
 
 type Run = { ok: true; output: string; exitCode: number | null } | { ok: false; problem: 'timeout' | 'spawn_failed'; detail: string };

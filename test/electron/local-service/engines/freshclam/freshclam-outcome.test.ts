@@ -71,7 +71,26 @@ Hint: The database directory must be writable for UID 102 or GID 105
 ERROR: Failed to save freshclam.dat!
 `;
 
+// What freshclam 1.4.6 printed on this machine for a DatabaseCustomURL (update-cli.test.ts runs it).
+const CUSTOM_UPDATED = `ClamAV update process started at Fri Nov 27 23:37:03 2026
+WARNING: DNS Update Info disabled. Falling back to HTTP mode.
+Testing database: '/d/clamav-db/tmp.42e004f9fb/clamav-462450b2.tmp-verdict-test.ndb' ...
+Database test passed.
+verdict-test.ndb updated (version: custom database, sigs: 1)
+`;
+const CUSTOM_CURRENT = `ClamAV update process started at Fri Nov 27 23:37:03 2026
+WARNING: DNS Update Info disabled. Falling back to HTTP mode.
+verdict-test.ndb is up-to-date (version: custom database)
+`;
+
 describe('freshclamOutcome', () => {
+  test('a custom database (DatabaseCustomURL): updated or current, with no version', () => {
+    expect(freshclamOutcome(CUSTOM_UPDATED, 0)).toEqual({ kind: 'updated', version: null, databases: ['verdict-test.ndb'] });
+    expect(freshclamOutcome(CUSTOM_CURRENT, 0)).toEqual({ kind: 'current', version: null });
+    expect(freshclamOutcome(UPDATED + CUSTOM_UPDATED, 0)).toEqual({ kind: 'updated', version: 27467, databases: ['daily', 'verdict-test.ndb'] });
+    expect(freshclamOutcome(CUSTOM_UPDATED, 1).kind).toBe('failed');
+  });
+
   test('updated: the daily database\'s new version', () => {
     expect(freshclamOutcome(UPDATED, 0)).toEqual({ kind: 'updated', version: 27467, databases: ['daily'] });
     expect(freshclamOutcome(FIRST_DOWNLOAD, 0)).toEqual({ kind: 'updated', version: 27467, databases: ['daily', 'main'] });
@@ -109,7 +128,7 @@ describe('freshclamOutcome', () => {
 });
 
 test('fuzzed: never throws; a success only with exit code 0', () => {
-  const pieces = fc.constantFrom(UPDATED, CURRENT, RATE_LIMITED, FORBIDDEN, OFFLINE, DISK_FULL, NOT_WRITABLE, 'daily.cld updated (version: x', '\r', '\n');
+  const pieces = fc.constantFrom(UPDATED, CURRENT, CUSTOM_UPDATED, CUSTOM_CURRENT, RATE_LIMITED, FORBIDDEN, OFFLINE, DISK_FULL, NOT_WRITABLE, 'daily.cld updated (version: x', '\r', '\n');
   fc.assert(
     fc.property(fc.array(fc.oneof(fc.string(), pieces), { maxLength: 6 }), fc.option(fc.integer({ min: 0, max: 255 })), (parts, exitCode) => {
       const outcome = freshclamOutcome(parts.join(''), exitCode);
