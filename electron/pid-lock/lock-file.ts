@@ -2,6 +2,7 @@
 // ctime): a takeover replaces a stale lock only while the same file is in place.
 import { closeSync, fstatSync, linkSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { ownLockText, type LockOwner } from './process-alive.ts';
 
 export interface FileIdentity {
   dev: bigint;
@@ -12,6 +13,8 @@ export interface FileIdentity {
 export interface LockFileView {
   /** null when the content is not a pid (a file some crash left empty or cut short). */
   pid: number | null;
+  /** The owner's start time, when the lock holds one (locks of older versions hold the pid alone). */
+  start: string | null;
   id: FileIdentity;
 }
 
@@ -24,7 +27,7 @@ export interface OwnLockFile {
 
 export function writeOwnLockFile(lockPath: string): OwnLockFile {
   const tempPath = `${lockPath}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
-  writeFileSync(tempPath, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
+  writeFileSync(tempPath, ownLockText(), { flag: 'wx', mode: 0o600 });
   const stats = statSync(tempPath, { bigint: true });
   return { tempPath, dev: stats.dev, ino: stats.ino };
 }
@@ -64,7 +67,8 @@ export function readLockFile(path: string): LockFileView | null {
   }
   try {
     const stats = fstatSync(fd, { bigint: true });
-    return { pid: parsePid(readFileSync(fd, 'utf8')), id: { dev: stats.dev, ino: stats.ino, ctimeNs: stats.ctimeNs } };
+    const owner = parseOwner(readFileSync(fd, 'utf8'));
+    return { pid: owner?.pid ?? null, start: owner?.start ?? null, id: { dev: stats.dev, ino: stats.ino, ctimeNs: stats.ctimeNs } };
   } finally {
     closeSync(fd);
   }
@@ -94,6 +98,14 @@ export function removeFile(path: string): void {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
+}
+
+/** A lock's `pid start` (or `pid` alone); null when it holds no pid. */
+export function parseOwner(text: string): LockOwner | null {
+  const [pidText = '', start] = text.trim().split(' ');
+  const pid = parsePid(pidText);
+  if (pid === null) return null;
+  return { pid, start: start !== undefined && /^\d+$/.test(start) ? start : null };
 }
 
 export function parsePid(text: string): number | null {

@@ -6,7 +6,7 @@
 // which link() puts in place (it never replaces), so no reader ever sees an
 // empty lock of a live writer.
 import { identityOf, linkIfAbsent, readLockFile, removeFile, sameFile, writeOwnLockFile, type OwnLockFile } from './lock-file.ts';
-import { isAlive } from './process-alive.ts';
+import { ownerAlive } from './process-alive.ts';
 import { takeOverStale } from './stale-takeover.ts';
 
 export { isAlive } from './process-alive.ts';
@@ -42,8 +42,8 @@ function take(lockPath: string, mine: OwnLockFile): PidLock | 'taken' | null {
     // Released since the link: try again.
     if (current === null) continue;
     // Our own pid without a held lock: left by an earlier process that had the same pid.
-    if (current.pid !== null && current.pid !== process.pid && isAlive(current.pid)) return { ok: false, ownerPid: current.pid };
-    // Stale (its process is gone), or no pid in it (left by a crash before this way of writing it).
+    if (current.pid !== null && current.pid !== process.pid && ownerAlive({ pid: current.pid, start: current.start })) return { ok: false, ownerPid: current.pid };
+    // Stale (its process is gone, or its pid now names a later process), or no pid in it (left by a crash before this way of writing it).
     const takeover = takeOverStale(lockPath, current.id, mine);
     if (takeover === 'taken') return 'taken';
     if (takeover === 'busy') sleepSync(BUSY_WAIT_MS);

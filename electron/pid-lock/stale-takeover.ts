@@ -6,8 +6,8 @@
 // (`.1`, `.2`, ...); while the stale file is in place, a claim is removed only
 // by its live holder, and then its name is tried again, never passed over.
 import { readFileSync, renameSync } from 'node:fs';
-import { linkIfAbsent, parsePid, readLockFile, removeFile, sameFile, type FileIdentity, type OwnLockFile } from './lock-file.ts';
-import { isAlive } from './process-alive.ts';
+import { linkIfAbsent, parseOwner, readLockFile, removeFile, sameFile, type FileIdentity, type OwnLockFile } from './lock-file.ts';
+import { ownerAlive, type LockOwner } from './process-alive.ts';
 
 /** taken: ours now; busy: a live process is taking it over; changed: it is no longer the file that was judged. */
 export type Takeover = 'taken' | 'busy' | 'changed';
@@ -52,15 +52,15 @@ function replaceIfStill(lockPath: string, stale: FileIdentity, mine: OwnLockFile
 }
 
 function claimHolder(claim: string): 'alive' | 'dead' | 'gone' {
-  let pid: number | null;
+  let owner: LockOwner | null;
   try {
-    pid = parsePid(readFileSync(claim, 'utf8'));
+    owner = parseOwner(readFileSync(claim, 'utf8'));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'gone';
     throw error;
   }
   // No pid yet: being written (only where there are no hard links), so its holder lives.
-  if (pid === null) return 'alive';
+  if (owner === null) return 'alive';
   // Our own pid on a claim we do not hold: an earlier process that had our pid.
-  return pid !== process.pid && isAlive(pid) ? 'alive' : 'dead';
+  return owner.pid !== process.pid && ownerAlive(owner) ? 'alive' : 'dead';
 }

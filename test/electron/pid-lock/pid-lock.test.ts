@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { acquirePidLock, isAlive } from '../../../electron/pid-lock/pid-lock.ts';
+import { processStart } from '../../../electron/pid-lock/process-alive.ts';
 import { runNode } from '../../support/node-child.ts';
 
 let dir: string;
@@ -17,10 +18,12 @@ beforeEach(async () => {
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
 describe('acquirePidLock', () => {
-  it('writes its pid into a 0600 file and leaves no other file behind', async () => {
+  it('writes its pid and start time into a 0600 file and leaves no other file behind', async () => {
     const lock = acquirePidLock(lockPath);
     expect(lock.ok).toBe(true);
-    expect(await readFile(lockPath, 'utf8')).toBe(`${process.pid}\n`);
+    const start = processStart(process.pid);
+    if (process.platform === 'linux') expect(start).toMatch(/^\d+$/);
+    expect(await readFile(lockPath, 'utf8')).toBe(start === null ? `${process.pid}\n` : `${process.pid} ${start}\n`);
     if (process.platform !== 'win32') expect((await stat(lockPath)).mode & 0o777).toBe(0o600);
     expect(await readdir(dir)).toEqual(['core.lock']);
     if (lock.ok) lock.release();
@@ -51,6 +54,24 @@ describe('acquirePidLock', () => {
     }
   });
 
+  it.runIf(process.platform === 'linux')('takes over a lock whose pid now names a later process (the start time differs), and refuses one whose start time matches', async () => {
+    const owner = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
+    try {
+      const start = processStart(owner.pid!);
+      expect(start).not.toBeNull();
+      await writeFile(lockPath, `${owner.pid} ${start}\n`);
+      expect(acquirePidLock(lockPath)).toEqual({ ok: false, ownerPid: owner.pid });
+      // The lock's writer started at another time: the live process with its pid is someone else.
+      await writeFile(lockPath, `${owner.pid} ${BigInt(start!) - 1n}\n`);
+      const lock = acquirePidLock(lockPath);
+      expect(lock.ok).toBe(true);
+      expect(await readFile(lockPath, 'utf8')).toBe(`${process.pid} ${processStart(process.pid)}\n`);
+      if (lock.ok) lock.release();
+    } finally {
+      owner.kill('SIGKILL');
+    }
+  });
+
   it('takes over the lock of a process that has ended', async () => {
     const ended = await runNode(['-e', 'process.stdout.write(String(process.pid))'], { timeoutMs: 30_000 });
     const deadPid = Number(ended.stdout);
@@ -58,7 +79,7 @@ describe('acquirePidLock', () => {
     await writeFile(lockPath, `${deadPid}\n`);
     const lock = acquirePidLock(lockPath);
     expect(lock.ok).toBe(true);
-    expect(await readFile(lockPath, 'utf8')).toBe(`${process.pid}\n`);
+    expect(Number.parseInt(await readFile(lockPath, 'utf8'), 10)).toBe(process.pid);
     expect(await readdir(dir)).toEqual(['core.lock']);
     if (lock.ok) lock.release();
   });
