@@ -7,16 +7,17 @@ import type { EngineKind } from '../local-service/engines/select-engine.ts';
 export const STATUS_USAGE = `Usage: npm run -s status -- [options]
 
 Shows the malware engine Verdict would use and how well it protects: the state,
-the engine (ClamAV: where it runs, its version, its signatures and their age).
+the engine (ClamAV: where it runs, its version, its signatures and their age), and
+a self-test run now: the engine scans the EICAR test file; missing it is "failing".
 
 Options:
-  --json               one JSON object: state, engine, reason
+  --json               one JSON object: state, engine, reason, selfTest
   --data-dir DIR       Verdict's data directory (default: ${defaultDataDir()})
   --engine KIND        auto (default: configured clamd, a system clamd, Verdict's own, else basic checks), clamd or builtin
   --clamav-db DIR      the signature folder for Verdict's own clamd
   -h, --help           this text
 
-Exit codes: 0 protected; 1 outdated, limited or not running; 2 bad arguments or an error.`;
+Exit codes: 0 protected; 1 outdated, limited, not running or failing (the engine missed the EICAR test file); 2 bad arguments or an error.`;
 
 export interface StatusArgs {
   json: boolean;

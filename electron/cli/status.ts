@@ -1,12 +1,15 @@
 // `npm run -s status -- [--json] [--data-dir DIR] [--engine auto|clamd|builtin] [--clamav-db DIR]`
-// The protection state and the engine's facts. Exit 0 protected; 1 outdated,
-// limited or not running; 2 bad arguments or an error. Verdict's own clamd, when
+// The protection state and the engine's facts, with a self-test run now (EICAR,
+// scanned by the engine found). Exit 0 protected; 1 outdated, limited, not running
+// or failing (the engine missed EICAR); 2 bad arguments or an error. Verdict's own clamd, when
 // this run had to start it to ask, is stopped again before exit.
 import type { ProtectionStatus } from '../../shared/engine/protection-state.ts';
+import { withSelfTest, type SelfTestResult } from '../../shared/engine/self-test.ts';
 import type { Language } from '../../shared/service-contract/limits.ts';
 import { engineStatus } from '../local-service/engines/engine-status.ts';
 import { protectionActionText, protectionReasonText, streamLimitText } from '../local-service/engines/protection-text.ts';
 import { dataDirLanguage } from './cli-language.ts';
+import { statusSelfTest } from './status-self-test.ts';
 import { parseStatusArgs, StatusArgsError } from './status-args.ts';
 
 export interface StatusIo {
@@ -32,7 +35,7 @@ export async function runStatus(argv: string[], io: StatusIo): Promise<number> {
     return 2;
   }
   try {
-    const { status } = result;
+    const status = withSelfTest(result.status, await statusSelfTest(result.status));
     const language = dataDirLanguage(args.dataDir, io.env);
     if (args.json) io.stdout(JSON.stringify(statusJson(status, language)));
     else for (const line of statusLines(status, result.databaseDir, language)) io.stdout(line);
@@ -49,6 +52,8 @@ export function statusJson(status: ProtectionStatus, language: Language = 'en') 
     state: status.state,
     engine: { name: engine.name, source: engine.source, where: engine.where, version: engine.version, signatures: engine.signatures },
     reason: [protectionReasonText(status, language), protectionActionText(status, language), streamLimitText(status, language)].filter(Boolean).join(' '),
+    /** This run's EICAR test of the engine: at, result (passed, failed, error), engine, detail, durationMs; null when none could run. */
+    selfTest: status.selfTest ?? null,
   };
 }
 
@@ -66,6 +71,9 @@ const WORDS = {
     reason: 'Reason',
     whatToDo: 'What to do',
     limit: 'Limit',
+    selfTest: 'Self-test',
+    selfTestResult: (test: SelfTestResult) =>
+      test.result === 'passed' ? `passed: the EICAR test file was detected (${test.detail})` : test.result === 'failed' ? 'FAILED: the EICAR test file was not detected' : `could not run: ${test.detail}`,
   },
   de: {
     protection: 'Schutz',
@@ -80,6 +88,13 @@ const WORDS = {
     reason: 'Grund',
     whatToDo: 'Was tun',
     limit: 'Grenze',
+    selfTest: 'Selbsttest',
+    selfTestResult: (test: SelfTestResult) =>
+      test.result === 'passed'
+        ? `bestanden: Die EICAR-Testdatei wurde erkannt (${test.detail})`
+        : test.result === 'failed'
+          ? 'FEHLGESCHLAGEN: Die EICAR-Testdatei wurde nicht erkannt'
+          : `konnte nicht laufen: ${test.detail}`,
   },
 } as const;
 
@@ -95,6 +110,7 @@ export function statusLines(status: ProtectionStatus, databaseDir: string | null
     lines.push(`${w.signatures}: ${s ? w.signaturesOf(s.version, s.date.slice(0, 10), s.ageDays) : w.noSignatures}`);
   }
   if (databaseDir) lines.push(`${w.databaseFolder}: ${databaseDir}`);
+  if (status.selfTest) lines.push(`${w.selfTest}: ${w.selfTestResult(status.selfTest)}`);
   lines.push(`${w.reason}: ${protectionReasonText(status, language)}`);
   const action = protectionActionText(status, language);
   if (action) lines.push(`${w.whatToDo}: ${action}`);

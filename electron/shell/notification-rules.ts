@@ -9,7 +9,7 @@ import type { Timers } from './event-batcher.ts';
 import type { ShellTexts, ThreatOutcome } from './texts.ts';
 
 export interface Notice {
-  kind: 'threat' | 'clean' | 'failed' | 'summary' | 'job' | 'schedule';
+  kind: 'threat' | 'clean' | 'failed' | 'summary' | 'job' | 'schedule' | 'self-test';
   title: string;
   body: string;
   /** The scan a click opens; null opens the main view. */

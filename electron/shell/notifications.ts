@@ -1,5 +1,6 @@
-// Desktop notifications for finished scans, finished scan jobs and a scheduled scan
-// skipped for want of upload consent: the rules are in notification-rules.ts; this
+// Desktop notifications for finished scans, finished scan jobs, a scheduled scan
+// skipped for want of upload consent and a self-test the engine failed (protection
+// `failing`): the rules are in notification-rules.ts; this
 // wires them to the core's events and Electron's Notification.
 import { Notification } from 'electron';
 import type { Core } from '../core/core.ts';
@@ -11,7 +12,7 @@ import { consentHostLabel } from '../../shared/settings/protection.ts';
 import { shellLanguage, textsFor } from './texts.ts';
 
 export interface NotificationsOptions {
-  core: Pick<Core, 'onEvent' | 'settings'> & Partial<Pick<Core, 'scanJobs' | 'schedules'>>;
+  core: Pick<Core, 'onEvent' | 'settings'> & Partial<Pick<Core, 'scanJobs' | 'schedules' | 'protection'>>;
   /** A click on a notice about one scan. */
   onShowScan(id: string): void;
   /** A click on a notice about many. */
@@ -74,10 +75,12 @@ export function setupNotifications(options: NotificationsOptions): () => void {
       .catch((error: unknown) => options.log.error({ err: error }, 'could not show the end of a scan job'));
   });
   const stopSchedules = notifySkippedSchedules(options, show);
+  const stopSelfTest = notifyFailingDetection(options, show);
   return () => {
     stop();
     stopJobs?.();
     stopSchedules();
+    stopSelfTest();
     collector.dispose();
     for (const notification of live) notification.close();
     live.clear();
@@ -105,5 +108,24 @@ function notifySkippedSchedules(options: NotificationsOptions, show: (notice: No
         })
         .catch((error: unknown) => options.log.error({ err: error }, 'could not tell of a skipped scheduled scan'));
     }
+  });
+}
+
+/** The engine missed EICAR in its self-test: told when protection becomes `failing`, again only after it recovered. */
+function notifyFailingDetection(options: NotificationsOptions, show: (notice: Notice) => void): () => void {
+  const { protection } = options.core;
+  if (!protection) return () => {};
+  let failing = false;
+  return protection.onChange((view) => {
+    const now = view.status?.state === 'failing';
+    if (now && !failing) {
+      void shellLanguage(options.core.settings)
+        .then((language) => {
+          const texts = textsFor(language);
+          show({ kind: 'self-test', title: texts.selfTestFailedTitle, body: texts.selfTestFailedBody, scanId: null });
+        })
+        .catch((error: unknown) => options.log.error({ err: error }, 'could not tell of a failed self-test'));
+    }
+    failing = now;
   });
 }

@@ -20,6 +20,9 @@ export interface ShellTexts {
   tooltip: Record<'idle' | 'scanning' | 'threat', string>;
   /** The protection state, for the tray's tooltip and the menu's first line. */
   protection: Record<ProtectionState, string>;
+  /** The notice when the self-test finds the engine blind to EICAR. */
+  selfTestFailedTitle: string;
+  selfTestFailedBody: string;
   verdict: Record<Verdict, string>;
   threatTitle(fileName: string): string;
   /** What the verdict says and what Verdict did about it. */
@@ -70,7 +73,11 @@ const en: ShellTexts = {
     outdated: 'Signatures out of date',
     limited: 'Limited protection: basic checks only (EICAR test file)',
     not_running: 'ClamAV is not running',
+    failing: 'Detection is failing: the self-test was not detected',
   },
+  selfTestFailedTitle: 'Verdict: malware detection is failing',
+  selfTestFailedBody:
+    'ClamAV did not detect the EICAR test file in Verdict’s self-test, so it may miss real malware too. Scans go on. Open Verdict › Settings › Malware engine to update the signatures or check ClamAV.',
   verdict: { unsafe: 'Threat', safe: 'Clean', 'could-not-scan': 'Could not scan', pending: 'Scanning', skipped: 'Skipped', allowed: 'Allowed by you' },
   threatTitle: (name) => `Threat found: ${name}`,
   threatBody: (label, outcome) =>
@@ -121,7 +128,11 @@ const de: ShellTexts = {
     outdated: 'Signaturen veraltet',
     limited: 'Eingeschränkter Schutz: nur Basisprüfung (EICAR-Testdatei)',
     not_running: 'ClamAV läuft nicht',
+    failing: 'Erkennung versagt: Der Selbsttest wurde nicht erkannt',
   },
+  selfTestFailedTitle: 'Verdict: Die Erkennung von Schadsoftware versagt',
+  selfTestFailedBody:
+    'ClamAV hat die EICAR-Testdatei in Verdicts Selbsttest nicht erkannt und übersieht daher vielleicht auch echte Schadsoftware. Prüfungen laufen weiter. Öffnen Sie Verdict › Einstellungen › Malware-Engine, um die Signaturen zu aktualisieren oder ClamAV zu prüfen.',
   verdict: { unsafe: 'Bedrohung', safe: 'Sauber', 'could-not-scan': 'Nicht prüfbar', pending: 'Wird geprüft', skipped: 'Übersprungen', allowed: 'Von Ihnen zugelassen' },
   threatTitle: (name) => `Bedrohung gefunden: ${name}`,
   threatBody: (label, outcome) =>

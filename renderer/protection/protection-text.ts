@@ -124,6 +124,14 @@ export function signaturesText(status: ProtectionStatus, tr: Translator): string
   return status.engine.name === 'clamav' && status.engine.version !== null ? tr.t('engine.signatures.undated') : tr.t('engine.signatures.none');
 }
 
+/** The last self-test in Settings › Malware engine: its result, when, and the signature's name or the error. */
+export function selfTestText(status: ProtectionStatus, tr: Translator): string {
+  const test = status.selfTest;
+  if (!test) return tr.t('engine.selfTest.none');
+  const time = new Intl.DateTimeFormat(tr.locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(test.at));
+  return tr.t(`engine.selfTest.${test.result}` as MessageKey, { time, detail: test.detail ?? '' });
+}
+
 const PLAIN_WITHOUT: Partial<Record<SignatureUpdateOutcome['code'], { param: string; key: MessageKey }>> = {
   updated: { param: 'version', key: 'engine.update.updatedPlain' },
   current: { param: 'version', key: 'engine.update.currentPlain' },

@@ -1,12 +1,12 @@
 // Settings › Malware engine: which engine checks files, where it runs, its version,
-// its signatures and their age, the database folder; "Update signatures now" with
+// its signatures and their age, the last self-test, the database folder; "Update signatures now" with
 // its progress and outcome in words, and "Look again".
 import type { ReactElement } from 'react';
 import type { ProtectionStatus } from '../../shared/engine/protection-state.ts';
 import type { ProtectionView, SignatureUpdateOutcome } from '../../shared/engine/protection-view.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
 import { refreshProtection, updateSignatures } from '../protection/protection-actions.ts';
-import { engineNameText, headline, reasonText, reasonWords, signaturesText, streamLimitText, updateOutcomeText, updateOutcomeWords, updateSucceeded, whereText } from '../protection/protection-text.ts';
+import { engineNameText, headline, reasonText, reasonWords, selfTestText, signaturesText, streamLimitText, updateOutcomeText, updateOutcomeWords, updateSucceeded, whereText } from '../protection/protection-text.ts';
 import { ToolWords } from '../app/ToolWords.tsx';
 import { useVerdict } from '../store/use-verdict.ts';
 import { EngineChoice } from './EngineChoice.tsx';
@@ -46,6 +46,13 @@ function EngineFacts({ view }: { view: ProtectionView }): ReactElement {
           <span className="break">{whereText(view, translator)}</span>
         </Fact>
         {status ? <Fact label={t('engine.signatures')}>{signaturesText(status, translator)}</Fact> : null}
+        {status ? (
+          <Fact label={t('engine.selfTest')}>
+            <span data-testid="engine-self-test" data-result={status.selfTest?.result ?? 'none'}>
+              {selfTestText(status, translator)}
+            </span>
+          </Fact>
+        ) : null}
         {view.remote === null ? (
           <Fact label={t('engine.database')}>
             {view.databaseDir ? <span className="mono break">{view.databaseDir}</span> : t('engine.database.unknown')}

@@ -1,9 +1,11 @@
 // The protection state Verdict shows (main window, settings, tray, `status` CLI):
-// one of four states, each with the reason as a code and params, and the one
+// one of five states, each with the reason as a code and params, and the one
 // action that fixes it. Pure: the core computes it, the UI words it (en/de).
+// `failing` comes from the self-test (self-test.ts): the engine answers but missed EICAR.
+import type { SelfTestResult } from './self-test.ts';
 import { signatureAgeDays, type EngineIdentity, type EngineName } from './engine-identity.ts';
 
-export const PROTECTION_STATES = ['protected', 'outdated', 'limited', 'not_running'] as const;
+export const PROTECTION_STATES = ['protected', 'outdated', 'limited', 'not_running', 'failing'] as const;
 export type ProtectionState = (typeof PROTECTION_STATES)[number];
 
 /** Where the engine runs: the configured clamd, one answering at the usual sockets, Verdict's own, or none. */
@@ -24,6 +26,7 @@ export const PROTECTION_REASONS = [
   'clamd_starting', // not_running: Verdict's own clamd is loading its signatures
   'clamd_not_answering', // not_running: {where, detail}
   'clamd_failed', // not_running: Verdict's own clamd could not start: {problem, detail}
+  'self_test_failed', // failing: the engine answered the EICAR test file as clean: {at}
 ] as const;
 export type ProtectionReason = (typeof PROTECTION_REASONS)[number];
 
@@ -69,6 +72,8 @@ export interface ProtectionStatus {
   };
   /** Set when the clamd in use limits streams below what Verdict sends (100 MB). */
   streamLimit: StreamLimit | null;
+  /** The last self-test of the engine, once one ran (self-test.ts). */
+  selfTest?: SelfTestResult;
 }
 
 export function protectionStatus(facts: EngineFacts, now: Date, serviceLimitBytes: number): ProtectionStatus {

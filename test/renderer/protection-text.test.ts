@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { protectionStatus, PROTECTION_REASONS, type EngineFacts, type ProtectionStatus } from '../../shared/engine/protection-state.ts';
 import { SIGNATURE_UPDATE_CODES, type ProtectionView, type SignatureUpdateOutcome } from '../../shared/engine/protection-view.ts';
+import { selfTestEngine, withSelfTest, type SelfTestResult } from '../../shared/engine/self-test.ts';
 import { translator } from '../../renderer/i18n/messages.ts';
 import {
   actionLabel,
@@ -13,6 +14,7 @@ import {
   platformOf,
   reasonText,
   reasonWords,
+  selfTestText,
   signaturesText,
   streamLimitText,
   updateOutcomeText,
@@ -30,8 +32,8 @@ const identity = (hoursOld: number | null) => ({
   signatures: hoursOld === null ? null : { version: 27467, date: new Date(NOW.getTime() - hoursOld * 3_600_000).toISOString() },
 });
 
-/** One status for every reason code. */
-const FACTS: Record<(typeof PROTECTION_REASONS)[number], EngineFacts> = {
+/** One status for every reason code (the self-test's: a clamd with fresh signatures that missed EICAR). */
+const FACTS: Record<Exclude<(typeof PROTECTION_REASONS)[number], 'self_test_failed'>, EngineFacts> = {
   signatures_fresh: { kind: 'clamav', source: 'system', where: 'unix:/run/clamav/clamd.ctl', identity: identity(26) },
   signatures_old: { kind: 'clamav', source: 'own', where: 'unix:/data/clamd.sock', identity: identity(240) },
   signatures_undated: { kind: 'clamav', source: 'configured', where: 'tcp:127.0.0.1:3310', identity: identity(null) },
@@ -42,7 +44,18 @@ const FACTS: Record<(typeof PROTECTION_REASONS)[number], EngineFacts> = {
   clamd_not_answering: { kind: 'not_running', source: 'system', where: 'unix:/run/clamav/clamd.ctl', why: 'clamd_not_answering' },
   clamd_failed: { kind: 'not_running', source: 'own', where: 'own clamd', why: 'clamd_failed', params: { problem: 'database_unusable', detail: 'No supported database files found' } },
 };
-const status = (reason: keyof typeof FACTS): ProtectionStatus => protectionStatus(FACTS[reason], NOW, 100 * MB);
+const selfTest = (of: ProtectionStatus, result: SelfTestResult['result'], detail: string | null = null): SelfTestResult => ({
+  at: NOW.toISOString(),
+  result,
+  engine: selfTestEngine(of.engine),
+  detail,
+  durationMs: 2,
+});
+const status = (reason: (typeof PROTECTION_REASONS)[number]): ProtectionStatus => {
+  if (reason !== 'self_test_failed') return protectionStatus(FACTS[reason], NOW, 100 * MB);
+  const fresh = protectionStatus(FACTS.signatures_fresh, NOW, 100 * MB);
+  return withSelfTest(fresh, selfTest(fresh, 'failed'));
+};
 const view = (s: ProtectionStatus | null, remote: string | null = null): ProtectionView => ({
   status: s,
   remote,
@@ -183,5 +196,22 @@ describe('a signature update’s outcome in words', () => {
       expect(german).not.toBe(english);
       if (p === params) for (const text of [english, german]) expect(text).not.toMatch(/\{\w+\}/);
     }
+  });
+});
+
+describe('the last self-test (Settings › Malware engine)', () => {
+  it('says whether the engine detected EICAR, when, and with which signature, in English and German', () => {
+    const fresh = status('signatures_fresh');
+    expect(selfTestText(fresh, en)).toBe('Not run yet');
+    expect(selfTestText(withSelfTest(fresh, selfTest(fresh, 'passed', 'Eicar-Signature')), en)).toMatch(/^Passed .*2026.*: the EICAR test file was detected \(Eicar-Signature\)$/);
+    expect(selfTestText(status('self_test_failed'), en)).toMatch(/^Failed .*: the EICAR test file was not detected$/);
+    expect(selfTestText(status('self_test_failed'), de)).toMatch(/^Fehlgeschlagen .*: Die EICAR-Testdatei wurde nicht erkannt$/);
+    expect(selfTestText(withSelfTest(fresh, selfTest(fresh, 'error', 'clamd did not answer')), de)).toMatch(/^Konnte nicht laufen .*: clamd did not answer$/);
+  });
+
+  it('failing: its headline; for a system clamd, its updater to check', () => {
+    expect(headline(status('self_test_failed'), en)).toBe('Detection is failing');
+    expect(headline(status('self_test_failed'), de)).toBe('Erkennung versagt');
+    expect(status('self_test_failed').action).toBe('check_system_updater');
   });
 });

@@ -26,6 +26,8 @@ export function protectionReasonTextDe(status: ProtectionStatus): string {
       return `ClamAV wurde unter ${where} erwartet, antwortet aber nicht${p.detail ? ` (${p.detail})` : ''}.`;
     case 'clamd_failed':
       return `Verdicts eigener clamd konnte nicht laufen (${p.problem}): ${p.detail}`;
+    case 'self_test_failed':
+      return `Der Selbsttest ist fehlgeschlagen: ClamAV unter ${where} hat die EICAR-Testdatei für sauber erklärt und übersieht daher vielleicht auch echte Schadsoftware. Prüfungen laufen weiter.`;
   }
 }
 

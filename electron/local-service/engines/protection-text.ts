@@ -31,6 +31,8 @@ export function protectionReasonText(status: ProtectionStatus, language: Languag
       return `ClamAV was expected at ${where}, but it does not answer${p.detail ? ` (${p.detail})` : ''}.`;
     case 'clamd_failed':
       return `Verdict's own clamd could not run (${p.problem}): ${p.detail}`;
+    case 'self_test_failed':
+      return `The self-test failed: ClamAV at ${where} answered the EICAR test file as clean, so it may miss real malware too. Scans go on.`;
   }
 }
 

@@ -58,7 +58,9 @@ describe.skipIf(clamdPath === null)('with Verdict\'s own clamd', () => {
     const lines = run.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
     const json = JSON.parse(lines[0] ?? '') as Record<string, unknown>;
-    expect(Object.keys(json)).toEqual(['state', 'engine', 'reason']);
+    expect(Object.keys(json)).toEqual(['state', 'engine', 'reason', 'selfTest']);
+    // This run's self-test: the clamd detected EICAR with the test database.
+    expect(json.selfTest).toMatchObject({ result: 'passed', detail: 'Verdict-Test-Eicar.UNOFFICIAL', engine: { name: 'clamav', source: 'own' }, at: expect.any(String) });
     expect(json).toMatchObject({
       state: 'outdated',
       engine: { name: 'clamav', source: 'own', where: `unix:${join(dataDir, 'clamd.sock')}`, version: expect.stringMatching(/^\d+\.\d+/), signatures: null },
@@ -131,6 +133,8 @@ describe('a clamd with dated official signatures (recorded VERSION answer)', () 
       state: 'protected',
       engine: { name: 'clamav', source: 'own', where: `unix:${join(dataDir, 'clamd.sock')}`, version: '1.4.6', signatures: { version: 27467, date: built.toISOString(), ageDays: 1 } },
       reason: expect.stringContaining('signatures (version 27467) are 1 day old'),
+      // The stand-in answers no scan: a self-test that could not run proves nothing either way.
+      selfTest: expect.objectContaining({ result: 'error' }),
     });
   });
 
@@ -151,6 +155,7 @@ describe('the built-in engine and bad arguments', () => {
       state: 'limited',
       engine: { name: 'builtin', source: 'builtin', where: 'in-process', version: null, signatures: null },
       reason: expect.stringContaining('only the EICAR test file'),
+      selfTest: expect.objectContaining({ result: 'passed', engine: expect.objectContaining({ name: 'builtin' }) }),
     });
   });
 

@@ -34,6 +34,8 @@ describe.skipIf(findClamd() === null)("Verdict's own clamd, started by the embed
     const dataDir = fixture.dataDir();
     await mkdir(join(dataDir, 'clamav-db'), { recursive: true });
     const custom = await writeCustomSignature(join(dataDir, 'clamav-db'), fixture.dir.path, 'own-default');
+    // EICAR too, or the self-test would find this database blind to it (failing).
+    await writeEicarDatabase(join(dataDir, 'clamav-db'));
     const core = await fixture.open({ ...FAST, engine: { ownClamdPath: gate.path, autoUpdate: false } }, { localService: { engine: 'auto' } });
 
     const view = async () => {

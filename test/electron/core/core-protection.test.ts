@@ -55,7 +55,9 @@ describe('the protection state of the engine the embedded service uses', () => {
     // No automatic update: this stand-in is not a clamd freshclam could feed (auto-update has a test of its own).
     const core = await fixture.open({ ...FAST, engine: { autoUpdate: false } }, { localService: { engine: 'clamd', clamdSocket: standIn.socketPath } });
     const view = value(await core.protection.status());
-    expect(view.status).toEqual({
+    // The stand-in scans nothing, so its self-test could not run (self-test.test.ts tests it for real).
+    const { selfTest: _selfTest, ...status } = view.status ?? {};
+    expect(status).toEqual({
       state: 'protected',
       reason: { code: 'signatures_fresh', params: { signatureVersion: 27467, ageDays: 1 } },
       action: 'none',

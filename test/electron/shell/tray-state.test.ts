@@ -133,7 +133,7 @@ describe('tray menu', () => {
 
 describe('protection in the tray', () => {
   const texts = textsFor('en');
-  const view = (state: 'protected' | 'outdated' | 'limited' | 'not_running' | null) =>
+  const view = (state: 'protected' | 'outdated' | 'limited' | 'not_running' | 'failing' | null) =>
     protectionView(state === null ? { status: null, remote: 'https://scan.example.com' } : { status: { ...protectionView().status!, state } });
 
   it('names limited, outdated and not running in the tooltip, after what the icon shows; protected adds nothing', () => {
@@ -152,6 +152,11 @@ describe('protection in the tray', () => {
     expect(items[1]).toEqual({ type: 'separator' });
     expect(trayMenu(withProtection(initialTrayState, view('protected')), textsFor('de'))[0]).toMatchObject({ label: 'Geschützt: ClamAV-Signaturen sind aktuell' });
     expect(trayMenu(initialTrayState, texts)[0]).toMatchObject({ label: 'Open Verdict' });
+  });
+
+  it('failing (the engine missed the self-test\'s EICAR): in the tooltip and first in the menu, in English and German', () => {
+    expect(trayTooltip(withProtection(initialTrayState, view('failing')), texts)).toBe('Verdict · Detection is failing: the self-test was not detected');
+    expect(trayMenu(withProtection(initialTrayState, view('failing')), textsFor('de'))[0]).toMatchObject({ label: 'Erkennung versagt: Der Selbsttest wurde nicht erkannt', action: { type: 'open' } });
   });
 
   it('keeps the same state object when nothing changed (no re-render)', () => {

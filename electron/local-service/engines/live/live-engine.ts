@@ -5,6 +5,7 @@
 // once known to this installation, is gone: up to a limit, then they fail with
 // `clamav_unavailable`, unless the caller allows basic checks only for them.
 import { protectionStatus, type ProtectionStatus } from '../../../../shared/engine/protection-state.ts';
+import { withSelfTest, type SelfTestResult } from '../../../../shared/engine/self-test.ts';
 import { MAX_ASYNC_FILE_SIZE } from '../../../../shared/service-contract/limits.ts';
 import { BuiltinEngine } from '../builtin-engine.ts';
 import { ClamdEngine, type ClamdEngineOptions } from '../clamd-engine.ts';
@@ -14,6 +15,7 @@ import type { OwnClamdState } from '../own-clamd/own-clamd.ts';
 import type { SelectEngineOptions } from '../select-engine.ts';
 import { readKnownClamav, writeKnownClamav, type KnownClamav } from './clamav-known.ts';
 import { endpointOfLabel, stateFor, type LiveEngineState } from './live-state.ts';
+import { LiveSelfTest, type SelfTestTarget } from './live-self-test.ts';
 
 export type { LiveEngineState } from './live-state.ts';
 
@@ -28,6 +30,8 @@ export interface LiveEngineOptions extends SelectEngineOptions {
   systemConfigPath?: string;
   /** false: the first look does not start Verdict's own clamd; the user's "Start ClamAV" does (default true). */
   startOwnAtStart?: boolean;
+  /** How often the engine scans the EICAR test file besides at changes (default daily; tests). */
+  selfTestIntervalMs?: number;
 }
 
 export const DEFAULT_WAIT_LIMIT_MS = 10 * 60_000;
@@ -45,11 +49,17 @@ export class LiveEngine implements ScanEngine {
   #wakers = new Set<() => void>();
   #known: KnownClamav | null;
   #lastStatus: string | null = null;
+  readonly #selfTest: LiveSelfTest;
 
   constructor(options: LiveEngineOptions) {
     this.#options = options;
     this.#known = readKnownClamav(options.dataDir);
     this.#builtin = new BuiltinEngine({ reason: options.kind === 'builtin' ? 'the built-in engine was requested' : 'ClamAV was not available' });
+    this.#selfTest = new LiveSelfTest({
+      target: () => this.#selfTestTarget(),
+      onResult: () => this.#set(this.#state),
+      ...(options.selfTestIntervalMs !== undefined ? { intervalMs: options.selfTestIntervalMs } : {}),
+    });
     const ownClamd = options.ownClamd;
     this.#watch = watchEngine({
       kind: options.kind,
@@ -78,9 +88,19 @@ export class LiveEngine implements ScanEngine {
     return this.#state;
   }
 
-  /** The protection state of the engine in use; null before the first look. */
+  /** The protection state of the engine in use, with its last self-test (`failing` when it missed EICAR); null before the first look. */
   get status(): ProtectionStatus | null {
-    return this.#state.phase === 'choosing' || this.#state.phase === 'closed' ? null : this.#state.status;
+    return this.#state.phase === 'choosing' || this.#state.phase === 'closed' ? null : withSelfTest(this.#state.status, this.#selfTest.last);
+  }
+
+  /** The last self-test, null before the first. */
+  get selfTest(): SelfTestResult | null {
+    return this.#selfTest.last;
+  }
+
+  /** Scans the EICAR test file now with the engine in use; null while there is none. */
+  runSelfTest(): Promise<SelfTestResult | null> {
+    return this.#selfTest.run();
   }
 
   /** The signature folder of the clamd in use, when known. */
@@ -117,6 +137,10 @@ export class LiveEngine implements ScanEngine {
     if (this.#state.phase === 'starting') return this.#state.status;
     const status = await (asked ? this.#watch.check() : this.#watch.recheck());
     this.#apply(status);
+    // The user's look waits for the test its changes started, and tests again after a failed
+    // one ("Check again" after fixing the signatures); a look with nothing new tells no one.
+    if (asked && this.#selfTest.last?.result === 'failed') await this.#selfTest.run();
+    if (asked) await this.#selfTest.idle();
     return this.status ?? status;
   }
 
@@ -144,6 +168,7 @@ export class LiveEngine implements ScanEngine {
   }
 
   async close(): Promise<void> {
+    this.#selfTest.close();
     this.#set({ phase: 'closed' });
     await this.#watch.close();
     for (const engine of this.#clamds.values()) await engine.close();
@@ -220,6 +245,15 @@ export class LiveEngine implements ScanEngine {
       writeKnownClamav(this.#options.dataDir, this.#known);
     }
     this.#set(next);
+    if (next.phase === 'clamav' || next.phase === 'builtin') this.#selfTest.changed(next.status);
+  }
+
+  /** The engine a file would go to now, without waiting: none while ClamAV is chosen but not answering. */
+  #selfTestTarget(): SelfTestTarget | null {
+    const state = this.#state;
+    if (state.phase === 'clamav') return { engine: this.#clamdFor(state.where), status: state.status };
+    if (state.phase === 'builtin') return { engine: this.#builtin, status: state.status };
+    return null;
   }
 
   #set(state: LiveEngineState): void {

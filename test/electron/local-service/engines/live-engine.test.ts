@@ -158,7 +158,8 @@ describe.skipIf(findClamd() === null)('the live engine', () => {
     await gate.open();
     expect(clamTestFile(await verdict)).toEqual([custom.signature]);
     expect(engine.status).toMatchObject({ engine: { name: 'clamav', source: 'own', where: `unix:${join(root, 'app', 'clamd.sock')}` } });
-    expect(changes.map((status) => status.reason.code)).toEqual(['clamd_starting', 'signatures_undated']);
+    // (The self-test's result, once in, is a change of its own with the same reason.)
+    expect([...new Set(changes.map((status) => status.reason.code))]).toEqual(['clamd_starting', 'signatures_undated']);
     const pid = engine.ownClamdPid ?? -1;
     expect(isAlive(pid)).toBe(true);
     await engine.close();

@@ -2,6 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { BUILTIN_IDENTITY, parseClamdVersion } from '../../../../shared/engine/engine-identity.ts';
 import { protectionStatus, PROTECTION_ACTIONS, PROTECTION_REASONS, type EngineFacts } from '../../../../shared/engine/protection-state.ts';
+import { selfTestEngine, withSelfTest } from '../../../../shared/engine/self-test.ts';
 import { MAX_ASYNC_FILE_SIZE, MB } from '../../../../shared/service-contract/limits.ts';
 import { engineIdentityText, engineLine, protectionActionText, protectionReasonText, streamLimitText } from '../../../../electron/local-service/engines/protection-text.ts';
 
@@ -22,6 +23,8 @@ const FACTS: EngineFacts[] = [
 
 describe('protection texts', () => {
   const statuses = FACTS.map((facts) => protectionStatus(facts, NOW, MAX_ASYNC_FILE_SIZE));
+  // failing: Verdict's own clamd answered the self-test's EICAR as clean.
+  statuses.push(withSelfTest(statuses[0]!, { at: NOW.toISOString(), result: 'failed', engine: selfTestEngine(statuses[0]!.engine), detail: null, durationMs: 1 }));
 
   test('every reason and every action is covered by these cases', () => {
     expect(new Set(statuses.map((s) => s.reason.code))).toEqual(new Set(PROTECTION_REASONS));
@@ -32,6 +35,10 @@ describe('protection texts', () => {
     const text = `${protectionReasonText(status)} ${protectionActionText(status)} ${engineLine(status)}`;
     expect(protectionReasonText(status).length).toBeGreaterThan(20);
     expect(text).not.toMatch(/undefined|null|NaN|\[object/);
+    // German too, sentence for sentence.
+    const german = `${protectionReasonText(status, 'de')} ${protectionActionText(status, 'de')}`;
+    expect(german).not.toMatch(/undefined|null|NaN|\[object/);
+    expect(protectionReasonText(status, 'de')).not.toBe(protectionReasonText(status));
   });
 
   test('the stream limit advice names the size and the file', () => {
