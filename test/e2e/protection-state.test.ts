@@ -2,17 +2,20 @@
 // above the list and Settings › Malware engine, in each state (limited: the built-in
 // engine; outdated: a real clamd with the test's undated database; protected: dated
 // signatures a day old; outdated with Verdict's own signatures 10 days old; not
-// running: that clamd gone), in English and German, each with a screenshot
+// running: that clamd gone; failing: Verdict's own clamd on a database blind to EICAR,
+// with the last self-test in Settings), in English and German, each with a screenshot
 // (test-results/screenshots/protection-*.png), the visible text asserted, and axe
 // over the line and the section. "Update now" runs the real freshclam (offline: no
 // connection) and says so in words.
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { ProtectionStatus } from '../../shared/engine/protection-state.ts';
 import { translator, type Locale } from '../../renderer/i18n/messages.ts';
 import { headline, reasonText, updateOutcomeText } from '../../renderer/protection/protection-text.ts';
+import { findClamd } from '../../electron/local-service/engines/own-clamd/find-clamav.ts';
+import { writeCustomSignature } from '../support/clamav-db.ts';
 import { startClamd } from '../support/clamd.ts';
 import { datedVersionLine, startClamdStandIn, type ClamdStandIn } from '../support/clamd-stand-in.ts';
 import type { AppHarness } from './support/app-harness.ts';
@@ -84,6 +87,25 @@ async function openSettings(page: Page, language: Locale): Promise<void> {
 const en = translator('en');
 
 describe('the protection state, on the first screen and in Settings', () => {
+  it('failing: Verdict\'s own clamd on a database that does not know EICAR; the self-test says so, and Settings shows it', async (context) => {
+    if (findClamd() === null) return context.skip();
+    const db = path.join(work(), 'blind-db');
+    await mkdir(db);
+    await writeCustomSignature(db, work(), 'not-eicar');
+    const { real, app, page } = await start({ localService: { engine: 'auto', clamavDb: db }, tuning: { engine: { autoUpdate: false } } });
+    const state = async () => {
+      const view = await real.core.protection.status();
+      return view.ok ? view.value.status?.state : null;
+    };
+    await expect.poll(state, { timeout: 60_000 }).toBe('failing');
+    const status = await expectState(real, app, 'failing');
+    expect(status).toMatchObject({ reason: { code: 'self_test_failed' }, action: 'update_signatures', selfTest: { result: 'failed', engine: { source: 'own' } } });
+    expect(await page.getByTestId('protection-action').innerText()).toBe(en.t('protection.action.update_signatures'));
+    await openSettings(page, 'en');
+    expect(await page.getByTestId('engine-self-test').innerText()).toMatch(/^Failed .+: the EICAR test file was not detected$/);
+    expectNoProblems(app);
+  });
+
   it('limited with the built-in engine: a warning with its reason and the way back to ClamAV', async () => {
     const { real, app, page } = await start();
     const status = await expectState(real, app, 'limited');
