@@ -15,7 +15,7 @@ const printable = displayName;
 
 export function formatPlain(record: ScanRecord): string {
   const path = printable(record.path);
-  const reused = record.reusedFromId ? ', earlier verdict reused' : '';
+  const reused = !record.reusedFromId ? '' : record.reuseKind === 'unchanged' ? ', unchanged since an earlier scan: not read again' : ', earlier verdict reused';
   switch (verdictOf(record)) {
     case 'safe':
       return `CLEAN  ${path}  (${printable(record.detailed ?? 'clean')}${reused})`;
@@ -73,6 +73,8 @@ export interface JsonLine {
   scanId: string | null;
   externalReferenceId: string;
   reusedFromId: string | null;
+  /** How the verdict was reused (`content` or `unchanged`, see ScanRecord.reuseKind); null when it was not, or not said. */
+  reuseKind: 'content' | 'unchanged' | null;
   error: ScanRecord['error'];
   pendingReason: string | null;
   /** What was done about a threat (see ScanRecord.disposition). */
@@ -95,6 +97,7 @@ export function toJsonLine(record: ScanRecord): JsonLine {
     scanId: record.serviceScanId,
     externalReferenceId: record.externalReferenceId,
     reusedFromId: record.reusedFromId,
+    reuseKind: record.reuseKind ?? null,
     error: record.error,
     pendingReason: record.pendingReason,
     disposition: record.disposition ?? null,

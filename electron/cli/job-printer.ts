@@ -20,6 +20,8 @@ export interface JobPrinter {
   settled(): void;
   count(): number;
   threats(): number;
+  /** Files not read again: unchanged since an earlier clean verdict (ScanRecord.reuseKind). */
+  unchanged(): number;
   leftOutByDefault(): number;
 }
 
@@ -30,6 +32,7 @@ export function createJobPrinter(io: CliIo, json: boolean): JobPrinter {
   let found = 0;
   let walked = false;
   let threats = 0;
+  let unchanged = 0;
   let leftOut = 0;
   let excluded: readonly string[] = [];
   return {
@@ -44,12 +47,14 @@ export function createJobPrinter(io: CliIo, json: boolean): JobPrinter {
       count++;
       if (isDefaultExclusionSkip(record, excluded)) leftOut++;
       if (verdictOf(record) === 'unsafe') threats++;
+      if (record.reuseKind === 'unchanged') unchanged++;
       io.stdout(formatRecord(record, json));
       io.stderr(`[${count}/${Math.max(found, count)}${walked ? '' : '+'}] ${record.status}: ${displayName(record.fileName)}`);
     },
     settled: () => (remembering = false),
     count: () => count,
     threats: () => threats,
+    unchanged: () => unchanged,
     leftOutByDefault: () => leftOut,
   };
 }

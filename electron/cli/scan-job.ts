@@ -99,6 +99,8 @@ export async function runJobScan(core: CoreInternals, io: CliIo, input: JobScanI
       return out.threats() > 0 ? 1 : 2;
     }
     io.stderr(job.counts.found === 0 ? 'No files found to scan.' : summaryLine(job, Date.now()));
+    const unchanged = out.unchanged();
+    if (unchanged > 0) io.stderr(`${unchanged} of them unchanged since an earlier scan with the same signatures: not read again (--force reads every file).`);
     tellOtherUnfinished(core, io, job.id);
     // Its clean rows move to the history's compact store before the CLI closes the core (else at the next start).
     await core.jobs.compacted(job.id);

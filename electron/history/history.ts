@@ -19,10 +19,12 @@ import { migrate } from './migrations.ts';
 import { openCompactNames } from './job-files/compact-names.ts';
 import { openNameIndex } from './name-index.ts';
 import type { ScanRecordPatch } from './row-mapping.ts';
+import { findUnchanged, forgetUnchanged, forgetUnchangedBefore, rememberUnchanged, type UnchangedEntry } from './unchanged-files.ts';
 
 export type { ScanRecordPatch } from './row-mapping.ts';
 export type { ExportTarget } from './export-format.ts';
 export type { HistoryJobs } from './history-jobs.ts';
+export type { FileIdentity, ReusedVerdict, UnchangedEntry } from './unchanged-files.ts';
 
 export const HISTORY_FILE_NAME = 'history.sqlite';
 
@@ -65,6 +67,12 @@ export interface History {
   insertMany(records: readonly ScanRecord[], jobId?: number): void;
   /** Scan jobs (history-jobs.ts). */
   readonly jobs: HistoryJobs;
+  /** Files judged clean, by device and inode: the unchanged-file skip (unchanged-files.ts). */
+  readonly unchanged: {
+    find(dev: string, ino: string): UnchangedEntry | null;
+    /** Joins the open grouped commit (the one its verdict's row is written in): no commit of its own. */
+    remember(entry: UnchangedEntry): void;
+  };
   /** Changes some fields of a record; returns the updated record, or null if there is none with this id. */
   update(id: string, patch: ScanRecordPatch): ScanRecord | null;
   /**
@@ -169,6 +177,10 @@ function createHistory(db: DatabaseSync, file: string, warning: string | null, o
     insert: (record) => insertRecords(h, [record])[0] as ScanRecord,
     insertMany: (records, jobId) => void insertRecords(h, records, jobId ?? null),
     jobs: historyJobs(h),
+    unchanged: {
+      find: (dev, ino) => findUnchanged(h, dev, ino),
+      remember: (entry) => group.soon(() => rememberUnchanged(h, entry)),
+    },
     update: (id, patch) => write(() => updateRecord(h, id, patch)),
     apply: (record, patch, durability) => (durability === 'now' ? write : group.soon)(() => applyPatch(h, record, patch)),
     flush: () => group.flush(),
@@ -187,9 +199,15 @@ function createHistory(db: DatabaseSync, file: string, warning: string | null, o
     counts: () => counts(h),
     exportCsv: (target, query = {}) => exportWith(h, csvChunks, target, query),
     exportJson: (target, query = {}) => exportWith(h, jsonChunks, target, query),
-    deleteOlderThan: (iso) => deleteOlderThan(h, iso),
+    deleteOlderThan: (iso) => {
+      write(() => forgetUnchangedBefore(h, Date.parse(iso)));
+      return deleteOlderThan(h, iso);
+    },
     keepLast: (count) => keepLast(h, count),
-    clearFinished: () => clearFinished(h),
+    clearFinished: () => {
+      write(() => forgetUnchanged(h));
+      return clearFinished(h);
+    },
     transaction: write,
     close() {
       if (!open) return;

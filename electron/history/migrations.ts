@@ -4,6 +4,7 @@
 // or the new schema, never half of one.
 import type { DatabaseSync } from 'node:sqlite';
 import { LOSSLESS_NAMES } from './lossless-names-migration.ts';
+import { UNCHANGED_FILES } from './unchanged-files-migration.ts';
 
 export interface Migration {
   /** 1, 2, 3… in order; the database's user_version after this migration ran. */
@@ -321,6 +322,7 @@ export const MIGRATIONS: readonly Migration[] = [
   JOB_RUN_OPTIONS,
   LISTED_COUNT_IN_SEQ_ORDER,
   LOSSLESS_NAMES,
+  UNCHANGED_FILES,
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

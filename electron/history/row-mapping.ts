@@ -42,6 +42,9 @@ export const RECORD_COLUMNS = [
   'engine_version',
   'signatures_version',
   'signatures_date',
+  'signatures_basis',
+  'signatures_digest',
+  'reuse_kind',
 ] as const;
 export type RecordColumn = (typeof RECORD_COLUMNS)[number];
 
@@ -77,9 +80,10 @@ const FIELD_COLUMNS: Record<Field, readonly RecordColumn[]> = {
   durationMs: ['duration_ms'],
   error: ['error_code', 'error_message', 'error_params'],
   reusedFromId: ['reused_from_id'],
+  reuseKind: ['reuse_kind'],
   disposition: ['disposition'],
   quarantineId: ['quarantine_id'],
-  engine: ['engine_name', 'engine_version', 'signatures_version', 'signatures_date'],
+  engine: ['engine_name', 'engine_version', 'signatures_version', 'signatures_date', 'signatures_basis', 'signatures_digest'],
 };
 
 /** Column values for the given fields of a (partial) record. */
@@ -110,6 +114,8 @@ export function fieldsToColumns(record: Partial<Omit<ScanRecord, 'jobId'>>): Par
         out.engine_version = record.engine?.version ?? null;
         out.signatures_version = record.engine?.signatures?.version ?? null;
         out.signatures_date = record.engine?.signatures?.date ?? null;
+        out.signatures_basis = record.engine?.signatureBasis ?? null;
+        out.signatures_digest = record.engine?.databases ?? null;
         break;
       default: {
         const [column] = FIELD_COLUMNS[key];
@@ -158,16 +164,23 @@ export function rowToRecord(row: Record<string, unknown>): ScanRecord {
     reusedFromId: strOrNull('reused_from_id'),
     disposition: strOrNull('disposition') as ScanRecord['disposition'],
     quarantineId: strOrNull('quarantine_id'),
-    engine: engineOf(strOrNull('engine_name'), strOrNull('engine_version'), numOrNull('signatures_version'), strOrNull('signatures_date')),
+    engine: engineOf(strOrNull('engine_name'), strOrNull('engine_version'), numOrNull('signatures_version'), strOrNull('signatures_date'), {
+      basis: strOrNull('signatures_basis'),
+      digest: strOrNull('signatures_digest'),
+    }),
+    // Absent unless set (a compacted row, a row before migration 13), like `disposition`.
+    ...(row.reuse_kind === 'content' || row.reuse_kind === 'unchanged' ? { reuseKind: row.reuse_kind } : {}),
     // Absent for a file scanned on its own, so such records read exactly as before jobs existed.
     ...(row.job_id === null || row.job_id === undefined ? {} : { jobId: Number(row.job_id) }),
   };
 }
 
 /** The verdict's engine from its columns; an unknown name (a newer Verdict's engine) reads as not recorded. */
-function engineOf(name: string | null, version: string | null, signatures: number | null, date: string | null): EngineIdentity | null {
+function engineOf(name: string | null, version: string | null, signatures: number | null, date: string | null, known: { basis: string | null; digest: string | null }): EngineIdentity | null {
   if (name !== 'clamav' && name !== 'builtin') return null;
-  return { name, version, signatures: signatures !== null && date !== null ? { version: signatures, date } : null };
+  const identity: EngineIdentity = { name, version, signatures: signatures !== null && date !== null ? { version: signatures, date } : null };
+  if (known.basis === 'databases' && known.digest !== null) return { ...identity, signatureBasis: 'databases', databases: known.digest };
+  return known.basis === 'version' ? { ...identity, signatureBasis: 'version' } : identity;
 }
 
 /** An error's parameters, when its row has readable ones (a damaged cell leaves the English message alone). */

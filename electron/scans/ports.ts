@@ -4,7 +4,7 @@
 import type { ScanFailureParams } from '../../shared/scans/failure.ts';
 import type { QueueCounts, RecordError, ScanRecord } from '../../shared/scans/record.ts';
 import type { Scan } from '../../shared/service-contract/scan.ts';
-import type { ScanRecordPatch } from '../history/history.ts';
+import type { History, ScanRecordPatch } from '../history/history.ts';
 import type { SubmissionMode } from './mode.ts';
 
 export interface HistoryPort {
@@ -22,6 +22,8 @@ export interface HistoryPort {
   counts(): QueueCounts;
   /** Unfinished scan jobs started with basic checks only: recovery sends their waiting rows so too. */
   readonly jobs?: { unfinishedBasicOnly(): number[] };
+  /** Files judged clean, by device and inode (the unchanged-file skip); absent: nothing is skipped. */
+  readonly unchanged?: History['unchanged'];
 }
 
 export interface UploadFile {

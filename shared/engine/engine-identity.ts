@@ -12,12 +12,27 @@ export interface SignatureInfo {
   date: string;
 }
 
+/**
+ * What a ClamAV identity's signatures are known by: `databases`, a digest of every database file
+ * in the folder clamd loads together with its VERSION line (Verdict could read that folder);
+ * `version`, the VERSION line alone (the official daily version, when there is one).
+ */
+export const SIGNATURE_BASES = ['databases', 'version'] as const;
+export type SignatureBasis = (typeof SIGNATURE_BASES)[number];
+
 export interface EngineIdentity {
   name: EngineName;
   /** ClamAV's own version, e.g. `1.4.6`; null for the built-in engine. */
   version: string | null;
   /** null when clamd reports none (custom databases only) and for the built-in engine. */
   signatures: SignatureInfo | null;
+  /**
+   * ClamAV only. Absent: the signatures are known by the VERSION line alone (Verdict cannot read
+   * the clamd's database folder, or the verdict was made before the basis was recorded).
+   */
+  signatureBasis?: SignatureBasis;
+  /** With basis `databases`: sha256 (hex) of the database folder and the VERSION line (database-digest.ts). */
+  databases?: string;
 }
 
 export const BUILTIN_IDENTITY: EngineIdentity = { name: 'builtin', version: null, signatures: null };

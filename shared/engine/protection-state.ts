@@ -3,7 +3,7 @@
 // action that fixes it. Pure: the core computes it, the UI words it (en/de).
 // `failing` comes from the self-test (self-test.ts): the engine answers but missed EICAR.
 import type { SelfTestResult } from './self-test.ts';
-import { signatureAgeDays, type EngineIdentity, type EngineName } from './engine-identity.ts';
+import { signatureAgeDays, type EngineIdentity, type EngineName, type SignatureBasis } from './engine-identity.ts';
 
 export const PROTECTION_STATES = ['protected', 'outdated', 'limited', 'not_running', 'failing'] as const;
 export type ProtectionState = (typeof PROTECTION_STATES)[number];
@@ -69,6 +69,9 @@ export interface ProtectionStatus {
     where: string;
     version: string | null;
     signatures: { version: number; date: string; ageDays: number } | null;
+    /** ClamAV: what its signatures are known by (EngineIdentity); absent otherwise. */
+    signatureBasis?: SignatureBasis;
+    databases?: string;
   };
   /** Set when the clamd in use limits streams below what Verdict sends (100 MB). */
   streamLimit: StreamLimit | null;
@@ -110,7 +113,8 @@ export function protectionStatus(facts: EngineFacts, now: Date, serviceLimitByte
 function clamavStatus(facts: Extract<EngineFacts, { kind: 'clamav' }>, now: Date, serviceLimitBytes: number): ProtectionStatus {
   const { identity, source, where } = facts;
   const signatures = identity.signatures ? { ...identity.signatures, ageDays: signatureAgeDays(identity.signatures, now) } : null;
-  const engine = { name: 'clamav' as const, source, where, version: identity.version, signatures };
+  const known = { ...(identity.signatureBasis ? { signatureBasis: identity.signatureBasis } : {}), ...(identity.databases ? { databases: identity.databases } : {}) };
+  const engine = { name: 'clamav' as const, source, where, version: identity.version, signatures, ...known };
   const streamLimit = facts.streamLimit && facts.streamLimit.bytes < serviceLimitBytes ? facts.streamLimit : null;
   const updateAction: ProtectionAction = source === 'own' ? 'update_signatures' : 'check_system_updater';
   if (signatures === null) {

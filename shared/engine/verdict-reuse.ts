@@ -6,10 +6,11 @@ import type { EngineIdentity } from './engine-identity.ts';
 export const REUSE_DECISIONS = [
   'unsafe_verdict', // reused: an unsafe verdict stays unsafe whatever scans now
   'same_signatures', // reused: ClamAV, the same signature version
+  'same_databases', // reused: ClamAV, the same VERSION and the same database files
   'same_engine', // reused: the built-in engine again (ClamAV still not available)
   'engine_unknown', // not reused: the verdict does not say which engine made it
   'other_engine', // not reused: made by the built-in engine, ClamAV scans now (or the reverse)
-  'signatures_changed', // not reused: ClamAV with another signature version
+  'signatures_changed', // not reused: ClamAV with another signature version, or other database files
   'signatures_unknown', // not reused: no signature version then or now (custom databases), so no way to tell
 ] as const;
 export type ReuseDecision = (typeof REUSE_DECISIONS)[number];
@@ -24,8 +25,28 @@ export function mayReuseVerdict(earlier: { safe: boolean; engine: EngineIdentity
   if (earlier.engine === null) return { reuse: false, why: 'engine_unknown' };
   if (earlier.engine.name !== now.name) return { reuse: false, why: 'other_engine' };
   if (now.name === 'builtin') return { reuse: true, why: 'same_engine' };
+  // Known by its database files now: only a verdict made with the same files stands (a custom
+  // database or a third-party feed changes without changing the daily version).
+  if (now.databases !== undefined) {
+    if (earlier.engine.databases === undefined) return { reuse: false, why: 'signatures_unknown' };
+    return earlier.engine.databases === now.databases ? { reuse: true, why: 'same_databases' } : { reuse: false, why: 'signatures_changed' };
+  }
   const then = earlier.engine.signatures?.version;
   const current = now.signatures?.version;
   if (then === undefined || current === undefined) return { reuse: false, why: 'signatures_unknown' };
   return then === current ? { reuse: true, why: 'same_signatures' } : { reuse: false, why: 'signatures_changed' };
+}
+
+/**
+ * The engine and signatures a clean verdict holds for, as one key (the unchanged-file skip
+ * stores it with each file's identity and looks it up with the key of the engine now); null
+ * when no key tells one signature set from another (ClamAV with custom databases whose
+ * folder Verdict cannot read): then nothing is skipped.
+ */
+export function signatureKey(engine: EngineIdentity | null | undefined): string | null {
+  if (!engine) return null;
+  if (engine.name === 'builtin') return 'builtin';
+  if (engine.databases !== undefined) return `clamav:databases:${engine.databases}`;
+  if (engine.version === null || !engine.signatures) return null;
+  return `clamav:${engine.version}:${engine.signatures.version}`;
 }

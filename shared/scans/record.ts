@@ -71,8 +71,14 @@ export const scanRecordSchema = z.object({
   completedAt: z.string().nullable(),
   durationMs: z.number().int().nullable(),
   error: recordErrorSchema.nullable(),
-  /** Set when the verdict was reused from an earlier scan of identical content. */
+  /** Set when the verdict was reused from an earlier scan (the id of the row whose scan read the file). */
   reusedFromId: z.string().nullable(),
+  /**
+   * How it was reused: `content`, an earlier verdict for identical content (sha256); `unchanged`,
+   * the file itself was not read again (same device, inode, size and times, same engine and
+   * signatures). Absent on rows before it was recorded and on compacted rows.
+   */
+  reuseKind: z.enum(['content', 'unchanged']).nullable().optional(),
   /**
    * What was done about an unsafe verdict; null (or absent in records built before
    * issue 8): nothing (safe, no verdict, or notify only). Optional without a

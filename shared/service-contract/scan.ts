@@ -2,7 +2,7 @@
 // The local service builds its responses from these types and the client
 // parses responses with these schemas; unknown fields are tolerated (loose).
 import { z } from 'zod';
-import { ENGINE_NAMES } from '../engine/engine-identity.ts';
+import { ENGINE_NAMES, SIGNATURE_BASES } from '../engine/engine-identity.ts';
 import { EXTERNAL_REFERENCE_MAX_LENGTH, EXTERNAL_REFERENCE_PATTERN } from './limits.ts';
 
 export const scanStatusSchema = z.enum(['processing', 'completed', 'failed']);
@@ -54,6 +54,8 @@ export const engineIdentitySchema = z.object({
       date: z.string().max(64).refine((text) => !Number.isNaN(Date.parse(text)), 'must be a date'),
     })
     .nullable(),
+  signatureBasis: z.enum(SIGNATURE_BASES).optional(),
+  databases: z.string().regex(/^[0-9a-f]{64}$/).optional(),
 });
 
 /** Why a scan failed (decision: failed scans carry `error` and no `result`). */

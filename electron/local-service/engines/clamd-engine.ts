@@ -31,6 +31,8 @@ export interface ClamdEngineOptions {
    * It is asked again after that and after any failed scan. 0: asked for every scan.
    */
   identityMaxAgeMs?: number;
+  /** The folder this clamd loads its signatures from, when known: verdicts then carry a digest of it (database-digest.ts). */
+  databaseDir?: () => string | null;
 }
 
 export const CLAMD_DEFAULTS = {
@@ -55,7 +57,7 @@ export class ClamdEngine implements ScanEngine {
     this.#chunkSize = options.chunkSize ?? CLAMD_DEFAULTS.chunkSize;
     const sessions = options.sessions ?? 0;
     this.#sessions = sessions > 0 ? new ClamdSessionPool(this.endpoint, sessions, Math.min(this.#connectTimeoutMs, 2_000)) : null;
-    this.#identity = new ClamdIdentity(() => this.version({ timeoutMs: Math.min(this.#connectTimeoutMs, 2_000) }), options.identityMaxAgeMs ?? IDENTITY_MAX_AGE_MS);
+    this.#identity = new ClamdIdentity(() => this.version({ timeoutMs: Math.min(this.#connectTimeoutMs, 2_000) }), options.identityMaxAgeMs ?? IDENTITY_MAX_AGE_MS, options.databaseDir);
   }
 
   /**

@@ -1,7 +1,8 @@
 // Who the clamd behind an engine is (clamd's VERSION answer), for each verdict to
 // carry. Asked once and kept for a while; asked again after that, and after any
 // error or lost connection, so a RELOAD with new signatures shows in later verdicts.
-import { parseClamdVersion, type EngineIdentity } from '../../../shared/engine/engine-identity.ts';
+import type { EngineIdentity } from '../../../shared/engine/engine-identity.ts';
+import { clamdIdentityWithDatabases } from './database-digest.ts';
 
 /** How long a VERSION answer stands for the verdicts that follow it (default). */
 export const IDENTITY_MAX_AGE_MS = 60_000;
@@ -12,13 +13,18 @@ const UNKNOWN_CLAMAV: EngineIdentity = { name: 'clamav', version: null, signatur
 export class ClamdIdentity {
   readonly #ask: () => Promise<string>;
   readonly #maxAgeMs: number;
+  readonly #databaseDir: () => string | null;
   #known: { identity: EngineIdentity; at: number } | null = null;
   #asking: Promise<EngineIdentity> | null = null;
 
-  /** `ask`: clamd's VERSION line (rejects when clamd does not answer). */
-  constructor(ask: () => Promise<string>, maxAgeMs = IDENTITY_MAX_AGE_MS) {
+  /**
+   * `ask`: clamd's VERSION line (rejects when clamd does not answer). `databaseDir`: the folder
+   * this clamd loads, when Verdict knows it: its database files are digested into the identity.
+   */
+  constructor(ask: () => Promise<string>, maxAgeMs = IDENTITY_MAX_AGE_MS, databaseDir: () => string | null = () => null) {
     this.#ask = ask;
     this.#maxAgeMs = maxAgeMs;
+    this.#databaseDir = databaseDir;
   }
 
   /** The identity to stamp on a verdict. Never rejects: an unanswered VERSION keeps the last one known. */
@@ -26,9 +32,9 @@ export class ClamdIdentity {
     const known = this.#known;
     if (known && performance.now() - known.at < this.#maxAgeMs) return Promise.resolve(known.identity);
     this.#asking ??= this.#ask().then(
-      (line) => {
+      async (line) => {
+        const identity = (await clamdIdentityWithDatabases(line, this.#databaseDir())) ?? UNKNOWN_CLAMAV;
         this.#asking = null;
-        const identity = parseClamdVersion(line) ?? UNKNOWN_CLAMAV;
         this.#known = { identity, at: performance.now() };
         return identity;
       },

@@ -4,16 +4,17 @@
 // local service's live engine runs (engine-watch.ts, live/), and by the core, only to
 // look, when the embedded service could not start.
 import { readFileSync, realpathSync } from 'node:fs';
-import { parseClamdVersion, type EngineIdentity } from '../../../shared/engine/engine-identity.ts';
+import type { EngineIdentity } from '../../../shared/engine/engine-identity.ts';
 import { protectionStatus, type EngineFacts, type ProtectionStatus, type StreamLimit } from '../../../shared/engine/protection-state.ts';
 import { MAX_ASYNC_FILE_SIZE } from '../../../shared/service-contract/limits.ts';
 import { endpointLabel, type ClamdEndpoint } from './clamd-protocol.ts';
+import { clamdIdentityWithDatabases } from './database-digest.ts';
 import { clamdAnswers, clamdVersion } from './own-clamd/clamd-commands.ts';
 import { ownClamdFiles } from './own-clamd/clamd-config.ts';
 import { ownDatabaseDir } from './own-clamd/find-clamav.ts';
 import { OwnClamd, type OwnClamdOptions } from './own-clamd/own-clamd.ts';
 import { clamdCandidates, DEFAULT_CLAMD_SOCKETS, type EngineKind } from './select-engine.ts';
-import { parseClamdConf, readClamdConf, SYSTEM_CLAMD_CONF } from './system-clamd-conf.ts';
+import { parseClamdConf, readClamdConf, SYSTEM_CLAMD_CONF, type ClamdConfFacts } from './system-clamd-conf.ts';
 
 export interface EngineStatusInput {
   kind: EngineKind;
@@ -41,7 +42,7 @@ export interface EngineStatus {
   status: ProtectionStatus;
   /** Verdict's own clamd when this call started it; the caller closes it (or keeps it for scanning). */
   started: OwnClamd | null;
-  /** The folder the own clamd loads, when it is the engine. */
+  /** The folder the clamd in use loads: Verdict's own, or the system clamd's DatabaseDirectory; null when not known. */
   databaseDir: string | null;
 }
 
@@ -59,12 +60,13 @@ export async function engineStatus(input: EngineStatusInput): Promise<EngineStat
   const configured = input.clamdSocket !== undefined || input.clamdHost !== undefined || input.clamdPort !== undefined;
   if (configured) {
     const endpoints = clamdCandidates({ kind: 'clamd', clamdSocket: input.clamdSocket, clamdHost: input.clamdHost, clamdPort: input.clamdPort });
-    const ownSocket = ownSocketInUse(input.dataDir);
+    const ownConf = ownClamdConfInUse(input.dataDir);
     for (const endpoint of endpoints) {
       // A configured socket that is Verdict's own clamd's (another Verdict process runs it) is named as such.
-      const own = ownSocket !== null && 'socketPath' in endpoint && endpoint.socketPath === ownSocket;
-      const facts = await clamavFacts(endpoint, own ? 'own' : 'configured', null);
-      if (facts) return done(facts, null, own ? ownDatabaseDir(input.dataDir) : null);
+      const own = ownConf !== null && 'socketPath' in endpoint && endpoint.socketPath === ownConf.socket;
+      const databaseDir = own ? ownConf.databaseDir : null;
+      const facts = await clamavFacts(endpoint, own ? 'own' : 'configured', null, databaseDir);
+      if (facts) return done(facts, null, databaseDir);
     }
     const where = endpoints.map(endpointLabel).join(', ');
     return done({ kind: 'not_running', source: 'configured', where, why: 'clamd_not_answering' });
@@ -72,15 +74,17 @@ export async function engineStatus(input: EngineStatusInput): Promise<EngineStat
 
   const system = await firstAnswering(input.socketCandidates ?? DEFAULT_CLAMD_SOCKETS);
   if (system) {
-    const facts = await clamavFacts({ socketPath: system }, 'system', systemStreamLimit(system, input.systemConfigPath ?? SYSTEM_CLAMD_CONF));
-    if (facts) return done(facts);
+    const conf = systemConf(system, input.systemConfigPath ?? SYSTEM_CLAMD_CONF);
+    const facts = await clamavFacts({ socketPath: system }, 'system', conf?.streamLimit ?? null, conf?.databaseDir ?? null);
+    if (facts) return done(facts, null, conf?.databaseDir ?? null);
   }
 
   // Verdict's own clamd, already run by another Verdict process on this data directory.
-  const running = ownSocketInUse(input.dataDir);
+  const runningConf = ownClamdConfInUse(input.dataDir);
+  const running = runningConf?.socket ?? null;
   if (running && (await clamdAnswers({ socketPath: running }, PROBE_MS))) {
-    const facts = await clamavFacts({ socketPath: running }, 'own', null);
-    if (facts) return done(facts, null, ownDatabaseDir(input.dataDir));
+    const facts = await clamavFacts({ socketPath: running }, 'own', null, runningConf?.databaseDir ?? null);
+    if (facts) return done(facts, null, runningConf?.databaseDir ?? null);
   }
 
   if (input.ownAllowed === false) {
@@ -96,7 +100,7 @@ export async function engineStatus(input: EngineStatusInput): Promise<EngineStat
   input.onOwnCreated?.(own);
   const state = await own.start();
   if (state.status === 'running') {
-    const identity = parseClamdVersion(state.versionLine);
+    const identity = await clamdIdentityWithDatabases(state.versionLine, state.databaseDir);
     if (identity) return done({ kind: 'clamav', source: 'own', where: endpointLabel({ socketPath: state.socketPath }), identity }, own, state.databaseDir);
   }
   await own.close();
@@ -114,10 +118,10 @@ export async function engineStatus(input: EngineStatusInput): Promise<EngineStat
   return done({ kind: 'not_running', source: 'own', where: ownClamdFiles(input.dataDir).configPath, why: 'clamd_failed', params: { problem: state.problem, detail: state.detail } });
 }
 
-async function clamavFacts(endpoint: ClamdEndpoint, source: 'configured' | 'system' | 'own', streamLimit: StreamLimit | null): Promise<EngineFacts | null> {
+async function clamavFacts(endpoint: ClamdEndpoint, source: 'configured' | 'system' | 'own', streamLimit: StreamLimit | null, databaseDir: string | null): Promise<EngineFacts | null> {
   let identity: EngineIdentity | null;
   try {
-    identity = parseClamdVersion(await clamdVersion(endpoint, PROBE_MS));
+    identity = await clamdIdentityWithDatabases(await clamdVersion(endpoint, PROBE_MS), databaseDir);
   } catch {
     identity = null;
   }
@@ -132,11 +136,11 @@ async function firstAnswering(candidates: readonly string[]): Promise<string | n
   return candidates[answers.indexOf(true)] ?? null;
 }
 
-/** The system config's stream limit, when that config is the one of the clamd that answered. */
-function systemStreamLimit(socketPath: string, configPath: string): StreamLimit | null {
+/** The system config (stream limit, database folder), when that config is the one of the clamd that answered. */
+function systemConf(socketPath: string, configPath: string): ClamdConfFacts | null {
   const conf = readClamdConf(configPath);
   if (!conf?.localSocket) return null;
-  return samePath(conf.localSocket, socketPath) ? conf.streamLimit : null;
+  return samePath(conf.localSocket, socketPath) ? conf : null;
 }
 
 function samePath(a: string, b: string): boolean {
@@ -148,10 +152,15 @@ function samePath(a: string, b: string): boolean {
   }
 }
 
-/** The LocalSocket of the clamd.conf Verdict wrote into this data directory, if any. */
-function ownSocketInUse(dataDir: string): string | null {
+/**
+ * The LocalSocket of the clamd.conf Verdict wrote into this data directory, if any, and the
+ * DatabaseDirectory it loads (the setting's folder, else the data directory's own).
+ */
+function ownClamdConfInUse(dataDir: string): { socket: string; databaseDir: string } | null {
   try {
-    return parseClamdConf(readFileSync(ownClamdFiles(dataDir).configPath, 'utf8')).get('localsocket') ?? null;
+    const conf = parseClamdConf(readFileSync(ownClamdFiles(dataDir).configPath, 'utf8'));
+    const socket = conf.get('localsocket');
+    return socket === undefined ? null : { socket, databaseDir: conf.get('databasedirectory') || ownDatabaseDir(dataDir) };
   } catch {
     return null;
   }

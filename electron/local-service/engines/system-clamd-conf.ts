@@ -12,6 +12,8 @@ const DEFAULT_STREAM_MAX_LENGTH = 100 * 1024 * 1024;
 export interface ClamdConfFacts {
   localSocket: string | null;
   streamLimit: StreamLimit;
+  /** DatabaseDirectory, when the file sets it: the folder whose databases the signature identity digests. */
+  databaseDir: string | null;
 }
 
 /** null when the file cannot be read. */
@@ -28,6 +30,7 @@ export function readClamdConf(configPath: string = SYSTEM_CLAMD_CONF): ClamdConf
   return {
     localSocket: settings.get('localsocket') ?? null,
     streamLimit: { bytes: bytes ?? DEFAULT_STREAM_MAX_LENGTH, configPath },
+    databaseDir: settings.get('databasedirectory') ?? null,
   };
 }
 

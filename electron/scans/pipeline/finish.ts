@@ -10,6 +10,7 @@ import { changedDuringUploadFailure } from '../failures.ts';
 import { isoNow, save, saveHeld, type Pipeline } from './context.ts';
 import { forget } from './memory.ts';
 import { releaseLeader } from './reuse.ts';
+import { rememberUnchanged } from './unchanged.ts';
 import { saveVerdict } from './verdict.ts';
 
 /** `held`: the record as the pipeline last wrote it (see adopt): written without a read, in a grouped commit. */
@@ -48,6 +49,7 @@ export function finishWithScan(p: Pipeline, id: string, scan: Scan, service: Ser
     const error = scan.error ? { code: scan.error.code, message: scan.error.message } : scanFailure({ cause: 'scan_failed' });
     final = write({ ...common, status: 'failed', safe: null, error });
   }
+  rememberUnchanged(p, p.memory.records.get(id)?.unchangedBefore, final);
   forget(p.memory, id);
   releaseLeader(p, record.sha256, id, final);
   if (final && final.status !== 'processing') acknowledgeWhenCommitted(p, service, scan.id);

@@ -5,6 +5,7 @@
 // and leaves it in forget() only, so nothing about a finished record stays behind.
 import { IdQueue } from '../id-queue.ts';
 import type { RecordRoute } from './options.ts';
+import type { IdentityBeforeScan } from './unchanged.ts';
 
 /** Where a tracked record is. `lane`: waiting in its service's lane (paused, or backing off) rather than in the ready line. */
 export type Owner = 'ready' | 'active' | 'following' | 'parked' | 'delayed' | 'follower' | 'held' | 'lane';
@@ -45,6 +46,8 @@ export interface TrackedRecord {
   changeAttempts: number;
   /** Its path while it is the entry for that path in `waitingByPath`. */
   waitingPath: string | null;
+  /** Its file's identity before it was read, for the unchanged-file skip's entry (unchanged.ts). */
+  unchangedBefore?: IdentityBeforeScan;
 }
 
 export interface PipelineMemory {

@@ -7,6 +7,7 @@ import type { ScanRecordPatch } from '../../history/history.ts';
 import { isoNow, save, type Pipeline } from './context.ts';
 import { enqueue, forget, ownerOf, setOwner } from './memory.ts';
 import { PENDING_REASONS, type EngineNow } from './options.ts';
+import { rememberUnchanged } from './unchanged.ts';
 import { saveVerdict } from './verdict.ts';
 
 /**
@@ -60,8 +61,9 @@ function madeByTheEngineNow(p: Pipeline, id: string, earlier: ScanRecord, engine
 }
 
 function finishWithReuse(p: Pipeline, id: string, earlier: ScanRecord, extra: ScanRecordPatch = {}): void {
+  const before = p.memory.records.get(id)?.unchangedBefore;
   forget(p.memory, id);
-  saveVerdict(p, id, {
+  const saved = saveVerdict(p, id, {
     // The same content: the earlier record's md5 and sha1 (the fingerprint computes sha256 alone).
     ...(earlier.md5 !== null ? { md5: earlier.md5 } : {}),
     ...(earlier.sha1 !== null ? { sha1: earlier.sha1 } : {}),
@@ -77,7 +79,10 @@ function finishWithReuse(p: Pipeline, id: string, earlier: ScanRecord, extra: Sc
     durationMs: 0,
     error: null,
     reusedFromId: earlier.reusedFromId ?? earlier.id,
+    reuseKind: 'content',
   });
+  // The file was read (fingerprinted) for this: it need not be next time, while it stays unchanged.
+  rememberUnchanged(p, before, saved);
 }
 
 /** The leader of some content is done: its followers reuse the verdict, or go back in line. */

@@ -16,6 +16,7 @@ import { PENDING_REASONS } from './options.ts';
 import { pauseLane } from './pause.ts';
 import { prepare, type Prepared } from './prepare.ts';
 import { engineForReuse, leadContent, reuseOrWait } from './reuse.ts';
+import { reuseUnchanged } from './unchanged.ts';
 
 export async function processRecord(p: Pipeline, id: string, signal: AbortSignal): Promise<void> {
   let record = p.history.get(id);
@@ -52,18 +53,20 @@ export async function processRecord(p: Pipeline, id: string, signal: AbortSignal
     }
   }
 
+  // Scan again (--force, "Scan again") reads every file and reuses nothing.
+  const reuse = !tracked?.forced && record.origin !== 'rescan';
+  const engineNow = reuse ? await engineForReuse(p, service.label) : null;
+  // Stopped while the engine or the file was looked at: as when stopped while fingerprinting.
+  signal.throwIfAborted();
+  if (engineNow && (await reuseUnchanged(p, record, engineNow, service.label, signal))) return;
+  signal.throwIfAborted();
   // Fingerprinting is shown live but not written: until the upload starts, a crash leaves a plain queued row.
   announce(p, record, { status: 'uploading', pendingReason: PENDING_REASONS.fingerprinting });
   const prepared = await prepare(p, record, signal);
   const { md5, sha1, sha256: sha } = prepared.digests;
   const digests: ScanRecordPatch = { size: prepared.size, sha256: sha, ...(md5 !== undefined ? { md5 } : {}), ...(sha1 !== undefined ? { sha1 } : {}) };
   const sha256 = prepared.digests.sha256;
-  if (!tracked?.forced && record.origin !== 'rescan') {
-    const engineNow = await engineForReuse(p, service.label);
-    // Stopped while the engine was looked at: as when stopped while fingerprinting.
-    signal.throwIfAborted();
-    if (reuseOrWait(p, id, sha256, service.label, digests, engineNow)) return;
-  }
+  if (engineNow && reuseOrWait(p, id, sha256, service.label, digests, engineNow)) return;
   leadContent(p, sha256, id);
   await send(p, { record, tracked, prepared, digests, service, signal });
 }

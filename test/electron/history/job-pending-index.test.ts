@@ -13,6 +13,7 @@ import { openHistory } from '../../../electron/history/history.ts';
 import { JOB_PENDING, LATEST_VERSION, migrate, MIGRATIONS, userVersion } from '../../../electron/history/migrations.ts';
 import { buildFilter, parseHistoryQuery } from '../../../electron/history/query-filter.ts';
 import { RECORD_COLUMNS, recordToRow } from '../../../electron/history/row-mapping.ts';
+import { COLUMNS_OF_MIGRATION_13 } from '../../../electron/history/unchanged-files-migration.ts';
 import type { LocalStatus, ScanRecord } from '../../../shared/scans/record.ts';
 import { makeRecord } from './fixtures/records.ts';
 
@@ -31,11 +32,12 @@ function schema7With(rows: ReadonlyArray<{ record: ScanRecord; job: number | nul
     migrate(db, MIGRATIONS.filter((migration) => migration.version <= 7));
     db.exec(`INSERT INTO jobs (id, kind, roots_json, origin, status, started_at) VALUES (1, 'full', '["/home"]', 'cli', 'running', '2026-01-01T00:00:00.000Z'),
       (2, 'quick', '["/tmp"]', 'cli', 'paused', '2026-01-02T00:00:00.000Z')`);
-    const insert = db.prepare(`INSERT INTO scans (${RECORD_COLUMNS.join(', ')}, job_id) VALUES (${RECORD_COLUMNS.map(() => '?').join(', ')}, ?)`);
+    const columns = RECORD_COLUMNS.filter((column) => !COLUMNS_OF_MIGRATION_13.includes(column));
+    const insert = db.prepare(`INSERT INTO scans (${columns.join(', ')}, job_id) VALUES (${columns.map(() => '?').join(', ')}, ?)`);
     db.exec('BEGIN');
     for (const { record, job } of rows) {
       const row = recordToRow(record);
-      insert.run(...RECORD_COLUMNS.map((column) => row[column] ?? null), job);
+      insert.run(...columns.map((column) => row[column] ?? null), job);
     }
     db.exec('COMMIT');
   } finally {

@@ -1,7 +1,7 @@
 // The issue's reuse rules, one case each.
 import { describe, expect, test } from 'vitest';
 import { BUILTIN_IDENTITY, type EngineIdentity } from '../../../shared/engine/engine-identity.ts';
-import { mayReuseVerdict } from '../../../shared/engine/verdict-reuse.ts';
+import { mayReuseVerdict, signatureKey } from '../../../shared/engine/verdict-reuse.ts';
 
 const clamav = (signatureVersion: number | null): EngineIdentity => ({
   name: 'clamav',
@@ -33,5 +33,26 @@ describe('mayReuseVerdict', () => {
 
   test('a safe verdict that does not say which engine made it (recorded before engines were) is not reused', () => {
     expect(mayReuseVerdict({ safe: true, engine: null }, clamav(27467))).toEqual({ reuse: false, why: 'engine_unknown' });
+  });
+
+  test('custom databases known by their files (issue 26): reused while the digest is the same, not once it changed or when the earlier verdict has none', () => {
+    const withFiles = (digest: string, signatureVersion: number | null = null): EngineIdentity => ({ ...clamav(signatureVersion), signatureBasis: 'databases', databases: digest.repeat(64) });
+    expect(mayReuseVerdict({ safe: true, engine: withFiles('a') }, withFiles('a'))).toEqual({ reuse: true, why: 'same_databases' });
+    expect(mayReuseVerdict({ safe: true, engine: withFiles('a') }, withFiles('b'))).toEqual({ reuse: false, why: 'signatures_changed' });
+    // The same daily version, another third-party database: not the same signatures.
+    expect(mayReuseVerdict({ safe: true, engine: withFiles('a', 27467) }, withFiles('b', 27467))).toEqual({ reuse: false, why: 'signatures_changed' });
+    expect(mayReuseVerdict({ safe: true, engine: clamav(27467) }, withFiles('a', 27467))).toEqual({ reuse: false, why: 'signatures_unknown' });
+    expect(mayReuseVerdict({ safe: false, engine: clamav(null) }, withFiles('a'))).toEqual({ reuse: true, why: 'unsafe_verdict' });
+  });
+});
+
+describe('signatureKey', () => {
+  test('one key per engine and signature set; none when nothing tells them apart', () => {
+    expect(signatureKey(BUILTIN_IDENTITY)).toBe('builtin');
+    expect(signatureKey({ ...clamav(null), signatureBasis: 'databases', databases: 'c'.repeat(64) })).toBe(`clamav:databases:${'c'.repeat(64)}`);
+    expect(signatureKey(clamav(27467))).toBe('clamav:1.4.6:27467');
+    expect(signatureKey({ ...clamav(27467), version: '1.5.0' })).toBe('clamav:1.5.0:27467');
+    expect(signatureKey(clamav(null))).toBeNull();
+    expect(signatureKey(null)).toBeNull();
   });
 });

@@ -210,7 +210,9 @@ export class LiveEngine implements ScanEngine {
     let engine = this.#clamds.get(where);
     if (!engine) {
       const clamd: Omit<ClamdEngineOptions, 'endpoint'> = this.#options.clamd ?? {};
-      engine = new ClamdEngine({ ...clamd, endpoint: endpointOfLabel(where) });
+      // The watch knows the folder of the clamd in use; a clamd no longer in use is not vouched for.
+      const databaseDir = () => (this.#state.phase === 'clamav' && this.#state.where === where ? this.#watch.databaseDir : null);
+      engine = new ClamdEngine({ ...clamd, endpoint: endpointOfLabel(where), databaseDir });
       this.#clamds.set(where, engine);
     }
     return engine;

@@ -25,7 +25,7 @@ const SYSTEM_DATABASE_DIRS: Partial<Record<NodeJS.Platform, string[]>> = {
 };
 
 /** Files clamd loads from its DatabaseDirectory (official containers and the custom formats). */
-const DATABASE_FILE = /\.(cvd|cld|cud|hdb|hsb|hdu|hsu|mdb|msb|mdu|msu|ndb|ndu|ldb|ldu|idb|cdb|cbc|pdb|gdb|wdb|ftm|fp|sfp|ign|ign2|crb|cat|info|yar|yara|pwdb|imp|sign)$/i;
+export const DATABASE_FILE = /\.(cvd|cld|cud|hdb|hsb|hdu|hsu|mdb|msb|mdu|msu|ndb|ndu|ldb|ldu|idb|cdb|cbc|pdb|gdb|wdb|ftm|fp|sfp|ign|ign2|crb|cat|info|yar|yara|pwdb|imp|sign)$/i;
 
 /** Executable named `name` (plus `.exe` on Windows) on PATH, then at `places`; null when none. */
 export function findExecutable(name: string, places: readonly string[], host: Platform = HOST): string | null {

@@ -44,12 +44,13 @@ describe('clamd.conf facts', () => {
     expect(parseSize('lots')).toBeNull();
   });
 
-  test('StreamMaxLength and LocalSocket; the default when unset; null when unreadable', async () => {
+  test('StreamMaxLength, LocalSocket and DatabaseDirectory; the default when unset; null when unreadable', async () => {
     const conf = join(root, 'a.conf');
-    await writeFile(conf, '# comment\nLocalSocket /run/x.ctl\nstreammaxlength 30M\nStreamMaxLength 25M\n');
-    expect(readClamdConf(conf)).toEqual({ localSocket: '/run/x.ctl', streamLimit: { bytes: 25 * MB, configPath: conf } });
+    await writeFile(conf, '# comment\nLocalSocket /run/x.ctl\nstreammaxlength 30M\nStreamMaxLength 25M\nDatabaseDirectory /var/lib/clamav\n');
+    expect(readClamdConf(conf)).toEqual({ localSocket: '/run/x.ctl', streamLimit: { bytes: 25 * MB, configPath: conf }, databaseDir: '/var/lib/clamav' });
     await writeFile(conf, 'LocalSocket /run/x.ctl\n');
     expect(readClamdConf(conf)?.streamLimit.bytes).toBe(100 * MB);
+    expect(readClamdConf(conf)?.databaseDir).toBeNull();
     expect(readClamdConf(join(root, 'none.conf'))).toBeNull();
   });
 

@@ -1,0 +1,83 @@
+// Which signatures a clamd holds, beyond its VERSION line: a digest of every database file
+// in the folder it loads, so a custom database or a third-party feed that changes without
+// changing the official daily version still changes the identity verdicts carry (verdict
+// reuse and the unchanged-file skip compare it).
+import { createHash } from 'node:crypto';
+import { open, readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseClamdVersion, type EngineIdentity } from '../../../shared/engine/engine-identity.ts';
+import { DATABASE_FILE } from './own-clamd/find-clamav.ts';
+
+/** Signed containers: a 512-byte text header `ClamAV-VDB:build time:version:signatures:level:md5:dsig:builder:stime`. */
+const CONTAINER = /\.(cvd|cld|cud)$/i;
+const HEADER_BYTES = 512;
+const HEADER_START = 'ClamAV-VDB:';
+
+/**
+ * The identity in clamd's VERSION answer, its signatures known by the database folder when
+ * Verdict can read it (basis `databases` and the digest), else by the VERSION line alone: then
+ * the identity is VERSION's, without a basis (as every identity was before), so verdicts and
+ * states of a clamd whose folder is not known read exactly as they did.
+ */
+export async function clamdIdentityWithDatabases(versionLine: string, databaseDir: string | null): Promise<EngineIdentity | null> {
+  const identity = parseClamdVersion(versionLine);
+  if (!identity) return null;
+  const databases = databaseDir === null ? null : await digestDatabases(databaseDir, versionLine);
+  return databases === null ? identity : { ...identity, signatureBasis: 'databases', databases };
+}
+
+/**
+ * sha256 of the VERSION line and, per database file in name order, its name, size and either
+ * its container header or its times. null when the folder cannot be read or holds no database.
+ *
+ * A container's header stands for its content: it names the build time, the version, the number
+ * of signatures and the MD5 of what it holds. A plain database (.ndb, .hdb, .yar…) has no header,
+ * and hashing every database at every look (once a minute) would read up to hundreds of MB; its
+ * size and times stand for it instead: a writer that replaces or edits it changes its mtime, and
+ * its ctime changes even when the mtime is set back afterwards (`touch -r`, `rsync -t`). ctime also
+ * changes on a chmod: that only costs one rescan, never a wrong reuse.
+ */
+export async function digestDatabases(dir: string, versionLine: string): Promise<string | null> {
+  let names: string[];
+  try {
+    const entries = await readdir(dir, { withFileTypes: true });
+    // clamd loads the folder's own files (a link to one too), not its subfolders (freshclam's temporary ones).
+    names = entries.filter((entry) => !entry.isDirectory() && DATABASE_FILE.test(entry.name)).map((entry) => entry.name);
+  } catch {
+    return null;
+  }
+  if (names.length === 0) return null;
+  names.sort();
+  const hash = createHash('sha256').update(`${versionLine.trim()}\n`);
+  for (const name of names) {
+    const line = await describeDatabase(join(dir, name), name);
+    // A file that vanished meanwhile (an update replacing it) is left out: the next look sees the new one.
+    if (line !== null) hash.update(`${line}\n`);
+  }
+  return hash.digest('hex');
+}
+
+async function describeDatabase(file: string, name: string): Promise<string | null> {
+  try {
+    const info = await stat(file, { bigint: true });
+    if (!info.isFile()) return null;
+    const header = CONTAINER.test(name) ? await containerHeader(file) : null;
+    const rest = header ?? `${info.mtimeNs}/${info.ctimeNs}`;
+    return `${JSON.stringify(name)} ${info.size} ${rest}`;
+  } catch {
+    return null;
+  }
+}
+
+/** The header's text (NUL and space padding removed), or null when the file does not start with one. */
+async function containerHeader(file: string): Promise<string | null> {
+  const handle = await open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(HEADER_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, HEADER_BYTES, 0);
+    const text = buffer.subarray(0, bytesRead).toString('latin1').replace(/[\0 ]+$/, '');
+    return text.startsWith(HEADER_START) ? text : null;
+  } finally {
+    await handle.close();
+  }
+}
