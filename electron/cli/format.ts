@@ -1,5 +1,5 @@
 // How one scan reads on a terminal: shared by the `scan` and `watch` CLIs.
-// Plain: `CLEAN  path  (detailed)`, `THREAT path  (detailed: findings)`,
+// Plain: `CLEAN  path  (detailed)`, `BASIC  path  (basic checks only …)`, `THREAT path  (detailed: findings)`,
 // `ALLOWED path  (detailed; allowed by you)`, `ERROR  path  (message)`; JSON: one object per line.
 import { displayName } from '../../shared/display-name.ts';
 import type { EngineIdentity } from '../../shared/engine/engine-identity.ts';
@@ -19,6 +19,9 @@ export function formatPlain(record: ScanRecord): string {
   switch (verdictOf(record)) {
     case 'safe':
       return `CLEAN  ${path}  (${printable(record.detailed ?? 'clean')}${reused})`;
+    case 'basic-only':
+      // The built-in engine found nothing, but it knows only the EICAR test file: never "CLEAN".
+      return `BASIC  ${path}  (${BASIC_ONLY_DETAIL}${reused})`;
     case 'unsafe': {
       const names = record.findings.map((finding) => finding.name).join(', ');
       const detail = names ? `${record.detailed ?? 'unsafe'}: ${names}` : (record.detailed ?? 'unsafe');
@@ -35,6 +38,9 @@ export function formatPlain(record: ScanRecord): string {
       return `ERROR  ${path}  (${printable(record.error?.message ?? 'could not be scanned')})`;
   }
 }
+
+/** What a `BASIC` line says: what looked at the file, and that it is not a full scan. */
+export const BASIC_ONLY_DETAIL = 'basic checks only (EICAR test file only); not a full scan: ClamAV was not available';
 
 /** What the core does with the file (the move itself finishes after the line is printed). */
 function quarantineNote(record: ScanRecord): string {
@@ -121,15 +127,23 @@ export function formatRecord(record: ScanRecord, json: boolean): string {
 }
 
 /**
- * 0: every file completed safe (or is content the user allowed); 1: any unsafe;
- * 2: any could not be scanned (unsafe wins).
+ * What a scan's files add up to, first match wins: 1 a threat; 2 a file could not be scanned or
+ * was skipped; 3 no threat found, but some files were checked with basic checks only (ClamAV was
+ * not available): never "all clean"; 0 every file completed clean (or is content the user allowed).
  */
-export function exitCodeFor(records: readonly ScanRecord[]): 0 | 1 | 2 {
-  let code: 0 | 1 | 2 = 0;
+export type ScanExitCode = 0 | 1 | 2 | 3;
+
+export const EXIT_CODES_USAGE = `Exit codes: 0 every file completed clean; 1 a threat was found; 2 a file could not be scanned or was skipped
+(a threat wins); 3 no threat found, but some files were checked with basic checks only (ClamAV was not
+available: scan them again with ClamAV)`;
+
+export function exitCodeFor(records: readonly ScanRecord[]): ScanExitCode {
+  let code: ScanExitCode = 0;
   for (const record of records) {
     const verdict = verdictOf(record);
     if (verdict === 'unsafe') return 1;
-    if (verdict !== 'safe' && verdict !== 'allowed') code = 2;
+    if (verdict === 'basic-only') code = code === 2 ? 2 : 3;
+    else if (verdict !== 'safe' && verdict !== 'allowed') code = 2;
   }
   return code;
 }

@@ -20,6 +20,8 @@ export interface JobPrinter {
   settled(): void;
   count(): number;
   threats(): number;
+  /** Files judged clean by basic checks only (the built-in engine; ClamAV was not available). */
+  basicOnly(): number;
   /** Files not read again: unchanged since an earlier clean verdict (ScanRecord.reuseKind). */
   unchanged(): number;
   leftOutByDefault(): number;
@@ -32,6 +34,7 @@ export function createJobPrinter(io: CliIo, json: boolean): JobPrinter {
   let found = 0;
   let walked = false;
   let threats = 0;
+  let basicOnly = 0;
   let unchanged = 0;
   let leftOut = 0;
   let excluded: readonly string[] = [];
@@ -46,7 +49,9 @@ export function createJobPrinter(io: CliIo, json: boolean): JobPrinter {
       if (remembering) printed.add(record.id);
       count++;
       if (isDefaultExclusionSkip(record, excluded)) leftOut++;
-      if (verdictOf(record) === 'unsafe') threats++;
+      const verdict = verdictOf(record);
+      if (verdict === 'unsafe') threats++;
+      else if (verdict === 'basic-only') basicOnly++;
       if (record.reuseKind === 'unchanged') unchanged++;
       io.stdout(formatRecord(record, json));
       io.stderr(`[${count}/${Math.max(found, count)}${walked ? '' : '+'}] ${record.status}: ${displayName(record.fileName)}`);
@@ -54,6 +59,7 @@ export function createJobPrinter(io: CliIo, json: boolean): JobPrinter {
     settled: () => (remembering = false),
     count: () => count,
     threats: () => threats,
+    basicOnly: () => basicOnly,
     unchanged: () => unchanged,
     leftOutByDefault: () => leftOut,
   };

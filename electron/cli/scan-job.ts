@@ -98,19 +98,31 @@ export async function runJobScan(core: CoreInternals, io: CliIo, input: JobScanI
       io.stderr(`Interrupted after ${out.count()} files: run the same scan again to finish it (the files already judged are not scanned again).`);
       return out.threats() > 0 ? 1 : 2;
     }
-    io.stderr(job.counts.found === 0 ? 'No files found to scan.' : summaryLine(job, Date.now()));
+    // What to do about files that had basic checks only, then the summary (which counts them).
+    const basicOnly = out.basicOnly();
+    if (basicOnly > 0) io.stderr(basicOnlyLine(basicOnly));
+    io.stderr(job.counts.found === 0 ? 'No files found to scan.' : summaryLine(job, Date.now(), basicOnly));
     const unchanged = out.unchanged();
     if (unchanged > 0) io.stderr(`${unchanged} of them unchanged since an earlier scan with the same signatures: not read again (--force reads every file).`);
     tellOtherUnfinished(core, io, job.id);
     // Its clean rows move to the history's compact store before the CLI closes the core (else at the next start).
     await core.jobs.compacted(job.id);
     const { threats, couldNotScan, skipped } = job.counts;
-    return threats > 0 ? 1 : couldNotScan + Math.max(0, skipped - out.leftOutByDefault()) > 0 ? 2 : 0;
+    // 3: no threat and nothing left unscanned, but not all clean either (EXIT_CODES_USAGE in format.ts).
+    return threats > 0 ? 1 : couldNotScan + Math.max(0, skipped - out.leftOutByDefault()) > 0 ? 2 : basicOnly > 0 ? 3 : 0;
   } finally {
     unsubscribe();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+}
+
+/** Files the built-in engine judged clean: no threat found, but not a full scan. */
+export function basicOnlyLine(basicOnly: number): string {
+  return (
+    `${basicOnly === 1 ? '1 file was' : `${basicOnly} files were`} checked with basic checks only (EICAR test file only): ClamAV was not available. ` +
+    `Scan ${basicOnly === 1 ? 'it' : 'them'} again with ClamAV for a full scan.`
+  );
 }
 
 const kindWord = (job: JobState) => (job.kind === 'custom' ? 'Custom' : job.kind === 'quick' ? 'Quick' : 'Full');

@@ -2,14 +2,15 @@
 // Scans files and folders through the same pipeline as the app (origin `cli`):
 // progress on stderr, one result line per file on stdout, and the exit code
 // (a folder, or --job, runs a scan job: scan-job.ts; it ends with a summary line on stderr)
-// 0 (all completed safe), 1 (any unsafe), 2 (any could not be scanned).
+// 0 (all completed clean), 1 (any unsafe), 2 (any could not be scanned), 3 (no threat, but some
+// files had basic checks only): see EXIT_CODES_USAGE in format.ts.
 import { displayName } from '../../shared/display-name.ts';
 import type { ModeChoice, ScanRecord } from '../../shared/scans/record.ts';
 import { TERMINAL_STATUSES } from '../../shared/scans/record.ts';
 import { exactArgv } from '../file-names/exact-argv.ts';
 import { createSecretList } from '../logging/logger.ts';
 import { CliExit, COMMON_USAGE, installCrashHandlers, openCliCore, runCli, serviceLabel, serviceOverrideFrom, type CliIo } from './cli-options.ts';
-import { exitCodeFor, formatRecord } from './format.ts';
+import { EXIT_CODES_USAGE, exitCodeFor, formatRecord } from './format.ts';
 import { JOB_USAGE, jobKindFor, parseScanArgs, runJobScan } from './scan-job.ts';
 
 const USAGE = `Usage: npm run -s scan -- [options] <files or folders...>
@@ -25,8 +26,8 @@ ${COMMON_USAGE}
                        (EICAR test file only) instead of waiting for it
   -h, --help           this text
 
-Exit codes: 0 every file completed safe; 1 a threat was found; 2 a file could not be scanned or was skipped
-(a job's default exclusions, listed on stderr, do not count).`;
+${EXIT_CODES_USAGE}.
+A job's default exclusions, listed on stderr, do not count.`;
 
 /** Upload progress is worth a line only for files that take a moment to send. */
 const PROGRESS_FROM_BYTES = 1024 * 1024;

@@ -1,8 +1,9 @@
 // Turns a HistoryQuery into SQL: the WHERE clause (statuses, verdicts, search)
 // and the ORDER BY, with parameters. Verdicts filter on the generated `verdict`
-// column, which is defined with the same rules as verdictOf().
+// column, which is defined with the same rules as verdictOf(), except that it reads a
+// clean answer of basic checks only as 'safe': the engine columns tell those apart here.
 import type { SQLInputValue } from 'node:sqlite';
-import { historyQuerySchema, type HistoryQuery } from '../../shared/scans/record.ts';
+import { BASIC_CHECKS_CLEAN_LABEL, historyQuerySchema, type HistoryQuery, type Verdict } from '../../shared/scans/record.ts';
 import type { z } from 'zod';
 import { toStoredText } from '../sqlite/stored-text.ts';
 import { DIGEST_PREFIX_CHARS, NOT_CLEAN, SAFE_VERDICT_SQL } from './migrations.ts';
@@ -78,6 +79,30 @@ export function nameMatchQuery(search: string): string {
   return `"${search.trim().replaceAll('"', '""')}"`;
 }
 
+/**
+ * A clean answer made by basic checks only, on a row's own columns (the scans rows' and the compact
+ * store's kinds alike): what isBasicChecksOnly() says. `IS` compares NULL as a value, so the
+ * expression is 0 or 1, never NULL (a NOT of it keeps every other row).
+ */
+export const BASIC_ONLY_SQL = `(engine_name IS 'builtin' OR (engine_name IS NULL AND detailed IS '${BASIC_CHECKS_CLEAN_LABEL.replaceAll("'", "''")}'))`;
+
+/**
+ * The verdict filter. The generated column reads basic checks only as 'safe', so asked for one of
+ * 'safe' and 'basic-only' without the other, that part is the clean rows with (or without) BASIC_ONLY_SQL.
+ * `clean`: how the clean rows are found (the main list's SAFE_VERDICT_SQL, or the generated column).
+ */
+function verdictClause(verdicts: readonly Verdict[], unindexed: string, listed: boolean): { sql: string; params: SQLInputValue[] } {
+  const safe = verdicts.includes('safe');
+  const basic = verdicts.includes('basic-only');
+  const named: string[] = verdicts.filter((verdict) => verdict !== 'safe' && verdict !== 'basic-only');
+  if (safe && basic) named.push('safe');
+  if (safe === basic) return { sql: `${unindexed}verdict IN (${named.map(() => '?').join(', ')})`, params: named };
+  const clean = listed ? SAFE_VERDICT_SQL : `${unindexed}verdict = 'safe'`;
+  const part = `(${clean} AND ${basic ? '' : 'NOT '}${BASIC_ONLY_SQL})`;
+  if (named.length === 0) return { sql: part, params: [] };
+  return { sql: `(${unindexed}verdict IN (${named.map(() => '?').join(', ')}) OR ${part})`, params: named };
+}
+
 export function buildFilter(query: Pick<ParsedHistoryQuery, 'statuses' | 'verdicts' | 'search' | 'order' | 'pendingReasons' | 'job' | 'jobRows'>, options: FilterOptions = {}): SqlFilter {
   const clauses: string[] = [];
   const params: SQLInputValue[] = [];
@@ -89,17 +114,17 @@ export function buildFilter(query: Pick<ParsedHistoryQuery, 'statuses' | 'verdic
   const listed = query.jobRows === 'threats';
   const statuses = [...new Set(query.statuses ?? [])].sort();
   const verdicts = [...new Set(query.verdicts ?? [])].sort();
-  const unindexed = listed && (verdicts.includes('safe') || statuses.includes('completed')) ? '+' : '';
+  const unindexed = listed && (verdicts.includes('safe') || verdicts.includes('basic-only') || statuses.includes('completed')) ? '+' : '';
   if (statuses.length > 0) {
     clauses.push(`${unindexed}status IN (${statuses.map(() => '?').join(', ')})`);
     params.push(...statuses);
   }
-  if (listed && verdicts.length === 1 && verdicts[0] === 'safe') {
-    // The window's "clean" filter: on the columns scans_listed_count holds, so a count never reads the row.
-    clauses.push(SAFE_VERDICT_SQL);
-  } else if (verdicts.length > 0) {
-    clauses.push(`${unindexed}verdict IN (${verdicts.map(() => '?').join(', ')})`);
-    params.push(...verdicts);
+  if (verdicts.length > 0) {
+    // The main list's clean rows on their columns (SAFE_VERDICT_SQL, which scans_listed_count holds); the
+    // engine columns that tell basic checks only apart are read from those few rows (a job's are not listed).
+    const { sql, params: named } = verdictClause(verdicts, unindexed, listed);
+    clauses.push(sql);
+    params.push(...named);
   }
 
   const reasons = [...new Set(query.pendingReasons ?? [])].sort();
@@ -114,7 +139,8 @@ export function buildFilter(query: Pick<ParsedHistoryQuery, 'statuses' | 'verdic
     params.push(query.job);
     // A job's threats, failures or skipped files (its expanded row): the very WHERE of the partial index
     // scans_job_not_clean (migration 8), implied by the verdicts asked for, lets SQLite use it.
-    if (verdicts.length > 0 && !verdicts.includes('safe')) clauses.push(NOT_CLEAN);
+    // Basic checks only reads 'safe' in the generated column: such rows are not in that index.
+    if (verdicts.length > 0 && !verdicts.includes('safe') && !verdicts.includes('basic-only')) clauses.push(NOT_CLEAN);
   }
   if (listed) {
     // The main list: a job is one row of its own; of its files only the threats show here too

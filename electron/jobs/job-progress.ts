@@ -24,13 +24,17 @@ export function progressOf(job: JobState, previous: JobState | null, now: number
   return { job: { ...job, counts: { ...job.counts } }, filesPerSecond: rate, etaSeconds };
 }
 
-/** The summary line (CLI stderr, logs). */
-export function summaryLine(job: JobState, now: number): string {
+/**
+ * The summary line (CLI stderr, logs). `basicOnly`: of the files scanned, those the built-in engine
+ * judged clean (the CLI counts them as it prints them): said with the count, never left inside "scanned".
+ */
+export function summaryLine(job: JobState, now: number, basicOnly = 0): string {
   const c = job.counts;
   const seconds = activeMs(job, now) / 1000;
   const how = job.status === 'cancelled' ? 'cancelled' : job.status === 'completed' ? 'done' : job.status;
+  const basic = basicOnly > 0 ? ` (${basicOnly} with basic checks only, not a full scan)` : '';
   return (
-    `${capitalized(job.kind)} scan ${how}: ${c.scanned} scanned, ${c.threats} ${c.threats === 1 ? 'threat' : 'threats'}, ` +
+    `${capitalized(job.kind)} scan ${how}: ${c.scanned} scanned${basic}, ${c.threats} ${c.threats === 1 ? 'threat' : 'threats'}, ` +
     `${c.couldNotScan} could not scan, ${c.skipped} skipped, in ${seconds.toFixed(1)} s (${filesPerSecond(job, now).toFixed(0)} files/s).`
   );
 }

@@ -9,7 +9,7 @@ import type { Timers } from './event-batcher.ts';
 import type { ShellTexts, ThreatOutcome } from './texts.ts';
 
 export interface Notice {
-  kind: 'threat' | 'clean' | 'failed' | 'summary' | 'job' | 'schedule' | 'self-test';
+  kind: 'threat' | 'clean' | 'basic-only' | 'failed' | 'summary' | 'job' | 'schedule' | 'self-test';
   title: string;
   body: string;
   /** The scan a click opens; null opens the main view. */
@@ -26,7 +26,7 @@ export interface NotificationPolicy {
 
 export const DEFAULT_MAX_INDIVIDUAL = 3;
 
-export type Finished = Pick<ScanRecord, 'id' | 'fileName' | 'status' | 'safe' | 'detailed' | 'disposition'>;
+export type Finished = Pick<ScanRecord, 'id' | 'fileName' | 'status' | 'safe' | 'detailed' | 'engine' | 'disposition'>;
 
 /** What Verdict did with an unsafe file, as its record says. */
 export function outcomeOfRecord(record: Finished): ThreatOutcome {
@@ -53,17 +53,28 @@ function cleanNotice(record: Finished, texts: ShellTexts): Notice {
   return { kind: 'clean', title: texts.cleanTitle(displayName(record.fileName)), body: texts.cleanBody, scanId: record.id };
 }
 
+/** A clean answer of basic checks only: told as what it is (not a full scan), never as clean. */
+function basicOnlyNotice(record: Finished, texts: ShellTexts): Notice {
+  return { kind: 'basic-only', title: texts.basicOnlyTitle(displayName(record.fileName)), body: texts.basicOnlyBody, scanId: record.id };
+}
+
 export function planNotifications(batch: readonly Finished[], policy: NotificationPolicy, texts: ShellTexts): Notice[] {
   const threats = batch.filter((record) => verdictOf(record) === 'unsafe');
   const clean = batch.filter((record) => verdictOf(record) === 'safe');
+  // Told when clean results are (the user asked to hear "no threat found"), in words of their own.
+  const basic = batch.filter((record) => verdictOf(record) === 'basic-only');
   const failed = batch.filter((record) => verdictOf(record) === 'could-not-scan');
 
   const outcomeOf = policy.outcomeOf ?? outcomeOfRecord;
-  const individual = [...threats.map((r) => threatNotice(r, texts, outcomeOf(r))), ...(policy.notifyClean ? clean.map((r) => cleanNotice(r, texts)) : [])];
+  const individual = [
+    ...threats.map((r) => threatNotice(r, texts, outcomeOf(r))),
+    ...(policy.notifyClean ? [...clean.map((r) => cleanNotice(r, texts)), ...basic.map((r) => basicOnlyNotice(r, texts))] : []),
+  ];
   if (individual.length > policy.maxIndividual) {
     const parts = [
       ...(threats.length > 0 ? [texts.threats(threats.length)] : []),
       ...(clean.length > 0 ? [texts.clean(clean.length)] : []),
+      ...(basic.length > 0 ? [texts.basicOnly(basic.length)] : []),
       ...(failed.length > 0 ? [texts.failed(failed.length)] : []),
     ];
     return [{ kind: 'summary', title: texts.summaryTitle, body: parts.join(', '), scanId: threats[0]?.id ?? null }];

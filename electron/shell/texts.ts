@@ -29,11 +29,15 @@ export interface ShellTexts {
   threatBody(label: string, outcome: ThreatOutcome): string;
   cleanTitle(fileName: string): string;
   cleanBody: string;
+  /** A file judged clean by basic checks only (the built-in engine): never worded as clean. */
+  basicOnlyTitle(fileName: string): string;
+  basicOnlyBody: string;
   failedTitle: string;
   failedBody(count: number): string;
   summaryTitle: string;
   threats(count: number): string;
   clean(count: number): string;
+  basicOnly(count: number): string;
   failed(count: number): string;
   /** The offer to start at login, made when the first folder is watched. */
   loginOffer: { message: string; detail: string; accept: string; decline: string };
@@ -78,7 +82,7 @@ const en: ShellTexts = {
   selfTestFailedTitle: 'Verdict: malware detection is failing',
   selfTestFailedBody:
     'ClamAV did not detect the EICAR test file in Verdict’s self-test, so it may miss real malware too. Scans go on. Open Verdict › Settings › Malware engine to update the signatures or check ClamAV.',
-  verdict: { unsafe: 'Threat', safe: 'Clean', 'could-not-scan': 'Could not scan', pending: 'Scanning', skipped: 'Skipped', allowed: 'Allowed by you' },
+  verdict: { unsafe: 'Threat', safe: 'Clean', 'could-not-scan': 'Could not scan', pending: 'Scanning', skipped: 'Skipped', allowed: 'Allowed by you', 'basic-only': 'Basic checks only' },
   threatTitle: (name) => `Threat found: ${name}`,
   threatBody: (label, outcome) =>
     outcome === 'quarantined'
@@ -88,11 +92,14 @@ const en: ShellTexts = {
         : `${label}. Verdict left the file where it is; open the scan to decide what to do.`,
   cleanTitle: (name) => `Clean: ${name}`,
   cleanBody: 'No threat found.',
+  basicOnlyTitle: (name) => `Basic checks only: ${name}`,
+  basicOnlyBody: 'Not a full scan: ClamAV was not available, and basic checks recognise only the EICAR test file. Scan it again with ClamAV.',
   failedTitle: 'Some files could not be scanned',
   failedBody: (count) => `${en.failed(count)}. Open Verdict to see why.`,
   summaryTitle: 'Verdict: scan results',
   threats: (count) => (count === 1 ? '1 threat found' : `${count} threats found`),
   clean: (count) => (count === 1 ? '1 file clean' : `${count} files clean`),
+  basicOnly: (count) => (count === 1 ? '1 file checked with basic checks only' : `${count} files checked with basic checks only`),
   failed: (count) => (count === 1 ? '1 file could not be scanned' : `${count} files could not be scanned`),
   loginOffer: {
     message: 'Start Verdict when you log in?',
@@ -133,7 +140,7 @@ const de: ShellTexts = {
   selfTestFailedTitle: 'Verdict: Die Erkennung von Schadsoftware versagt',
   selfTestFailedBody:
     'ClamAV hat die EICAR-Testdatei in Verdicts Selbsttest nicht erkannt und übersieht daher vielleicht auch echte Schadsoftware. Prüfungen laufen weiter. Öffnen Sie Verdict › Einstellungen › Malware-Engine, um die Signaturen zu aktualisieren oder ClamAV zu prüfen.',
-  verdict: { unsafe: 'Bedrohung', safe: 'Sauber', 'could-not-scan': 'Nicht prüfbar', pending: 'Wird geprüft', skipped: 'Übersprungen', allowed: 'Von Ihnen zugelassen' },
+  verdict: { unsafe: 'Bedrohung', safe: 'Sauber', 'could-not-scan': 'Nicht prüfbar', pending: 'Wird geprüft', skipped: 'Übersprungen', allowed: 'Von Ihnen zugelassen', 'basic-only': 'Nur Basisprüfung' },
   threatTitle: (name) => `Bedrohung gefunden: ${name}`,
   threatBody: (label, outcome) =>
     outcome === 'quarantined'
@@ -143,11 +150,14 @@ const de: ShellTexts = {
         : `${label}. Verdict hat die Datei nicht verändert; öffnen Sie die Prüfung, um zu entscheiden, was zu tun ist.`,
   cleanTitle: (name) => `Sauber: ${name}`,
   cleanBody: 'Keine Bedrohung gefunden.',
+  basicOnlyTitle: (name) => `Nur Basisprüfung: ${name}`,
+  basicOnlyBody: 'Keine vollständige Prüfung: ClamAV war nicht verfügbar, und die Basisprüfung erkennt nur die EICAR-Testdatei. Prüfen Sie die Datei erneut mit ClamAV.',
   failedTitle: 'Einige Dateien konnten nicht geprüft werden',
   failedBody: (count) => `${de.failed(count)}. Öffnen Sie Verdict, um den Grund zu sehen.`,
   summaryTitle: 'Verdict: Prüfergebnisse',
   threats: (count) => (count === 1 ? '1 Bedrohung gefunden' : `${count} Bedrohungen gefunden`),
   clean: (count) => (count === 1 ? '1 Datei sauber' : `${count} Dateien sauber`),
+  basicOnly: (count) => (count === 1 ? '1 Datei nur mit Basisprüfung geprüft' : `${count} Dateien nur mit Basisprüfung geprüft`),
   failed: (count) => (count === 1 ? '1 Datei konnte nicht geprüft werden' : `${count} Dateien konnten nicht geprüft werden`),
   loginOffer: {
     message: 'Verdict beim Anmelden starten?',

@@ -91,7 +91,8 @@ function RecordDetails({ record }: { record: ScanRecord }): ReactElement {
     <div className="detail__body" data-focus-scope>
       <div className="detail__verdict">
         <VerdictBadge record={record} large />
-        {record.detailed ? <span className="detail__detailed">{record.detailed}</span> : null}
+        {/* The built-in engine's label says "clean …": beside a basic-checks badge it would contradict it (it stays among the facts). */}
+        {record.detailed && verdict !== 'basic-only' ? <span className="detail__detailed">{record.detailed}</span> : null}
       </div>
       <VerdictExplanation record={record} />
       <BasicChecksChoice record={record} />
@@ -266,6 +267,18 @@ function VerdictExplanation({ record }: { record: ScanRecord }): ReactElement | 
       }
       return <p className="callout callout--neutral">{t('detail.pendingHint')}</p>;
     }
+    case 'basic-only':
+      return (
+        <div className="callout callout--warning" role="note" data-testid="basic-only">
+          <WarningIcon />
+          <div>
+            <strong>{t('detail.basicOnlyTitle')}</strong>
+            <p>{t('detail.basicOnlyHint')}</p>
+            <strong>{t('detail.nextStep')}</strong>
+            <p>{t('detail.basicOnlyNext')}</p>
+          </div>
+        </div>
+      );
     case 'safe':
       return null;
   }

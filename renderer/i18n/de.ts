@@ -89,6 +89,7 @@ export const de: Messages = {
   'verdict.pending': 'Wird geprüft',
   'verdict.skipped': 'Übersprungen',
   'verdict.allowed': 'Von Ihnen zugelassen',
+  'verdict.basic-only': 'Nur Basisprüfung',
 
   'detail.label': 'Details der Prüfung',
   'detail.close': 'Details schließen',
@@ -130,6 +131,9 @@ export const de: Messages = {
   'detail.unsafeQuarantinedHint': 'Verdict hat sie in die Quarantäne verschoben, wo sie nicht ausgeführt werden kann. Stellen Sie sie nur wieder her, wenn Sie sicher sind, dass sie harmlos ist.',
   'detail.unsafeDeletedHint': 'Verdict hat sie auf Ihren Wunsch endgültig gelöscht; auf diesem Computer ist nichts mehr davon übrig.',
   'detail.unsafeLostHint': 'Sie ist nicht mehr in der Quarantäne. Falls Sie sie selbst verschoben haben, öffnen Sie sie nicht, sondern löschen Sie sie.',
+  'detail.basicOnlyTitle': 'Keine vollständige Prüfung: nur Basisprüfung',
+  'detail.basicOnlyHint': 'ClamAV war nicht verfügbar, als diese Datei geprüft wurde; nur die Basisprüfung von Verdict hat sie angesehen. Sie erkennt nur die EICAR-Testdatei, keine echte Schadsoftware: Sie hat keine Bedrohung gefunden, aber sauber ist die Datei damit nicht.',
+  'detail.basicOnlyNext': 'Sobald ClamAV verfügbar ist (siehe Schutzstatus), wählen Sie „Erneut prüfen“: Dann prüft ClamAV die Datei.',
   'detail.allowedTitle': 'Sie haben diese Datei zugelassen',
   'detail.allowedHint': 'Der Prüfdienst hat sie als gefährlich eingestuft, aber Sie haben Verdict angewiesen, genau diesen Inhalt zu akzeptieren. Verdict warnt nicht davor und verschiebt ihn nicht in die Quarantäne.',
   'detail.excludedTitle': 'Durch Ihre Einstellungen ausgeschlossen',

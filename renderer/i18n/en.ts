@@ -89,6 +89,7 @@ export const en = {
   'verdict.pending': 'Scanning',
   'verdict.skipped': 'Skipped',
   'verdict.allowed': 'Allowed by you',
+  'verdict.basic-only': 'Basic checks only',
 
   'detail.label': 'Scan details',
   'detail.close': 'Close details',
@@ -130,6 +131,9 @@ export const en = {
   'detail.unsafeQuarantinedHint': 'Verdict moved it to quarantine, where it cannot run. Restore it only if you are sure it is safe.',
   'detail.unsafeDeletedHint': 'Verdict deleted it permanently at your request; nothing of it is left on this computer.',
   'detail.unsafeLostHint': 'It is no longer in quarantine. If you moved it yourself, do not open it: delete it.',
+  'detail.basicOnlyTitle': 'Not a full scan: basic checks only',
+  'detail.basicOnlyHint': 'ClamAV was not available when this file was checked, so only Verdict’s basic checks looked at it. They recognise only the EICAR test file, not real malware: they found no threat, but that does not make the file clean.',
+  'detail.basicOnlyNext': 'Once ClamAV is available (see the protection status), choose “Scan again”: ClamAV then scans the file.',
   'detail.allowedTitle': 'You allowed this file',
   'detail.allowedHint': 'The scanning service judged it unsafe, but you told Verdict to accept this exact content. Verdict does not warn about it or quarantine it.',
   'detail.excludedTitle': 'Excluded by your settings',

@@ -39,6 +39,14 @@ export const WarningIcon = (props: IconProps): ReactElement => (
   </Svg>
 );
 
+/** A dotted circle with a small check, in outline only: clean by basic checks only, never the filled "clean" circle. */
+export const BasicOnlyIcon = (props: IconProps): ReactElement => (
+  <Svg {...props}>
+    <circle cx="12" cy="12" r="9" fill="none" stroke="currentColor" strokeWidth="2" strokeDasharray="3 2.6" />
+    <path d="m9 12.5 2 2 4-4.5" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" fill="none" />
+  </Svg>
+);
+
 /** A clock: pending. */
 export const ClockIcon = (props: IconProps): ReactElement => (
   <Svg {...props}>

@@ -1,8 +1,10 @@
 // A job's clean files, found by part of a name or the start of a hash, ten at a time
 // with previous and next: a scan of a home folder has hundreds of thousands of them.
+// Files judged by basic checks only are found too, each with its own badge (never "clean").
 import { useEffect, useState, type ReactElement } from 'react';
 import { displayName } from '../../shared/display-name.ts';
 import { formatCount } from '../i18n/format.ts';
+import { VerdictBadge } from '../scans/VerdictBadge.tsx';
 import { useTranslator } from '../i18n/use-translator.ts';
 import { openJobFile, useJobFiles } from './job-files.ts';
 
@@ -22,7 +24,7 @@ export function CleanSearch({ jobId, clean }: { jobId: number; clean: number }):
     return () => clearTimeout(timer);
   }, [typed]);
   // The results and the pager stay while the next page loads: Next and Previous keep focus.
-  const { page, loading } = useJobFiles(search ? { job: jobId, verdicts: ['safe'], search, limit: PAGE, offset, order: 'oldest' } : null, 0, true);
+  const { page, loading } = useJobFiles(search ? { job: jobId, verdicts: ['safe', 'basic-only'], search, limit: PAGE, offset, order: 'oldest' } : null, 0, true);
   const inputId = `job-${jobId}-clean-search`;
   const hintId = `${inputId}-hint`;
   const total = page?.total ?? 0;
@@ -53,6 +55,7 @@ export function CleanSearch({ jobId, clean }: { jobId: number; clean: number }):
                 <button type="button" className="job-file__name link-button" title={displayName(record.path)} onClick={() => openJobFile(record)}>
                   <bdi>{displayName(record.fileName)}</bdi>
                 </button>
+                <VerdictBadge record={record} />
                 <span className="muted job-file__path">
                   <bdi>{displayName(record.path)}</bdi>
                 </span>

@@ -3,11 +3,13 @@
 import type { ReactElement } from 'react';
 import { verdictOf, type ScanRecord, type Verdict } from '../../shared/scans/record.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
-import { AllowedIcon, CleanIcon, ClockIcon, SkipIcon, ThreatIcon, WarningIcon } from '../icons/icons.tsx';
+import { AllowedIcon, BasicOnlyIcon, CleanIcon, ClockIcon, SkipIcon, ThreatIcon, WarningIcon } from '../icons/icons.tsx';
 
 const ICONS: Record<Verdict, (props: { className?: string }) => ReactElement> = {
   unsafe: ThreatIcon,
   safe: CleanIcon,
+  // Basic checks only (ClamAV was not available): its own outline and word, never the clean check.
+  'basic-only': BasicOnlyIcon,
   'could-not-scan': WarningIcon,
   pending: ClockIcon,
   skipped: SkipIcon,
@@ -15,7 +17,7 @@ const ICONS: Record<Verdict, (props: { className?: string }) => ReactElement> = 
   allowed: AllowedIcon,
 };
 
-export function VerdictBadge({ record, large = false }: { record: Pick<ScanRecord, 'status' | 'safe' | 'disposition'>; large?: boolean }): ReactElement {
+export function VerdictBadge({ record, large = false }: { record: Pick<ScanRecord, 'status' | 'safe' | 'disposition' | 'detailed' | 'engine'>; large?: boolean }): ReactElement {
   const { t } = useTranslator();
   const verdict = verdictOf(record);
   const Icon = ICONS[verdict];

@@ -122,20 +122,43 @@ export function queuedRecord(fields: QueuedRecordFields): ScanRecord {
   };
 }
 
-export const VERDICTS = ['unsafe', 'safe', 'could-not-scan', 'pending', 'skipped', 'allowed'] as const;
+/**
+ * `basic-only`: judged clean by the built-in engine alone (it knows only the EICAR test file,
+ * ClamAV was not available): a clean answer that is never shown or counted as clean.
+ */
+export const VERDICTS = ['unsafe', 'safe', 'basic-only', 'could-not-scan', 'pending', 'skipped', 'allowed'] as const;
 export type Verdict = (typeof VERDICTS)[number];
 
 /**
- * The one place that decides how a record reads: "could not scan" is never
- * "clean", and content the user allowed reads "allowed" (the engine's verdict
- * stays in `safe`), never "clean" either.
+ * The built-in engine's clean label (electron/local-service/engines/engine.ts DETAILED_LABELS):
+ * it tells a basic-checks verdict whose record does not say which engine made it.
  */
-export function verdictOf(record: Pick<ScanRecord, 'status' | 'safe'> & { disposition?: Disposition | null }): Verdict {
+export const BASIC_CHECKS_CLEAN_LABEL = 'clean (basic checks only; ClamAV not available)';
+
+/**
+ * What verdictOf reads. `detailed` is a required key (the label tells basic checks when the
+ * engine is not recorded); `engine` is optional in a ScanRecord, so pass it wherever it is known.
+ */
+export type VerdictFields = Pick<ScanRecord, 'status' | 'safe' | 'detailed' | 'engine'> & { disposition?: Disposition | null };
+
+/** Whether a clean answer came from basic checks only: by the engine it names, else (engine not recorded) by its label. */
+export function isBasicChecksOnly(record: Pick<VerdictFields, 'engine' | 'detailed'>): boolean {
+  if (record.engine) return record.engine.name === 'builtin';
+  return record.detailed === BASIC_CHECKS_CLEAN_LABEL;
+}
+
+/**
+ * The one place that decides how a record reads: "could not scan" is never
+ * "clean", content the user allowed reads "allowed" (the engine's verdict
+ * stays in `safe`), and a clean answer of basic checks only reads "basic-only":
+ * none of them is ever "clean". A threat the built-in engine found stays "unsafe".
+ */
+export function verdictOf(record: VerdictFields): Verdict {
   if (record.status === 'skipped') return 'skipped';
   if (record.status === 'failed') return 'could-not-scan';
   if (record.status !== 'completed') return 'pending';
   if (record.safe === false) return record.disposition === 'allowed' ? 'allowed' : 'unsafe';
-  if (record.safe === true) return 'safe';
+  if (record.safe === true) return isBasicChecksOnly(record) ? 'basic-only' : 'safe';
   return 'could-not-scan';
 }
 

@@ -66,11 +66,11 @@ describe('file names', () => {
     };
     for (const [key, name] of Object.entries(names)) {
       const row = rowFor(page, shown[key as keyof typeof shown] ?? name);
-      await row.and(page.locator('[data-verdict=safe]')).waitFor({ timeout: 60_000 });
+      await row.and(page.locator('[data-verdict=basic-only]')).waitFor({ timeout: 60_000 });
       const record = await recordFor(real, path.join(dir, name));
       expect(record, key).toMatchObject({ status: 'completed', safe: true, fileName: name });
     }
-    await rowFor(page, 'bottom.txt').and(page.locator('[data-verdict=safe]')).waitFor({ timeout: 60_000 });
+    await rowFor(page, 'bottom.txt').and(page.locator('[data-verdict=basic-only]')).waitFor({ timeout: 60_000 });
 
     // The disguised name: the override is shown, so the row ends with the real extension.
     const disguised = rowFor(page, shown.disguised);
@@ -177,7 +177,7 @@ describe('sizes', () => {
     const files = ['empty.txt', 'exactly-10mb.bin', '10mb-plus-one.bin', 'small.txt'].map(at);
     await dropPaths(page, files);
 
-    for (const file of files) await rowFor(page, path.basename(file)).and(page.locator('[data-verdict=safe]')).waitFor({ timeout: 60_000 });
+    for (const file of files) await rowFor(page, path.basename(file)).and(page.locator('[data-verdict=basic-only]')).waitFor({ timeout: 60_000 });
     expect(await recordFor(real, at('empty.txt'))).toMatchObject({ status: 'completed', safe: true, size: 0, mode: 'sync' });
     expect(await recordFor(real, at('exactly-10mb.bin'))).toMatchObject({ status: 'completed', safe: true, size: MAX_SYNC_FILE_SIZE, mode: 'sync' });
     // README: files over 10 MB always go async, whatever the mode says.
@@ -213,8 +213,8 @@ describe('folders, links and files that go away', () => {
     await dropPaths(page, [dropped]);
     // Not "skipped by your exclusions": no setting left it out.
     await page.getByTestId('notice-info').getByText('2 queued, 1 skipped: 1 link leads out of the folder you chose and was not followed.').waitFor();
-    await rowFor(page, 'top.txt').and(page.locator('[data-verdict=safe]')).waitFor({ timeout: 60_000 });
-    await rowFor(page, 'nested.txt').and(page.locator('[data-verdict=safe]')).waitFor({ timeout: 60_000 });
+    await rowFor(page, 'top.txt').and(page.locator('[data-verdict=basic-only]')).waitFor({ timeout: 60_000 });
+    await rowFor(page, 'nested.txt').and(page.locator('[data-verdict=basic-only]')).waitFor({ timeout: 60_000 });
     // The link is listed as skipped under its own name; what it leads to was never read or judged.
     const link = rowFor(page, 'innocent-link.txt');
     await link.and(page.locator('[data-verdict=skipped]')).waitFor({ timeout: 60_000 });
@@ -261,7 +261,7 @@ describe('folders, links and files that go away', () => {
     await page.getByRole('button', { name: en['nav.settings'] }).click();
     await page.getByLabel(en['settings.backend.local']).check();
     await page.getByRole('button', { name: en['nav.scans'] }).click();
-    await rowFor(page, 'stays.txt').and(page.locator('[data-verdict=safe]')).waitFor({ timeout: 60_000 });
+    await rowFor(page, 'stays.txt').and(page.locator('[data-verdict=basic-only]')).waitFor({ timeout: 60_000 });
     const gone = rowFor(page, 'goes.txt');
     await gone.and(page.locator('[data-verdict=could-not-scan]')).waitFor({ timeout: 60_000 });
     await gone.click();
@@ -299,7 +299,8 @@ describe('many files at once', () => {
     await expect.poll(() => queueCounts(page), { timeout: 110_000, interval: 1000 }).toBe('0,0,0');
     const list = await real.core.scans.list({ limit: 1 });
     expect(list.ok && list.value.total).toBe(10_000);
-    const safe = await real.core.scans.list({ limit: 1, verdicts: ['safe'] });
+    // The built-in engine (engine: false): every one judged, each by basic checks only.
+    const safe = await real.core.scans.list({ limit: 1, verdicts: ['basic-only'] });
     expect(safe.ok && safe.value.total).toBe(10_000);
     await page.getByText('10,000 scans').waitFor();
     expectNoProblems(app);

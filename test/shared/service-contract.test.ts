@@ -56,12 +56,12 @@ describe('service contract', () => {
   });
 
   it('never reads a failed or unknown result as safe', () => {
-    expect(verdictOf({ status: 'failed', safe: null })).toBe('could-not-scan');
-    expect(verdictOf({ status: 'failed', safe: true })).toBe('could-not-scan');
-    expect(verdictOf({ status: 'completed', safe: null })).toBe('could-not-scan');
-    expect(verdictOf({ status: 'completed', safe: false })).toBe('unsafe');
-    expect(verdictOf({ status: 'completed', safe: true })).toBe('safe');
-    expect(verdictOf({ status: 'processing', safe: null })).toBe('pending');
+    expect(verdictOf({ status: 'failed', safe: null, detailed: null })).toBe('could-not-scan');
+    expect(verdictOf({ status: 'failed', safe: true, detailed: 'clean' })).toBe('could-not-scan');
+    expect(verdictOf({ status: 'completed', safe: null, detailed: null })).toBe('could-not-scan');
+    expect(verdictOf({ status: 'completed', safe: false, detailed: 'infected' })).toBe('unsafe');
+    expect(verdictOf({ status: 'completed', safe: true, detailed: 'clean' })).toBe('safe');
+    expect(verdictOf({ status: 'processing', safe: null, detailed: null })).toBe('pending');
   });
 });
 

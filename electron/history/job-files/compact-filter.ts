@@ -3,7 +3,7 @@
 // scans rows (LIKE on the name; a hex prefix of sha256, sha1 or md5), so both stores answer alike.
 import type { SQLInputValue } from 'node:sqlite';
 import { COMPACT_DIGEST_PREFIX_BYTES } from '../migrations.ts';
-import { escapeLike, usesNameIndex, type ParsedHistoryQuery } from '../query-filter.ts';
+import { BASIC_ONLY_SQL, escapeLike, usesNameIndex, type ParsedHistoryQuery } from '../query-filter.ts';
 
 const HEX = /^[0-9a-f]{1,64}$/;
 
@@ -13,10 +13,11 @@ export interface CompactFilter {
   orderBy: string;
 }
 
-/** Whether a query asks for rows a compact file can be: completed, safe, of a job, and not the main list (jobRows 'threats'). */
+/** Whether a query asks for rows a compact file can be: completed, clean (or basic checks only), of a job, and not the main list (jobRows 'threats'). */
 export function includesCompacted(query: Pick<ParsedHistoryQuery, 'statuses' | 'verdicts' | 'pendingReasons' | 'jobRows'>): boolean {
   const allows = <T>(list: readonly T[] | undefined, value: T) => !list || list.length === 0 || list.includes(value);
-  return query.jobRows !== 'threats' && allows(query.statuses, 'completed') && allows(query.verdicts, 'safe') && (query.pendingReasons ?? []).length === 0;
+  const clean = allows(query.verdicts, 'safe') || allows(query.verdicts, 'basic-only');
+  return query.jobRows !== 'threats' && allows(query.statuses, 'completed') && clean && (query.pendingReasons ?? []).length === 0;
 }
 
 /** The BLOB range of the digests of `bytes` bytes whose hex starts with `prefix`: [prefix 0…0, prefix f…f]. */
@@ -44,13 +45,18 @@ function digestMatches(hex: string): { sql: string; params: SQLInputValue[] } {
 }
 
 /** `nameCandidates`: start from the trigram index's few candidates (ids of the files whose names may match), see compact-names.ts. */
-export function compactFilter(query: Pick<ParsedHistoryQuery, 'job' | 'search' | 'order'>, nameCandidates: readonly number[] | null): CompactFilter {
+export function compactFilter(query: Pick<ParsedHistoryQuery, 'job' | 'search' | 'order' | 'verdicts'>, nameCandidates: readonly number[] | null): CompactFilter {
   const clauses: string[] = [];
   const params: SQLInputValue[] = [];
   if (query.job !== undefined) {
     clauses.push('c.job_id = ?');
     params.push(query.job);
   }
+  // Every compact file is a clean answer: asked for one of 'safe' and 'basic-only', its kind's engine tells which.
+  const verdicts = query.verdicts ?? [];
+  const safe = verdicts.length === 0 || verdicts.includes('safe');
+  const basic = verdicts.length === 0 || verdicts.includes('basic-only');
+  if (safe !== basic) clauses.push(`c.kind_id ${basic ? '' : 'NOT '}IN (SELECT id FROM job_file_kinds WHERE ${BASIC_ONLY_SQL})`);
   const search = query.search?.trim() ?? '';
   if (search.includes('\0')) clauses.push('0');
   else if (search !== '') {

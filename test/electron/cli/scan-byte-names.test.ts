@@ -43,9 +43,9 @@ describe('verdict scan: names that are not UTF-8', () => {
     const run = await scanFromShell([folder]);
     expect(run.code, run.stderr).toBe(1);
     expect(lines(run.stdout).sort()).toEqual(
-      [`THREAT ${folder}/col⟨0xFF⟩.com  (infected: EICAR-Test-File)`, `CLEAN  ${replacement}  (clean (basic checks only; ClamAV not available))`].sort(),
+      [`THREAT ${folder}/col⟨0xFF⟩.com  (infected: EICAR-Test-File)`, `BASIC  ${replacement}  (basic checks only (EICAR test file only); not a full scan: ClamAV was not available)`].sort(),
     );
-    expect(run.stderr).toMatch(/2 scanned, 1 threat/);
+    expect(run.stderr).toMatch(/2 scanned \(1 with basic checks only, not a full scan\), 1 threat/);
     const history = openHistory(run.dataDir);
     try {
       expect(history.query({ verdicts: ['unsafe'], limit: 5 }).items.map((record) => record.path)).toEqual([invalid]);
@@ -80,10 +80,11 @@ describe('verdict scan: names that are not UTF-8', () => {
         const made = chosen.filter((file) => !['.', '..'].includes(file.name.toString('latin1')));
         const expected = new Map(made.map((file) => [writeByteName(folder, file.name, file.threat ? EICAR : `clean ${file.name.toString('hex')}`), file.threat]));
         const run = await scanFromShell([folder], ['--json']);
-        expect(run.code, run.stderr).toBe(made.some((file) => file.threat) ? 1 : 0);
+        // The built-in engine: no threat found is basic checks only (exit 3), never "all clean".
+        expect(run.code, run.stderr).toBe(made.some((file) => file.threat) ? 1 : 3);
         const seen = lines(run.stdout).map((text) => JSON.parse(text) as { path: string; pathBytes?: string; verdict: string });
         const exact = seen.map((line) => [line.pathBytes === undefined ? line.path : decodeFileName(Buffer.from(line.pathBytes, 'base64')), line.verdict] as const);
-        expect(new Map(exact)).toEqual(new Map([...expected].map(([path, threat]) => [path, threat ? 'unsafe' : 'safe'])));
+        expect(new Map(exact)).toEqual(new Map([...expected].map(([path, threat]) => [path, threat ? 'unsafe' : 'basic-only'])));
         const history = openHistory(run.dataDir);
         try {
           const stored = history.query({ limit: 50 }).items.map((record) => record.path);

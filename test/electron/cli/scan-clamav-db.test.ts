@@ -76,7 +76,8 @@ describe('scan CLI and the engine', () => {
     const file = join(dir.path, 'plain.txt');
     await writeFile(file, 'nothing to see\n');
     const run = await scan(join(dir.path, 'data-builtin'), ['--engine', 'builtin', file]);
-    expect(run.code, run.stderr).toBe(0);
+    // No threat, but basic checks only: exit 3, never "all clean".
+    expect(run.code, run.stderr).toBe(3);
     expect(run.stderr).toContain('Engine: basic checks (EICAR test file only): Basic checks were chosen instead of ClamAV');
 
     const refused = await scan(join(dir.path, 'data-refused'), ['--engine', 'builtin', '--clamav-db', join(dir.path, 'db'), file]);

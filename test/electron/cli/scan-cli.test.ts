@@ -1,11 +1,12 @@
 // The `scan` CLI as a user runs it (a real `node electron/cli/scan.ts` process):
-// output lines and exit codes for a clean file, EICAR, an oversize file and a
-// missing path, the JSON format, names with hidden characters, a remote service with a good and a bad key.
+// output lines and exit codes for a file the built-in engine found nothing in (BASIC, exit 3:
+// never "clean"), EICAR, an oversize file and a missing path, the JSON format, names with hidden characters, a remote service with a good and a bad key.
 import { mkdir, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ASYNC_FILE_SIZE } from '../../../shared/service-contract/limits.ts';
 import { exitCodeFor, formatPlain } from '../../../electron/cli/format.ts';
+import { BUILTIN_IDENTITY } from '../../../shared/engine/engine-identity.ts';
 import type { ScanRecord } from '../../../shared/scans/record.ts';
 import { startTestService, tempDir, writeEicar, type TestService } from '../scans/harness.ts';
 import { runNode, type ChildRun } from '../../support/node-child.ts';
@@ -45,12 +46,15 @@ function scan(args: string[], env: Record<string, string> = {}): Promise<ChildRu
 }
 
 const lines = (text: string) => text.split('\n').filter(Boolean);
+/** What the built-in engine's clean answer prints: basic checks only, not a full scan. */
+const BASIC_DETAIL = '(basic checks only (EICAR test file only); not a full scan: ClamAV was not available)';
 
 describe('scan CLI', () => {
-  it('prints CLEAN and exits 0 for a clean file', async () => {
+  it('prints BASIC, never CLEAN, and exits 3 for a file only the built-in engine checked', async () => {
     const run = await scan([files.clean]);
-    expect(run.code, run.stderr).toBe(0);
-    expect(lines(run.stdout)).toEqual([`CLEAN  ${files.clean}  (clean (basic checks only; ClamAV not available))`]);
+    expect(run.code, run.stderr).toBe(3);
+    expect(lines(run.stdout)).toEqual([`BASIC  ${files.clean}  ${BASIC_DETAIL}`]);
+    expect(run.stdout).not.toContain('CLEAN');
     expect(run.stderr).toMatch(/\[1\/1\] completed/);
   });
 
@@ -58,6 +62,8 @@ describe('scan CLI', () => {
     const run = await scan([files.eicar, files.clean]);
     expect(run.code, run.stderr).toBe(1);
     expect(lines(run.stdout)).toContain(`THREAT ${files.eicar}  (infected: EICAR-Test-File)`);
+    // A threat wins over basic checks only (exit 1, not 3); the other file still reads BASIC.
+    expect(lines(run.stdout)).toContain(`BASIC  ${files.clean}  ${BASIC_DETAIL}`);
     expect(lines(run.stdout)).toHaveLength(2);
   });
 
@@ -76,7 +82,9 @@ describe('scan CLI', () => {
     const objects = lines(run.stdout).map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(objects).toHaveLength(3);
     const byName = new Map(objects.map((object) => [String(object.path).split('/').at(-1), object]));
-    expect(byName.get('report final.txt')).toMatchObject({ status: 'completed', safe: true, findings: [], verdict: 'safe' });
+    // `safe` stays what the engine said; `verdict` says it was basic checks only.
+    expect(byName.get('report final.txt')).toMatchObject({ status: 'completed', safe: true, findings: [], verdict: 'basic-only' });
+    expect(byName.get('eicar.com')).toMatchObject({ verdict: 'unsafe' });
     expect(byName.get('report final.txt')!.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(byName.get('report final.txt')!.scanId).toEqual(expect.any(String));
     expect(byName.get('eicar.com')).toMatchObject({ status: 'completed', safe: false, detailed: 'infected', findings: [{ name: 'EICAR-Test-File' }] });
@@ -98,20 +106,20 @@ describe('scan CLI', () => {
     for (const file of [disguised, newline, hebrew]) await writeFile(file, `harmless text for ${file}\n`);
 
     const plain = await scan([disguised, newline, hebrew]);
-    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.code, plain.stderr).toBe(3);
     const out = lines(plain.stdout);
     expect(out).toHaveLength(3);
-    expect(out).toContain(`CLEAN  ${folder}/invoice⟨U+202E⟩fdp.exe  (clean (basic checks only; ClamAV not available))`);
-    expect(out).toContain(`CLEAN  ${folder}/two⟨U+000A⟩lines.txt  (clean (basic checks only; ClamAV not available))`);
+    expect(out).toContain(`BASIC  ${folder}/invoice⟨U+202E⟩fdp.exe  ${BASIC_DETAIL}`);
+    expect(out).toContain(`BASIC  ${folder}/two⟨U+000A⟩lines.txt  ${BASIC_DETAIL}`);
     // Right-to-left letters are text, not control characters: printed as they are.
-    expect(out).toContain(`CLEAN  ${hebrew}  (clean (basic checks only; ClamAV not available))`);
+    expect(out).toContain(`BASIC  ${hebrew}  ${BASIC_DETAIL}`);
     expect(plain.stdout).not.toContain('\u202E');
     // The progress lines on stderr name the files the same way.
     expect(plain.stderr).toContain('completed: invoice⟨U+202E⟩fdp.exe');
     expect(plain.stderr).not.toContain('\u202E');
 
     const json = await scan(['--json', disguised, newline]);
-    expect(json.code, json.stderr).toBe(0);
+    expect(json.code, json.stderr).toBe(3);
     // Machines get the real path (JSON-escaped, so the line itself holds no control or bidi character).
     expect(json.stdout).not.toMatch(/[\u202E]/);
     expect(json.stdout).toContain('invoice\\u202efdp.exe');
@@ -120,9 +128,10 @@ describe('scan CLI', () => {
   });
 
   it('uses a remote service with VERDICT_API_KEY, and reports a rejected key as not scanned', async () => {
+    // The test service runs the built-in engine: told by its label (a remote service's verdict names no engine).
     const good = await scan(['--service', service.url, files.clean], { VERDICT_API_KEY: service.key });
-    expect(good.code, good.stderr).toBe(0);
-    expect(lines(good.stdout)).toEqual([`CLEAN  ${files.clean}  (clean (basic checks only; ClamAV not available))`]);
+    expect(good.code, good.stderr).toBe(3);
+    expect(lines(good.stdout)).toEqual([`BASIC  ${files.clean}  ${BASIC_DETAIL}`]);
 
     const bad = await scan(['--service', service.url, files.clean], { VERDICT_API_KEY: 'not-the-key-at-all' });
     expect(bad.code).toBe(2);
@@ -160,5 +169,19 @@ describe('CLI line format', () => {
     expect(exitCodeFor([base, allowed])).toBe(0);
     expect(formatPlain(allowed)).toBe('ALLOWED /tmp/a⟨U+000A⟩b.txt  (Eicar-Test-Signature; allowed by you)');
     expect(formatPlain({ ...allowed, disposition: 'quarantine_pending' })).toMatch(/^THREAT .*; moving it to quarantine\)$/);
+  });
+  it('gives basic checks only its own line and exit code 3, below a threat and a file not scanned', () => {
+    const basic = { ...base, path: '/tmp/b.txt', detailed: 'clean (basic checks only; ClamAV not available)', engine: BUILTIN_IDENTITY } as ScanRecord;
+    const failed = { ...base, status: 'failed', safe: null } as ScanRecord;
+    const unsafe = { ...base, safe: false, engine: BUILTIN_IDENTITY } as ScanRecord;
+    expect(formatPlain(basic)).toBe(`BASIC  /tmp/b.txt  ${BASIC_DETAIL}`);
+    expect(exitCodeFor([base, basic])).toBe(3);
+    expect(exitCodeFor([basic, failed])).toBe(2);
+    expect(exitCodeFor([failed, basic])).toBe(2);
+    expect(exitCodeFor([basic, unsafe])).toBe(1);
+    // Without the engine (a remote service), the built-in engine's label tells it.
+    expect(exitCodeFor([{ ...basic, engine: null }])).toBe(3);
+    // ClamAV's clean answer is clean.
+    expect(exitCodeFor([{ ...base, engine: { name: 'clamav', version: '1.4.6', signatures: null } } as ScanRecord])).toBe(0);
   });
 });

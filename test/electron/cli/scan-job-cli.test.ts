@@ -1,7 +1,8 @@
 // `npm run -s scan -- --job quick|full`, and a folder given to scan as a custom job, as a
 // user runs them (a real `node electron/cli/scan.ts` process, a fake HOME and TMPDIR):
 // one line per file on stdout, the job's description and the summary line on stderr,
-// and the exit codes as documented (0 all safe, 1 a threat, 2 anything not scanned).
+// and the exit codes as documented (0 all clean, 1 a threat, 2 anything not scanned, 3 basic checks
+// only: the built-in engine, which these runs use, never makes a job "all clean").
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -28,29 +29,33 @@ function scan(args: string[], dataDir: string, env: Record<string, string> = {})
 const lines = (text: string) => text.split('\n').filter(Boolean);
 
 describe('scan jobs from the command line', () => {
-  it('--job quick scans the quick places of HOME and TMPDIR and exits 0 when all is safe', async () => {
+  it('--job quick scans the quick places of HOME and TMPDIR and exits 3 when basic checks alone found nothing', async () => {
     const home = join(dir.path, 'home');
     const tmp = join(dir.path, 'tmp');
     await writeTree(join(home, 'Downloads'), 4);
     await writeTree(join(home, 'Music'), 3);
     await writeTree(tmp, 2);
     const run = await scan(['--job', 'quick'], join(dir.path, 'data'), { HOME: home, TMPDIR: tmp, XDG_DOWNLOAD_DIR: '' });
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, run.stderr).toBe(3);
     expect(lines(run.stdout)).toHaveLength(6);
+    expect(lines(run.stdout).every((line) => line.startsWith('BASIC  '))).toBe(true);
     expect(run.stderr).toContain(`Quick scan of ${join(home, 'Downloads')}, ${tmp}`);
-    expect(lines(run.stderr).at(-1)).toMatch(/^Quick scan done: 6 scanned, 0 threats, 0 could not scan, 0 skipped, in \d+\.\d s \(\d+ files\/s\)\.$/);
+    expect(run.stderr).toContain('6 files were checked with basic checks only (EICAR test file only): ClamAV was not available.');
+    expect(lines(run.stderr).at(-1)).toMatch(
+      /^Quick scan done: 6 scanned \(6 with basic checks only, not a full scan\), 0 threats, 0 could not scan, 0 skipped, in \d+\.\d s \(\d+ files\/s\)\.$/,
+    );
   });
 
-  it('--job full scans HOME and shows what it leaves out; those folders alone do not make exit 2', async () => {
+  it('--job full scans HOME and shows what it leaves out; those folders alone do not make exit 2 (3: basic checks only)', async () => {
     const home = join(dir.path, 'home');
     await writeTree(join(home, 'Documents'), 3);
     await writeTree(join(home, '.cache', 'thumbs'), 20);
     const dataDir = join(home, '.config', 'Verdict');
     const run = await scan(['--job', 'full'], dataDir, { HOME: home, TMPDIR: join(dir.path, 'none') });
-    // The default exclusions are the full scan's design, listed on stderr and kept as skipped rows: exit 0.
-    expect(run.code, run.stderr).toBe(0);
+    // The default exclusions are the full scan's design, listed on stderr and kept as skipped rows: not exit 2.
+    expect(run.code, run.stderr).toBe(3);
     expect(run.stderr).toContain(`Left out by default: ${join(home, '.cache')}, ${join(home, '.local', 'share', 'Trash')}, ${join(home, '.thumbnails')}, ${dataDir}`);
-    expect(lines(run.stderr).at(-1)).toMatch(/^Full scan done: 3 scanned, 0 threats, 0 could not scan, 2 skipped, /);
+    expect(lines(run.stderr).at(-1)).toMatch(/^Full scan done: 3 scanned \(3 with basic checks only, not a full scan\), 0 threats, 0 could not scan, 2 skipped, /);
     expect(run.stdout).not.toContain('thumbs');
   });
 
@@ -62,7 +67,7 @@ describe('scan jobs from the command line', () => {
     await symlink(join(dir.path, 'outside.txt'), join(home, 'Documents', 'link-out.txt'));
     const run = await scan(['--job', 'full'], join(home, '.config', 'Verdict'), { HOME: home, TMPDIR: join(dir.path, 'none') });
     expect(run.code, run.stderr).toBe(2);
-    expect(lines(run.stderr).at(-1)).toMatch(/^Full scan done: 2 scanned, 0 threats, 0 could not scan, 3 skipped, /);
+    expect(lines(run.stderr).at(-1)).toMatch(/^Full scan done: 2 scanned \(2 with basic checks only, not a full scan\), 0 threats, 0 could not scan, 3 skipped, /);
   });
 
   it('a folder given to scan is a custom job: a threat exits 1 with the summary line', async () => {
@@ -73,7 +78,7 @@ describe('scan jobs from the command line', () => {
     expect(run.code, run.stderr).toBe(1);
     expect(lines(run.stdout)).toHaveLength(6);
     expect(lines(run.stdout).filter((line) => line.startsWith('THREAT'))).toHaveLength(1);
-    expect(lines(run.stderr).at(-1)).toMatch(/^Custom scan done: 6 scanned, 1 threat, 0 could not scan, 0 skipped, /);
+    expect(lines(run.stderr).at(-1)).toMatch(/^Custom scan done: 6 scanned \(5 with basic checks only, not a full scan\), 1 threat, 0 could not scan, 0 skipped, /);
     // The data folder lies outside the folder scanned: nothing to leave out, nothing said.
     expect(run.stderr).not.toContain('Left out by default');
   });

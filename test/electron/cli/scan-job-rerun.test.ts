@@ -78,7 +78,7 @@ describe('scan run again after its job was killed', () => {
     expect(run.code, run.stderr).toBe(1);
     expectEachOnce(run, files, threat);
     expect(run.stderr).toContain('Going on with this scan');
-    expect(run.stderr).toContain(`Custom scan done: ${FILES + 1} scanned, 1 threat, 0 could not scan, 0 skipped`);
+    expect(run.stderr).toContain(`Custom scan done: ${FILES + 1} scanned (${FILES} with basic checks only, not a full scan), 1 threat, 0 could not scan, 0 skipped`);
     expect(jobStatuses(dataDir)).toEqual(['completed']);
   });
 
@@ -98,7 +98,7 @@ describe('scan run again after its job was killed', () => {
     expect(run.stderr).toContain('Going on with this scan');
     expectEachOnce(run, [...files, added, addedThreat], threat);
     expect(printed(run).find((line) => line.path === addedThreat)).toMatchObject({ status: 'completed', safe: false });
-    expect(run.stderr).toContain(`Custom scan done: ${FILES + 3} scanned, 2 threats, 0 could not scan, 0 skipped`);
+    expect(run.stderr).toContain(`Custom scan done: ${FILES + 3} scanned (${FILES + 1} with basic checks only, not a full scan), 2 threats, 0 could not scan, 0 skipped`);
     expect(jobStatuses(dataDir)).toEqual(['completed']);
   });
 
@@ -113,7 +113,7 @@ describe('scan run again after its job was killed', () => {
     expect(run.code, run.stderr).toBe(1);
     expectEachOnce(run, files, threat);
     expect(run.stderr).not.toContain('Going on with this scan');
-    expect(run.stderr).toContain(`Custom scan done: ${FILES + 1} scanned, 1 threat`);
+    expect(run.stderr).toContain(`Custom scan done: ${FILES + 1} scanned (${FILES} with basic checks only, not a full scan), 1 threat`);
     const [old, mine] = jobStatuses(dataDir);
     expect(mine).toBe('completed');
     expect(['completed', 'interrupted']).toContain(old);

@@ -47,13 +47,14 @@ describe('bin/verdict.mjs', () => {
   });
   afterAll(async () => dir?.remove());
 
-  it('scan: one JSON line per file and the exit codes of the scan CLI (0 safe, 1 threat)', async () => {
+  it('scan: one JSON line per file and the exit codes of the scan CLI (3 basic checks only, 1 threat)', async () => {
     const clean = join(dir.path, 'clean.txt');
     await writeFile(clean, 'hello\n');
     const eicar = await writeEicar(join(dir.path, 'eicar.com'));
     const safe = await run(process.execPath, ['scan', '--json', '--engine', 'builtin', '--data-dir', join(dir.path, 'data-1'), clean]);
-    expect(safe.code).toBe(0);
-    expect(JSON.parse(safe.stdout)).toMatchObject({ path: clean, status: 'completed', safe: true });
+    // The built-in engine found nothing: no threat, but never "all clean" (exit 3).
+    expect(safe.code).toBe(3);
+    expect(JSON.parse(safe.stdout)).toMatchObject({ path: clean, status: 'completed', safe: true, verdict: 'basic-only' });
     const threat = await run(process.execPath, ['scan', '--json', '--engine', 'builtin', '--data-dir', join(dir.path, 'data-2'), eicar]);
     expect(threat.code).toBe(1);
     expect(JSON.parse(threat.stdout)).toMatchObject({ path: eicar, safe: false });

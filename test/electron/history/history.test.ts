@@ -226,11 +226,18 @@ describe('records', () => {
 });
 
 describe('verdicts', () => {
-  it('the verdict filter agrees with verdictOf for every status, safe value and disposition', () => {
+  it('the verdict filter agrees with verdictOf for every status, safe value, disposition and engine', () => {
     const statuses: LocalStatus[] = ['queued', 'uploading', 'processing', 'completed', 'failed', 'skipped'];
     const dispositions = [null, ...dispositionSchema.options];
+    // Who judged: not said, the built-in engine (basic checks only), ClamAV, or not said but the built-in engine's label.
+    const engines: Array<Pick<ScanRecord, 'engine' | 'detailed'>> = [
+      { engine: null, detailed: null },
+      { engine: { name: 'builtin', version: null, signatures: null }, detailed: 'clean (basic checks only; ClamAV not available)' },
+      { engine: { name: 'clamav', version: '1.4.6', signatures: null }, detailed: 'clean' },
+      { engine: null, detailed: 'clean (basic checks only; ClamAV not available)' },
+    ];
     const records = statuses.flatMap((status) =>
-      [true, false, null].flatMap((safe) => dispositions.map((disposition) => makeRecord({ status, safe, disposition }))),
+      [true, false, null].flatMap((safe) => dispositions.flatMap((disposition) => engines.map((by) => makeRecord({ status, safe, disposition, ...by })))),
     );
     history.insertMany(records);
     const verdicts: Verdict[] = [...VERDICTS];
@@ -242,12 +249,20 @@ describe('verdicts', () => {
       expect(history.query({ verdicts: [verdict], limit: 1000, jobRows: 'threats' }).items.map((r) => r.id).sort(), `${verdict} in the list`).toEqual(expected);
       expect(history.query({ verdicts: [verdict], limit: 1, jobRows: 'threats' }).total, `${verdict} counted in the list`).toBe(expected.length);
     }
-    // A completed scan without a verdict is "could not scan", never "safe"; allowed content is never "safe" either.
-    expect(history.query({ verdicts: ['safe'], limit: 1000 }).items.every((r) => r.safe === true)).toBe(true);
+    // A completed scan without a verdict is "could not scan", never "safe"; allowed content is never "safe" either,
+    // and neither is a clean answer of basic checks only.
+    expect(history.query({ verdicts: ['safe'], limit: 1000 }).items.every((r) => r.safe === true && r.engine?.name !== 'builtin')).toBe(true);
+    expect(history.query({ verdicts: ['basic-only'], limit: 1000 }).total).toBe(dispositions.length * 2);
+    // Two verdicts at once, with and without a generated one beside them: the union of each.
+    for (const pair of [['safe', 'basic-only'], ['basic-only', 'unsafe'], ['safe', 'could-not-scan']] as Verdict[][]) {
+      const expected = records.filter((r) => pair.includes(verdictOf(r))).map((r) => r.id).sort();
+      expect(history.query({ verdicts: pair, limit: 1000 }).items.map((r) => r.id).sort(), pair.join('+')).toEqual(expected);
+      expect(history.query({ verdicts: pair, limit: 1000, jobRows: 'threats' }).items.map((r) => r.id).sort(), `${pair.join('+')} in the list`).toEqual(expected);
+    }
     expect(history.query({ verdicts: ['allowed'], limit: 1000 }).items.every((r) => r.safe === false && r.disposition === 'allowed')).toBe(true);
-    expect(verdictOf({ status: 'completed', safe: false, disposition: 'allowed' })).toBe('allowed');
-    expect(verdictOf({ status: 'completed', safe: false, disposition: 'quarantined' })).toBe('unsafe');
-    expect(verdictOf({ status: 'completed', safe: false })).toBe('unsafe');
+    expect(verdictOf({ status: 'completed', safe: false, detailed: null, disposition: 'allowed' })).toBe('allowed');
+    expect(verdictOf({ status: 'completed', safe: false, detailed: null, disposition: 'quarantined' })).toBe('unsafe');
+    expect(verdictOf({ status: 'completed', safe: false, detailed: null })).toBe('unsafe');
   });
 
   it('filters waiting records by why they wait', () => {

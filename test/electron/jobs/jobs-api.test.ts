@@ -78,17 +78,17 @@ describe('the scan jobs API', () => {
 
     const threats = await value(core.scans.list({ job: started.job.id, verdicts: ['unsafe', 'allowed'] }));
     expect(threats.items.map((record) => record.path)).toEqual([threat]);
-    const byName = await value(core.scans.list({ job: started.job.id, verdicts: ['safe'], search: 'f-14', limit: 5 }));
+    const byName = await value(core.scans.list({ job: started.job.id, verdicts: ['safe', 'basic-only'], search: 'f-14', limit: 5 }));
     // f-14 and f-140 … f-149: 11 matches, the first page holds 5.
     expect(byName.total).toBe(11);
     expect(byName.items).toHaveLength(5);
     expect(byName.items.every((record) => record.fileName.includes('f-14') && record.jobId === started.job.id)).toBe(true);
-    const next = await value(core.scans.list({ job: started.job.id, verdicts: ['safe'], search: 'f-14', limit: 5, offset: 10 }));
+    const next = await value(core.scans.list({ job: started.job.id, verdicts: ['safe', 'basic-only'], search: 'f-14', limit: 5, offset: 10 }));
     expect(next.items).toHaveLength(1);
 
     const target = files[42]!;
     const sha256 = createHash('sha256').update(await readFile(target)).digest('hex');
-    const byHash = await value(core.scans.list({ job: started.job.id, verdicts: ['safe'], search: sha256.slice(0, 12) }));
+    const byHash = await value(core.scans.list({ job: started.job.id, verdicts: ['safe', 'basic-only'], search: sha256.slice(0, 12) }));
     expect(byHash.items.map((record) => record.path)).toEqual([target]);
     // Another job's id finds none of them.
     expect((await value(core.scans.list({ job: started.job.id + 1 }))).total).toBe(0);

@@ -33,7 +33,7 @@ describe('compacting jobs in the core', () => {
     expect(core.jobs.get(job.id)?.counts).toEqual(job.counts);
 
     // The job's clean-file search, as CleanSearch.tsx asks it.
-    const found = await core.scans.list({ job: job.id, verdicts: ['safe'], search: 'f-25', limit: 10, offset: 0, order: 'oldest' });
+    const found = await core.scans.list({ job: job.id, verdicts: ['safe', 'basic-only'], search: 'f-25', limit: 10, offset: 0, order: 'oldest' });
     if (!found.ok) throw new Error(found.error.message);
     // f-25 and f-250…f-259: the first 10 in the job's order, and the total.
     expect(found.value.items).toHaveLength(10);
@@ -41,7 +41,7 @@ describe('compacting jobs in the core', () => {
     expect(found.value.total).toBe(11);
     const sample = found.value.items[0]!;
     expect(sample).toMatchObject({ status: 'completed', safe: true, jobId: job.id, engine: { name: 'builtin' } });
-    const bySha = await core.scans.list({ job: job.id, verdicts: ['safe'], search: sample.sha256!.slice(0, 10), limit: 10 });
+    const bySha = await core.scans.list({ job: job.id, verdicts: ['safe', 'basic-only'], search: sample.sha256!.slice(0, 10), limit: 10 });
     expect(bySha.ok && bySha.value.items.map((record) => record.path)).toEqual([sample.path]);
 
     // The same content somewhere else: the compacted verdict is reused (the built-in engine scans now too).
@@ -64,7 +64,7 @@ describe('compacting jobs in the core', () => {
     const core = await open(FAST);
     await core.jobs.compacted(job.id);
     expect(storeCounts(dataDir(), job.id)).toMatchObject({ scans: 5, compact: 120 });
-    const found = await core.scans.list({ job: job.id, verdicts: ['safe'], search: 'f-11', limit: 20 });
+    const found = await core.scans.list({ job: job.id, verdicts: ['safe', 'basic-only'], search: 'f-11', limit: 20 });
     expect(found.ok && found.value.total).toBe(11); // f-11, f-110…f-119
   });
 });

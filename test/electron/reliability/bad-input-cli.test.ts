@@ -84,6 +84,7 @@ let htmlUrl: string;
 
 beforeAll(async () => {
   dir = await tempDir('verdict-reliability-cli-');
+  // The built-in engine: a file it finds nothing in reads `basic-only` (BASIC, exit 3), never clean.
   service = await startLocalService({ apiKeys: [KEY], dataDir: join(dir.path, 'service'), engine: { kind: 'builtin' } });
   // A server that answers every request with a web page (a wrong base URL, a captive portal).
   htmlServer = createServer((_req, res) => {
@@ -127,7 +128,7 @@ describe('one CLI run over good and bad inputs', () => {
         if (!found) throw new Error(`no line for ${JSON.stringify(path)} in:\n${run.stdout}`);
         return found;
       };
-      const clean = (path: string) => expect(line(path), path).toMatchObject({ status: 'completed', verdict: 'safe', error: null });
+      const clean = (path: string) => expect(line(path), path).toMatchObject({ status: 'completed', verdict: 'basic-only', error: null });
       const failed = (path: string, code: string) => {
         expect(line(path), path).toMatchObject({ status: 'failed', verdict: 'could-not-scan', error: { code } });
         expect(String((line(path).error as { message: string }).message).length).toBeGreaterThan(10);
@@ -172,7 +173,7 @@ describe('a folder with a link out of it', () => {
     noCrash(plain);
     expect(plain.code).toBe(2);
     expect(plain.stdout.trim().split('\n').sort()).toEqual([
-      `CLEAN  ${good}  (clean (basic checks only; ClamAV not available))`,
+      `BASIC  ${good}  (basic checks only (EICAR test file only); not a full scan: ClamAV was not available)`,
       `SKIP   ${link}  (Not scanned: ${link} is a symbolic link to ${realpathSync(secret)}, outside the folder you chose; Verdict does not follow it. Add the target itself to scan it.)`,
     ]);
 
@@ -182,8 +183,8 @@ describe('a folder with a link out of it', () => {
 
     // Named on the command line, the same link is followed: the user chose it.
     const named = await runCli(['--json', '--data-dir', join(dir.path, 'link-out-data-3'), '--service', service.url, link], { env });
-    expect(named.code).toBe(0);
-    expect(named.lines.get(link)).toMatchObject({ status: 'completed', verdict: 'safe', sha256: await sha256Of(secret) });
+    expect(named.code).toBe(3);
+    expect(named.lines.get(link)).toMatchObject({ status: 'completed', verdict: 'basic-only', sha256: await sha256Of(secret) });
   });
 });
 
@@ -220,35 +221,35 @@ describe('limits and odd paths, one run each next to a good file', () => {
     await writeFile(good, `good ${serial} ${Math.random()}\n`);
     return { root, good, dataDir: join(dir.path, `hole-data-${serial}`) };
   };
-  const expectGood = (run: CliRun, good: string) => expect(run.lines.get(good), good).toMatchObject({ status: 'completed', verdict: 'safe', error: null });
+  const expectGood = (run: CliRun, good: string) => expect(run.lines.get(good), good).toMatchObject({ status: 'completed', verdict: 'basic-only', error: null });
 
   it.each([
     {
       label: 'exactly 10 MB in --mode sync: scanned in sync mode',
       make: (root: string) => sparseFile(join(root, 'exactly-10MB.bin'), MAX_SYNC_FILE_SIZE),
       check: async (line: Line) => {
-        expect(line).toMatchObject({ status: 'completed', verdict: 'safe', error: null });
+        expect(line).toMatchObject({ status: 'completed', verdict: 'basic-only', error: null });
         expect(await serviceScan(line.scanId)).toMatchObject({ execution_mode: 'sync', file_size: MAX_SYNC_FILE_SIZE });
       },
-      exit: 0,
+      exit: 3,
     },
     {
       label: '10 MB + 1 in --mode sync: sent asynchronously instead (the documented rule) and scanned',
       make: (root: string) => sparseFile(join(root, '10MB-plus-1.bin'), MAX_SYNC_FILE_SIZE + 1),
       check: async (line: Line) => {
-        expect(line).toMatchObject({ status: 'completed', verdict: 'safe', error: null });
+        expect(line).toMatchObject({ status: 'completed', verdict: 'basic-only', error: null });
         expect(await serviceScan(line.scanId)).toMatchObject({ execution_mode: 'async', file_size: MAX_SYNC_FILE_SIZE + 1 });
       },
-      exit: 0,
+      exit: 3,
     },
     {
       label: 'exactly 100 MB: scanned',
       make: (root: string) => sparseFile(join(root, 'exactly-100MB.bin'), MAX_ASYNC_FILE_SIZE),
       check: async (line: Line) => {
-        expect(line).toMatchObject({ status: 'completed', verdict: 'safe', error: null });
+        expect(line).toMatchObject({ status: 'completed', verdict: 'basic-only', error: null });
         expect(await serviceScan(line.scanId)).toMatchObject({ execution_mode: 'async', file_size: MAX_ASYNC_FILE_SIZE });
       },
-      exit: 0,
+      exit: 3,
     },
     {
       label: '100 MB + 1: refused before anything is sent, naming the limit',
@@ -280,8 +281,8 @@ describe('limits and odd paths, one run each next to a good file', () => {
         await writeFile(join(deep, 'deep.txt'), 'deep\n');
         return join(deep, 'deep.txt');
       },
-      check: (line: Line) => expect(line).toMatchObject({ status: 'completed', verdict: 'safe', error: null }),
-      exit: 0,
+      check: (line: Line) => expect(line).toMatchObject({ status: 'completed', verdict: 'basic-only', error: null }),
+      exit: 3,
     },
   ])('$label', async ({ make, check, exit }) => {
     const { root, good, dataDir } = await setup();
@@ -331,7 +332,8 @@ describe('limits and odd paths, one run each next to a good file', () => {
       noCrash(run);
       expect(run.lines.get(victim)).toMatchObject({ status: 'failed', verdict: 'could-not-scan', scanId: null, error: { code: 'not_found' } });
       expect((run.lines.get(victim) as Line).error?.message).toBe('The file is no longer there (moved or deleted). Add it again to scan it.');
-      for (const path of [...blockers, good]) expectGood(run, path);
+      // The gated engine answers a plain "clean" (not the built-in engine's): those files read clean.
+      for (const path of [...blockers, good]) expect(run.lines.get(path), path).toMatchObject({ status: 'completed', verdict: 'safe', error: null });
       expect(run.code).toBe(2);
     } finally {
       engine.release();
@@ -369,7 +371,7 @@ describe('limits and odd paths, one run each next to a good file', () => {
       const after = await sha256Of(changing);
       expect(after).not.toBe(before);
       const line = run.lines.get(changing) as Line;
-      expect(line).toMatchObject({ status: 'completed', verdict: 'safe', error: null, sha256: after });
+      expect(line).toMatchObject({ status: 'completed', verdict: 'basic-only', error: null, sha256: after });
       // Two uploads of it: the first cut before its end (the service answered nothing and kept nothing), the second whole.
       const uploads = proxy.requests.filter((r) => r.method === 'POST' && (r.contentLength ?? 0) > 32 * MiB);
       expect(uploads.map((r) => r.status)).toEqual([undefined, 202]);
@@ -379,7 +381,7 @@ describe('limits and odd paths, one run each next to a good file', () => {
       });
       expect(((await byReference.json()) as { id: string }).id).toBe(line.scanId);
       expectGood(run, good);
-      expect(run.code).toBe(0);
+      expect(run.code).toBe(3);
     } finally {
       await proxy.close();
     }
@@ -406,7 +408,7 @@ describe('a file without read permission', () => {
     expect(run.stderr).not.toMatch(/Could not start/);
     expect(run.lines.get(join(root, 'secret.txt'))).toMatchObject({ status: 'failed', error: { code: 'unreadable' } });
     expect(String((run.lines.get(join(root, 'secret.txt'))?.error as { message: string }).message)).toMatch(/permission|read/i);
-    expect(run.lines.get(join(root, 'open.txt'))).toMatchObject({ status: 'completed', verdict: 'safe' });
+    expect(run.lines.get(join(root, 'open.txt'))).toMatchObject({ status: 'completed', verdict: 'basic-only' });
     expect(run.code).toBe(2);
   });
 });
@@ -488,7 +490,7 @@ describe('a settings file that is corrupt or from a newer version', () => {
     await writeFile(join(dataDir, 'note.txt'), 'fine\n');
     const run = await runCli(['--json', '--engine', 'builtin', '--data-dir', dataDir, join(dataDir, 'note.txt')]);
     noCrash(run);
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(3);
     expect(run.lines.get(join(dataDir, 'note.txt'))).toMatchObject({ status: 'completed' });
     // The core noticed (its log says so) …
     const log = await readFile(join(dataDir, 'logs', 'core.log'), 'utf8');

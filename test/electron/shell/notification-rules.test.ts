@@ -13,6 +13,22 @@ const skipped = (id: string) => scanRecord({ id, status: 'skipped', safe: null }
 const plan = (batch: ScanRecord[], notifyClean = false) => planNotifications(batch, { notifyClean, maxIndividual: 3 }, texts);
 
 describe('planNotifications', () => {
+  it('never words a clean answer of basic checks only as clean: its own notice, only when clean results are, and its own summary part', () => {
+    const basic = (id: string) => scanRecord({ id, fileName: `${id}.txt`, safe: true, detailed: 'clean (basic checks only; ClamAV not available)', engine: { name: 'builtin', version: null, signatures: null } });
+    expect(plan([basic('b')])).toEqual([]);
+    expect(plan([basic('b')], true)).toEqual([
+      {
+        kind: 'basic-only',
+        title: 'Basic checks only: b.txt',
+        body: 'Not a full scan: ClamAV was not available, and basic checks recognise only the EICAR test file. Scan it again with ClamAV.',
+        scanId: 'b',
+      },
+    ]);
+    expect(planNotifications([basic('b')], { notifyClean: true, maxIndividual: 3 }, textsFor('de'))[0]!.title).toBe('Nur Basisprüfung: b.txt');
+    const [summary] = plan([threat('t'), clean('c'), basic('b1'), basic('b2')], true);
+    expect(summary).toMatchObject({ kind: 'summary', body: '1 threat found, 1 file clean, 2 files checked with basic checks only', scanId: 't' });
+  });
+
   it('always notifies a threat: file name, verdict label and what Verdict did; clicking opens it', () => {
     expect(plan([threat('eicar')])).toEqual([
       {

@@ -50,7 +50,7 @@ it('prints a verdict line for each file that lands in the folder, as `scan` does
   await cli.until('two verdicts', () => cli.stdout.length >= 2);
   expect(cli.stdout).toEqual(
     expect.arrayContaining([
-      expect.stringMatching(new RegExp(`^CLEAN  ${path.join(inbox, 'notes.txt')}  \\(`)),
+      expect.stringMatching(new RegExp(`^BASIC  ${path.join(inbox, 'notes.txt')}  \\(`)),
       expect.stringMatching(new RegExp(`^THREAT ${path.join(inbox, 'sub', 'eicar.com')}  \\(.*EICAR`)),
     ]),
   );
@@ -65,7 +65,7 @@ it('prints JSON lines with --json and scans existing files with --existing', asy
   const cli = run(['--json', '--existing', '--data-dir', dataDir, '--engine', 'builtin', inbox]);
   await cli.until('a verdict', () => cli.stdout.length >= 1);
   const line = JSON.parse(cli.stdout[0]!) as { path: string; status: string; verdict: string; sha256: string };
-  expect(line).toMatchObject({ path: path.join(inbox, 'already-here.txt'), status: 'completed', verdict: 'safe' });
+  expect(line).toMatchObject({ path: path.join(inbox, 'already-here.txt'), status: 'completed', safe: true, verdict: 'basic-only' });
   expect(line.sha256).toMatch(/^[0-9a-f]{64}$/);
 });
 
@@ -91,7 +91,7 @@ it('runs until SIGINT and then exits 0', async () => {
   });
   await waitFor(`the child to watch (stderr: ${stderr})`, () => stderr.includes('watching: '));
   await fs.writeFile(path.join(inbox, 'landed.txt'), 'landed');
-  await waitFor('its verdict', () => stdout.includes(`CLEAN  ${path.join(inbox, 'landed.txt')}`));
+  await waitFor('its verdict', () => stdout.includes(`BASIC  ${path.join(inbox, 'landed.txt')}`));
   child.kill('SIGINT');
   expect(await exited).toBe(0);
   expect(stderr).toContain('Stopping');
@@ -109,7 +109,7 @@ it('applies the global exclusions from the settings: an excluded folder is liste
   await cli.until('a verdict and a skipped folder', () => cli.stdout.length >= 2);
   expect(cli.stdout).toEqual(
     expect.arrayContaining([
-      expect.stringMatching(new RegExp(`^CLEAN  ${path.join(inbox, 'readme.txt')}  \\(`)),
+      expect.stringMatching(new RegExp(`^BASIC  ${path.join(inbox, 'readme.txt')}  \\(`)),
       expect.stringMatching(new RegExp(`^SKIP   ${path.join(inbox, 'node_modules')}  \\(.*node_modules`)),
     ]),
   );

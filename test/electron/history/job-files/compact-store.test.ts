@@ -10,7 +10,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openHistory, type History } from '../../../../electron/history/history.ts';
 import { LATEST_VERSION, migrate, MIGRATIONS, userVersion } from '../../../../electron/history/migrations.ts';
-import type { ScanRecord } from '../../../../shared/scans/record.ts';
+import { verdictOf, type ScanRecord } from '../../../../shared/scans/record.ts';
 import { asCompacted, cleanFile, compactAll, seedJob, storeCounts } from './fixtures.ts';
 
 let folder = '';
@@ -24,8 +24,9 @@ afterEach(async () => {
   await rm(folder, { recursive: true, force: true });
 });
 
+/** A job's clean answers, as the window's search asks for them: ClamAV's and those of basic checks only. */
 const cleanOf = (job: number, extra: { search?: string; offset?: number; limit?: number } = {}) =>
-  history.query({ job, verdicts: ['safe'], order: 'oldest', limit: 1000, ...extra });
+  history.query({ job, verdicts: ['safe', 'basic-only'], order: 'oldest', limit: 1000, ...extra });
 const paths = (records: readonly ScanRecord[]) => records.map((record) => record.path);
 
 describe('compacting a finished job', () => {
@@ -86,6 +87,29 @@ describe('compacting a finished job', () => {
 });
 
 describe('reading compacted files', () => {
+  it('tells basic checks only from clean by each file\'s kind, before and after compaction, with and without a search', () => {
+    const job = seedJob(history, 60);
+    const clamav = [200, 201, 202].map((i) => cleanFile(i, { detailed: 'clean', engine: { name: 'clamav', version: '1.4.6', signatures: null } }));
+    history.insertMany(clamav, job.id);
+    const read = () =>
+      (['safe', 'basic-only'] as const).map((verdict) => [
+        paths(history.query({ job: job.id, verdicts: [verdict], order: 'oldest', limit: 1000 }).items).sort(),
+        history.query({ job: job.id, verdicts: [verdict], search: 'f-20', limit: 1000 }).total,
+      ]);
+    // The rows that stay in scans (a clean file with a finding, one with an odd time) are the built-in engine's too.
+    const builtin = paths([...job.clean, ...job.others.filter((record) => record.status === 'completed' && record.safe === true)]).sort();
+    const expected = [
+      [paths(clamav).sort(), 3], // f-200…f-202
+      [builtin, 1], // f-20
+    ];
+    expect(read()).toEqual(expected);
+    expect(cleanOf(job.id).items.map((record) => verdictOf(record)).sort()).toEqual([...Array(3).fill('safe'), ...Array(builtin.length).fill('basic-only')].sort());
+    compactAll(history, job.id);
+    expect(storeCounts(folder, job.id)).toMatchObject({ compact: 63 });
+    expect(read()).toEqual(expected);
+    expect(cleanOf(job.id).items.map((record) => verdictOf(record)).sort()).toEqual([...Array(3).fill('safe'), ...Array(builtin.length).fill('basic-only')].sort());
+  });
+
   it.each([true, false])('finds them by part of the name and by each digest, paged, with the name index %s', (nameIndex) => {
     history.close();
     history = openHistory(folder, { nameIndex });
@@ -218,7 +242,7 @@ describe('migration 9 on a history from before', () => {
     expect(history.jobs.uncompacted()).toEqual([job.id]);
     compactAll(history, job.id);
     expect(history.jobs.uncompacted()).toEqual([]);
-    expect(history.query({ job: job.id, verdicts: ['safe'], search: job.clean[3]!.sha256!, limit: 5 }).items.map((record) => record.path)).toEqual([job.clean[3]!.path]);
+    expect(history.query({ job: job.id, verdicts: ['safe', 'basic-only'], search: job.clean[3]!.sha256!, limit: 5 }).items.map((record) => record.path)).toEqual([job.clean[3]!.path]);
     const check = new DatabaseSync(file);
     try {
       expect(userVersion(check)).toBe(LATEST_VERSION);
