@@ -6,6 +6,7 @@ import { LOCAL_SERVICE_REQUEST_BUDGET } from '../request-budget/request-budget.t
 import type { BackendTarget } from './backend.ts';
 import { labelOf, LOCAL_LABEL, resolveTarget, type BackendState, type Built } from './backend-state.ts';
 import type { LocalServiceStarter } from './local-backend.ts';
+import { createLocalEnginePort } from './local-engine-port.ts';
 import { createServiceConnection } from './service-connection.ts';
 
 /** Brings the running services in line with what the targets in use need; true when something changed. */
@@ -106,7 +107,12 @@ async function buildLocal(state: BackendState): Promise<void> {
     const connection = connect(state, 'local', LOCAL_LABEL, service.url, () => key, service.recorded);
     // The service rings when a scan it was not asked to wait for finishes; the answer is still read over HTTP.
     service.onFinished?.((scanIds) => connection.finished(scanIds));
-    state.local = { kind: 'local', label: LOCAL_LABEL, signature: 'local', connection, stopLocal: service.close, localUrl: service.url };
+    // The local engine path: files go to the service's engine as messages; the connection stays for what an earlier run left there.
+    const scanFile = service.scanFile;
+    const port = scanFile
+      ? createLocalEnginePort({ label: LOCAL_LABEL, scanFile: (request, signal) => scanFile(request, signal), language: options.language, service: connection.port })
+      : connection.port;
+    state.local = { kind: 'local', label: LOCAL_LABEL, signature: 'local', connection, port, stopLocal: service.close, localUrl: service.url };
     state.localError = null;
     options.log?.info('backend ready', { backend: LOCAL_LABEL });
   } catch (error) {
@@ -119,7 +125,8 @@ async function buildRemote(state: BackendState, baseUrl: string): Promise<void> 
   await readRemoteKey(state);
   const label = labelOf({ kind: 'remote', baseUrl });
   try {
-    state.remote = { kind: 'remote', label, signature: `remote ${baseUrl}`, connection: connect(state, 'remote', label, baseUrl, () => state.remoteKey), stopLocal: null, localUrl: null };
+    const connection = connect(state, 'remote', label, baseUrl, () => state.remoteKey);
+    state.remote = { kind: 'remote', label, signature: `remote ${baseUrl}`, connection, port: connection.port, stopLocal: null, localUrl: null };
     state.remoteError = null;
     state.options.log?.info('backend ready', { backend: label });
   } catch (error) {

@@ -1,6 +1,7 @@
 // The backend manager's state, named once: the services it runs (at most one
 // embedded and one remote), why one could not start, the remote key, and which
 // service each target resolves to.
+import type { ServicePort } from '../scans/ports.ts';
 import type { BackendOptions, BackendTarget } from './backend.ts';
 import type { ServiceConnection } from './service-connection.ts';
 
@@ -16,6 +17,8 @@ export interface Built {
   /** Identity of the configuration this was built from, to skip needless rebuilds. */
   signature: string;
   connection: ServiceConnection;
+  /** What the pipeline sends files to: the connection's port, or the embedded service's engine (local-engine-port.ts). */
+  port: ServicePort;
   stopLocal: (() => Promise<void>) | null;
   localUrl: string | null;
 }

@@ -131,5 +131,5 @@ function availability(state: BackendState, target: BackendTarget): ServiceAvaila
     const why = keychainError ? ` (${keychainError})` : '';
     return { ok: false, reason: 'awaiting_api_key', message: `No API key is set for ${built.label}${why}. Set one in the settings.` };
   }
-  return { ok: true, service: built.connection.port };
+  return { ok: true, service: built.port };
 }

@@ -1,8 +1,9 @@
 // Starts the embedded File Scanning Service for the app or the CLI: loopback,
 // a free port, the key of this run, its data under <dataDir>/local-service.
 // It runs in a worker thread of its own (start-in-thread.ts), so receiving,
-// hashing and recording uploads happens on another core than the pipeline's;
-// the app still talks to it over HTTP like to any other service. Should the
+// hashing and recording uploads happens on another core than the pipeline's.
+// By default the app's files skip the HTTP service and go straight to its engine
+// in that thread (`path: 'engine'`, see local-engine-port.ts). Should the
 // thread itself be unavailable (a build without its entry), the service runs on
 // this thread instead, with a warning: slower, never missing.
 import { startLocalService } from '../local-service/server.ts';
@@ -10,7 +11,8 @@ import type { RateLimitOptions } from '../local-service/auth/rate-limiter.ts';
 import { describeEngine, type EngineDescription, type EngineKind } from '../local-service/engines/select-engine.ts';
 import type { ServiceLogger } from '../local-service/logger.ts';
 import { ServiceThreadUnavailableError, startLocalServiceInThread } from '../local-service/thread/start-in-thread.ts';
-import type { EngineReport, ThreadServiceOptions } from '../local-service/thread/thread-protocol.ts';
+import type { EngineReport, EngineScanOutcome, EngineScanRequest, ThreadServiceOptions } from '../local-service/thread/thread-protocol.ts';
+import { createEngineRequests } from '../local-service/thread/engine-requests.ts';
 import type { LiveEngineTuning } from '../local-service/engines/live/start-live-engine.ts';
 import { LOCAL_SERVICE_REQUEST_BUDGET } from '../request-budget/request-budget.ts';
 
@@ -36,6 +38,11 @@ export interface LocalServiceHandle {
   onFinished?(listener: (scanIds: readonly string[]) => void): () => void;
   /** The database folder setting changed: Verdict's own clamd starts again on it (null: the default order). */
   setDatabaseDir?(databaseDir: string | null): void;
+  /**
+   * The local engine path: one file scanned by the service's engine, with no HTTP request. Present
+   * with `path: 'engine'` (the default); then the app's files go this way, not to the URL.
+   */
+  scanFile?(request: EngineScanRequest, signal: AbortSignal): Promise<EngineScanOutcome>;
   close(): Promise<void>;
 }
 
@@ -61,6 +68,12 @@ export interface EmbeddedServiceOptions {
   threadEntry?: URL;
   /** What the service keeps of scans the app has recorded: nothing (default), or every scan as a standalone service does. */
   retention?: 'until-recorded' | 'keep';
+  /**
+   * How the app's files reach the engine: straight, as a message to the service's thread ('engine', the
+   * default), or uploaded to the service over HTTP like to a remote one ('http': tests of that path).
+   * The service listens either way.
+   */
+  path?: 'engine' | 'http';
 }
 
 /**
@@ -103,6 +116,7 @@ export function embeddedServiceStarter(options: EmbeddedServiceOptions = {}): Lo
     };
     const logger = options.logger ?? stderrErrors;
     const forgets = (options.retention ?? 'until-recorded') === 'until-recorded';
+    const direct = (options.path ?? 'engine') === 'engine';
     if (!options.inProcess) {
       try {
         const threaded = await startLocalServiceInThread({ ...serviceOptions, logger, ...(options.threadEntry ? { threadEntry: options.threadEntry } : {}) });
@@ -117,6 +131,7 @@ export function embeddedServiceStarter(options: EmbeddedServiceOptions = {}): Lo
           allowBasicOnly: (scanIds) => threaded.allowBasicOnly(scanIds),
           onFinished: (listener) => threaded.onFinished(listener),
           setDatabaseDir: (databaseDir) => threaded.setDatabaseDir(databaseDir),
+          ...(direct ? { scanFile: (request, signal) => threaded.scanFile(request, signal) } : {}),
           close: () => threaded.close(),
         };
       } catch (error) {
@@ -125,10 +140,12 @@ export function embeddedServiceStarter(options: EmbeddedServiceOptions = {}): Lo
       }
     }
     // The same levels as from the thread: warnings and errors (info is one line per request).
-    const service = await startLocalService({ ...serviceOptions, logger: { info() {}, warn: logger.warn.bind(logger), error: logger.error.bind(logger) } });
+    const warn = logger.warn.bind(logger);
+    const service = await startLocalService({ ...serviceOptions, logger: { info() {}, warn, error: logger.error.bind(logger) } });
     const recorded = forgets ? batchedPerTurn((ids) => void service.forgetRecorded(EMBEDDED_INTEGRATION_ID, ids)) : undefined;
     const live = service.live;
     const report = (): EngineReport => ({ status: live?.status ?? null, databaseDir: live?.databaseDir ?? null });
+    const atEngine = createEngineRequests(Promise.resolve(service.engine), { warn });
     return {
       url: service.url,
       engine: describeEngine(service.engine),
@@ -139,9 +156,10 @@ export function embeddedServiceStarter(options: EmbeddedServiceOptions = {}): Lo
         return report();
       },
       ...(recorded ? { recorded } : {}),
-      allowBasicOnly: (scanIds) => void service.allowBasicOnly(scanIds),
+      allowBasicOnly: (scanIds) => void (service.allowBasicOnly(scanIds), atEngine.allowBasicOnly(scanIds)),
       onFinished: (listener) => service.onFinished(listener),
       setDatabaseDir: (databaseDir) => void live?.setDatabaseDir(databaseDir ?? undefined).catch(() => undefined),
+      ...(direct ? { scanFile: (request, signal) => atEngine.scan(request, signal) } : {}),
       close: () => service.close(),
     };
   };

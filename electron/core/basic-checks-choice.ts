@@ -1,7 +1,8 @@
 // "Scan with basic checks only" (issue 14, never downgrade silently): the user's
 // choice for files that wait for ClamAV, known here and gone, or failed waiting.
-// A waiting file is switched where it waits (the embedded service's scan goes on
-// with the built-in engine: no second submission, no second history row); a file
+// A waiting file is switched where it waits (the embedded service's scan, or the
+// file at the local engine, named by its reference, goes on with the built-in
+// engine: no second submission, no second history row); a file
 // that failed with clamav_unavailable is sent again with basic checks allowed.
 import type { CoreApi } from '../../shared/bridge/api.ts';
 import { err, ok } from '../../shared/result.ts';
@@ -29,8 +30,9 @@ export function basicChecksApi(deps: BasicChecksDeps): Pick<CoreApi['scans'], 's
         for (const id of new Set(ids)) {
           const record = deps.history.get(id);
           const choice = record ? basicChecksChoiceFor(record) : null;
-          // A waiting file is switched at the service that holds it: only the embedded one waits for ClamAV.
-          if (choice === 'switch' && record?.backend === LOCAL_LABEL && record.serviceScanId !== null) waiting.push(record.serviceScanId);
+          // A waiting file is switched where it waits: only the embedded engine waits for ClamAV. A file sent to it
+          // straight (no service scan) is known there by its reference.
+          if (choice === 'switch' && record?.backend === LOCAL_LABEL) waiting.push(record.serviceScanId ?? record.externalReferenceId);
           else if (choice === 'resubmit' && record) failed.push(record.path);
         }
         const switched = waiting.length > 0 && deps.allowBasicOnly(waiting) ? waiting.length : 0;

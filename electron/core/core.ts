@@ -29,6 +29,8 @@ export interface CoreOptions {
     syncWindowMs?: number;
     /** 'keep': the embedded service keeps every scan; default: it deletes a scan once the history has recorded it. */
     retention?: 'until-recorded' | 'keep';
+    /** How files reach the embedded engine: as messages to its thread (default), or over HTTP (tests of that path). */
+    path?: 'engine' | 'http';
   };
   /** Where the core logs (default `<dataDir>/logs/core.log`). */
   logFile?: string;

@@ -6,11 +6,11 @@
 import { unlinkSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
-import { EngineError, type EngineVerdict, type ScanEngine, type ScanOptions } from '../engines/engine.ts';
+import type { EngineVerdict, ScanEngine, ScanOptions } from '../engines/engine.ts';
 import { isoNow } from '../clock.ts';
 import type { ServiceLogger } from '../logger.ts';
-import type { ScanStore, StoredScan, StoredScanError } from '../store/scan-store.ts';
-import { ENGINE_FAILED_UNEXPECTEDLY } from './scan-view.ts';
+import type { ScanStore, StoredScan } from '../store/scan-store.ts';
+import { resultOfVerdict, storedErrorOf } from './engine-outcome.ts';
 
 export interface ScanRunnerOptions {
   engine: ScanEngine;
@@ -234,11 +234,9 @@ function recordOutcome(
 ): StoredScan | null {
   const { scanId, result, current, completedAt, scanDurationMs } = done;
   const write = (): StoredScan | null => {
-    if (!result.ok) return store.fail(scanId, { error: failureOf(result.error), completedAt, scanDurationMs }, current);
+    if (!result.ok) return store.fail(scanId, { error: storedErrorOf(result.error), completedAt, scanDurationMs }, current);
     const { verdict } = result;
-    const findings = verdict.findings.map((finding) => ({ name: String(finding.name), engine: engineName }));
-    const verdictResult = { safe: verdict.safe === true, detailed: String(verdict.detailed), findings };
-    return store.complete(scanId, { result: verdictResult, engine: verdict.engine ?? null, completedAt, scanDurationMs }, current);
+    return store.complete(scanId, { result: resultOfVerdict(verdict, engineName), engine: verdict.engine ?? null, completedAt, scanDurationMs }, current);
   };
   if (!onTerminal) return write();
   return store.transaction(() => {
@@ -253,12 +251,6 @@ async function atLeast(started: number, ms: number, signal: AbortSignal): Promis
   for (let left = ms; left > 0 && !signal.aborted; left = ms - (performance.now() - started)) {
     await delay(Math.ceil(left), undefined, { signal }).catch(() => {});
   }
-}
-
-/** Engine errors carry their reason to the caller; anything else is a bug and says nothing internal. */
-function failureOf(error: unknown): StoredScanError {
-  if (error instanceof EngineError) return { code: error.code, detail: error.message };
-  return { code: ENGINE_FAILED_UNEXPECTEDLY, detail: null };
 }
 
 /**

@@ -1,10 +1,12 @@
 // Worker-thread entry of the local service (see start-in-thread.ts): starts
 // startLocalService with the options it was given, reports the URL or why it
-// could not start, forwards warnings and errors, and closes on request.
+// could not start, forwards warnings and errors, and closes on request. It also
+// scans files for the app straight with the service's engine (engine-requests.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ServiceLogger } from '../logger.ts';
 import { describeEngine } from '../engines/select-engine.ts';
 import { startLocalService, type LocalService } from '../server.ts';
+import { createEngineRequests } from './engine-requests.ts';
 import { errorData, plainFields, type EngineReport, type FromThread, type LogLevel, type ThreadServiceOptions, type ToThread } from './thread-protocol.ts';
 
 interface ThreadData {
@@ -37,8 +39,24 @@ let closing: Promise<void> | null = null;
 
 const reportOf = (service: LocalService | null): EngineReport => ({ status: service?.live?.status ?? null, databaseDir: service?.live?.databaseDir ?? null });
 let started: LocalService | null = null;
+const engineRequests = createEngineRequests(starting.then((service) => service.engine), logger);
+/** The app's scan-file requests in progress, by id. */
+const atEngine = new Map<number, AbortController>();
+
+function scanFile(id: number, request: Extract<ToThread, { type: 'scan-file' }>['request']): void {
+  const controller = new AbortController();
+  atEngine.set(id, controller);
+  if (closing) controller.abort();
+  void engineRequests.scan(request, controller.signal).then((outcome) => {
+    atEngine.delete(id);
+    // Stopped by the close: no verdict, and none is claimed (the app sends the file again when its thread is gone).
+    if (!closing) post({ type: 'scan-file-done', id, outcome });
+  });
+}
 
 port.on('message', (message: ToThread) => {
+  if (message.type === 'scan-file') return scanFile(message.id, message.request);
+  if (message.type === 'scan-file-abort') return void atEngine.get(message.id)?.abort();
   if (message.type === 'recorded') {
     // Before start-up has finished nothing can have been recorded; after close, nothing is deleted.
     if (!closing) started?.forgetRecorded(message.integrationId, message.scanIds);
@@ -58,10 +76,13 @@ port.on('message', (message: ToThread) => {
     return;
   }
   if (message.type === 'allow-basic-only') {
+    // Scan ids of the service's scans, or references of files at the engine: each side takes its own.
+    engineRequests.allowBasicOnly(message.scanIds);
     void starting.then((service) => service.allowBasicOnly(message.scanIds)).catch(() => undefined);
     return;
   }
   if (message.type !== 'close') return;
+  for (const controller of atEngine.values()) controller.abort();
   closing ??= (async () => {
     // A close that arrives during start-up waits for it, so no listener is left behind.
     const service = await starting.catch(() => null);

@@ -10,7 +10,8 @@ import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { EngineError } from '../engines/engine.ts';
 import type { EngineDescription } from '../engines/select-engine.ts';
 import { silentLogger, type ServiceLogger } from '../logger.ts';
-import type { EngineReport, ErrorData, FromThread, LogLevel, ThreadServiceOptions, ToThread } from './thread-protocol.ts';
+import { createEngineCalls } from './engine-calls.ts';
+import type { EngineReport, EngineScanOutcome, EngineScanRequest, ErrorData, FromThread, LogLevel, ThreadServiceOptions, ToThread } from './thread-protocol.ts';
 
 export interface StartInThreadOptions extends ThreadServiceOptions {
   /** Receives the thread's log records (levels: `logLevels`) and reports of unexpected exits. */
@@ -42,8 +43,13 @@ export interface ThreadedLocalService {
   onFinished(listener: (scanIds: readonly string[]) => void): () => void;
   /** Tells the service its client has recorded these terminal scans (lost, harmlessly, while the thread restarts). */
   recorded(integrationId: string, scanIds: readonly string[]): void;
-  /** "Scan with basic checks only" for these scans of the service (see LocalService.allowBasicOnly). */
+  /** "Scan with basic checks only" for these scans of the service (see LocalService.allowBasicOnly), or files at the engine with these references. */
   allowBasicOnly(scanIds: readonly string[]): void;
+  /**
+   * One file scanned by the service's engine with no HTTP request (engine-requests.ts). Rejects with
+   * EngineThreadGoneError when the thread is not running or stops first, and with the signal's reason on abort.
+   */
+  scanFile(request: EngineScanRequest, signal: AbortSignal): Promise<EngineScanOutcome>;
   /** The running thread's V8 heap figures (null between a crash and its restart): for soak and memory reports. */
   heapStatistics(): Promise<HeapInfo | null>;
   /** The signature folder for Verdict's own clamd changed (kept for a restarted thread too). */
@@ -111,7 +117,9 @@ export async function startLocalServiceInThread(options: StartInThreadOptions): 
   }
   const reports = createReportHub();
   const finished = new Set<(scanIds: readonly string[]) => void>();
+  const engineCalls = createEngineCalls();
   const onMessage = (message: FromThread) => {
+    if (message.type === 'scan-file-done') return engineCalls.onMessage(message);
     if (message.type !== 'finished') return reports.onMessage(message);
     for (const listener of finished) listener(message.scanIds);
   };
@@ -127,6 +135,7 @@ export async function startLocalServiceInThread(options: StartInThreadOptions): 
   const supervise = (running: Running) => {
     void running.exited.then(({ code, error }) => {
       reports.release();
+      engineCalls.release(running.worker);
       if (closing || current !== running) return;
       current = null;
       const why = error ? `${error.name}: ${error.message}` : `exit code ${code}`;
@@ -174,6 +183,7 @@ export async function startLocalServiceInThread(options: StartInThreadOptions): 
     allowBasicOnly(scanIds) {
       current?.worker.postMessage({ type: 'allow-basic-only', scanIds: [...scanIds] } satisfies ToThread);
     },
+    scanFile: (request, signal) => engineCalls.scan(closing ? null : (current?.worker ?? null), request, signal),
     heapStatistics: async () => (current ? current.worker.getHeapStatistics().catch(() => null) : null),
     setDatabaseDir(databaseDir) {
       const ownClamd = serviceOptions.engine.ownClamd;
@@ -224,6 +234,7 @@ function launch(
         case 'engine':
         case 'engine-checked':
         case 'finished':
+        case 'scan-file-done':
           onMessage(message);
           return;
         case 'start-failed':

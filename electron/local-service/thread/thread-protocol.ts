@@ -3,9 +3,12 @@
 // structured clone: plain data, no functions, no class instances.
 import type { ApiKeyConfig } from '../auth/api-keys.ts';
 import type { RateLimitOptions } from '../auth/rate-limiter.ts';
+import type { EngineIdentity } from '../../../shared/engine/engine-identity.ts';
 import type { ProtectionStatus } from '../../../shared/engine/protection-state.ts';
+import type { FileHash, ScanResult } from '../../../shared/service-contract/scan.ts';
 import type { LiveEngineTuning } from '../engines/live/start-live-engine.ts';
 import type { EngineDescription, SelectEngineOptions } from '../engines/select-engine.ts';
+import type { StoredScanError } from '../store/scan-store.ts';
 import type { WebhookOptions } from '../webhooks/webhook-sender.ts';
 
 /** LocalServiceOptions minus what cannot cross a thread boundary (an engine instance, a logger). */
@@ -38,6 +41,27 @@ export interface EngineReport {
   databaseDir: string | null;
 }
 
+/** One file for the service's live engine, straight from the app (its local engine path: no HTTP, no store). */
+export interface EngineScanRequest {
+  path: string;
+  /** The bytes the app hashed (a small file): scanned instead of the path, so the verdict is for exactly them. */
+  content?: Uint8Array;
+  size: number;
+  /** The record's reference: "Scan with basic checks only" names a file waiting for ClamAV by it. */
+  reference: string;
+  /** The user chose basic checks only for this file (ScanOptions.basicOnly). */
+  basicOnly: boolean;
+}
+
+/**
+ * The engine's answer, as the service would record it (scanning/engine-outcome.ts). `fileHash` and `sizeNow`:
+ * of a file scanned by its path, read again after the scan (absent with `content`: those bytes were the ones hashed).
+ */
+export type EngineScanOutcome = (
+  | { ok: true; result: ScanResult; engine: EngineIdentity | null }
+  | { ok: false; error: StoredScanError }
+) & { fileType: string | null; fileHash: FileHash | null; sizeNow?: number; durationMs: number };
+
 export type FromThread =
   | { type: 'ready'; url: string; port: number; engine: EngineDescription; report: EngineReport }
   /** The engine's protection state changed. */
@@ -48,6 +72,8 @@ export type FromThread =
   /** Scans no request was waiting for have finished (LocalService.onFinished). */
   | { type: 'finished'; scanIds: string[] }
   | { type: 'log'; level: LogLevel; fields: Record<string, unknown>; message: string }
+  /** The answer to the `scan-file` with the same id (none once the thread is closing: the thread's end fails it). */
+  | { type: 'scan-file-done'; id: number; outcome: EngineScanOutcome }
   | { type: 'closed' };
 
 export type ToThread =
@@ -57,8 +83,11 @@ export type ToThread =
   | { type: 'set-database-dir'; databaseDir: string | null }
   /** The client has recorded these terminal scans durably: the service may delete them (ScanStore.forgetRecorded). */
   | { type: 'recorded'; integrationId: string; scanIds: string[] }
-  /** The user allows basic checks only for these scans (fire and forget). */
-  | { type: 'allow-basic-only'; scanIds: string[] };
+  /** The user allows basic checks only for these scans, or these references of files at the engine (fire and forget). */
+  | { type: 'allow-basic-only'; scanIds: string[] }
+  | { type: 'scan-file'; id: number; request: EngineScanRequest }
+  /** The app no longer waits for this `scan-file`: the engine stops (its answer, if any, is ignored). */
+  | { type: 'scan-file-abort'; id: number };
 
 export function errorData(error: unknown): ErrorData {
   if (!(error instanceof Error)) return { name: 'Error', message: String(error) };

@@ -1,7 +1,8 @@
 // "Scan with basic checks only" with the real core and embedded service, ClamAV known
 // here and gone (the set-up of core-clamav-gone.test.ts): a file waiting for ClamAV is
-// switched where it waits (one history row, one scan at the service), and a file that
-// failed waiting is sent again with basic checks allowed. Anything else is skipped.
+// switched where it waits (one history row; over HTTP one scan at the service, on the
+// local engine path none), and a file that failed waiting is sent again with basic
+// checks allowed. Anything else is skipped.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -18,7 +19,7 @@ const fixture = useCoreFixture('verdict-core-basic-choice-');
 const BASIC_CLEAN = 'clean (basic checks only; ClamAV not available)';
 
 /** A core whose ClamAV is known here and does not answer; null (test skipped) when a system clamd answers. */
-async function coreWithClamavGone(context: TestContext, waitLimitMs: number): Promise<CoreInternals | null> {
+async function coreWithClamavGone(context: TestContext, waitLimitMs: number, path: 'engine' | 'http' = 'engine'): Promise<CoreInternals | null> {
   const answers = await Promise.all(DEFAULT_CLAMD_SOCKETS.map((socketPath) => clamdAnswers({ socketPath }, 1_000)));
   if (answers.includes(true)) {
     context.skip();
@@ -26,7 +27,7 @@ async function coreWithClamavGone(context: TestContext, waitLimitMs: number): Pr
   }
   writeKnownClamav(join(fixture.dataDir(), 'local-service'), { source: 'system', where: 'unix:/run/clamav/clamd.ctl', at: '2026-11-20T10:00:00.000Z' });
   // retention 'keep': the service's own scans are the evidence of one submission (by default it drops a scan once recorded).
-  return fixture.open({ ...FAST, engine: { live: { waitLimitMs, recheckMs: 100 } } }, { localService: { engine: 'auto', ownClamd: false, retention: 'keep' } });
+  return fixture.open({ ...FAST, engine: { live: { waitLimitMs, recheckMs: 100 } } }, { localService: { engine: 'auto', ownClamd: false, retention: 'keep', path } });
 }
 
 const recordOf = async (core: CoreInternals, id: string): Promise<ScanRecord | null> => {
@@ -51,25 +52,28 @@ function serviceScans(): number {
 }
 
 describe('Scan with basic checks only', () => {
-  test('a file waiting for ClamAV is switched where it waits: the built-in verdict, one row, one service scan', async (context) => {
-    const core = await coreWithClamavGone(context, 120_000);
+  test.for(['engine', 'http'] as const)('a file waiting for ClamAV is switched where it waits (%s path): the built-in verdict, one row, one submission', async (way, context) => {
+    const core = await coreWithClamavGone(context, 120_000, way);
     if (!core) return;
     const path = join(fixture.dir.path, 'waits.txt');
     await writeFile(path, 'a file that waits for ClamAV\n');
     const id = await submitOne(core, path);
     await until(async () => {
       const record = await recordOf(core, id);
-      return record?.pendingReason === 'engine_waiting' && record.serviceScanId !== null;
-    }, 'the file to wait for ClamAV at the service');
+      // Over HTTP the service has the scan; on the engine path the file waits at the engine, known by its reference.
+      return record?.pendingReason === 'engine_waiting' && (way === 'engine' || record.serviceScanId !== null);
+    }, 'the file to wait for ClamAV');
     const serviceScanId = (await recordOf(core, id))?.serviceScanId;
 
     expect(await core.scans.scanWithBasicChecks([id])).toEqual({ ok: true, value: { switched: 1, queued: 0, skipped: 0 } });
     await until(async () => (await recordOf(core, id))?.status === 'completed', 'the basic verdict');
-    expect(await recordOf(core, id)).toMatchObject({ safe: true, detailed: BASIC_CLEAN, pendingReason: null, serviceScanId, engine: { name: 'builtin' } });
+    const done = await recordOf(core, id);
+    expect(done).toMatchObject({ safe: true, detailed: BASIC_CLEAN, pendingReason: null, engine: { name: 'builtin' } });
+    if (way === 'http') expect(done?.serviceScanId).toBe(serviceScanId);
 
     const rows = await core.scans.list({ search: 'waits.txt' });
     expect(rows.ok && rows.value.items.map((row) => row.id)).toEqual([id]);
-    expect(serviceScans()).toBe(1);
+    expect(serviceScans()).toBe(way === 'http' ? 1 : 0);
     // Done: asking again changes nothing.
     expect(await core.scans.scanWithBasicChecks([id])).toEqual({ ok: true, value: { switched: 0, queued: 0, skipped: 1 } });
   });

@@ -199,7 +199,8 @@ describe('createCore', () => {
   });
 
   it('finishes scans left processing at the embedded service after a restart (nothing lost)', async () => {
-    const first = await open(FAST, { localService: { engine: 'builtin', scanDelayMs: 500 } });
+    // Over HTTP: only the service keeps scans that outlive the app (the engine path rescans instead).
+    const first = await open(FAST, { localService: { engine: 'builtin', scanDelayMs: 500, path: 'http' } });
     const files = await writeFiles(await folder(), 2);
     const submitted = await first.submit(files, { origin: 'watch' });
     if (!submitted.ok) throw new Error(submitted.error.message);
@@ -215,7 +216,7 @@ describe('createCore', () => {
     await first.close();
 
     // The embedded service gets a new key on every start; its scans must still be found.
-    const second = await open(FAST, { localService: { engine: 'builtin', scanDelayMs: 10 } });
+    const second = await open(FAST, { localService: { engine: 'builtin', scanDelayMs: 10, path: 'http' } });
     await second.idle();
     for (const [index, id] of submitted.value.ids.entries()) {
       expect(await second.scans.get(id)).toMatchObject({

@@ -31,8 +31,9 @@ async function clamavGone(context: TestContext): Promise<boolean> {
   return true;
 }
 
-const openCore = (): Promise<CoreInternals> =>
-  fixture.open({ ...FAST, engine: { live: { waitLimitMs: 120_000, recheckMs: 100 } } }, { localService: { engine: 'auto', ownClamd: false } });
+/** `path`: how files reach the embedded engine (default: straight, no HTTP). */
+const openCore = (path: 'engine' | 'http' = 'engine'): Promise<CoreInternals> =>
+  fixture.open({ ...FAST, engine: { live: { waitLimitMs: 120_000, recheckMs: 100 } } }, { localService: { engine: 'auto', ownClamd: false, path } });
 
 interface Row extends JobRow {
   detailed: string | null;
@@ -77,7 +78,9 @@ describe('a job started with basic checks only, resumed', () => {
     const started = await first.jobs.start({ kind: 'custom', roots: [root], origin: 'cli', basicOnly: true });
     // Held at its first batch (a pause right after start lands before it is written), scanned, then closed running.
     first.jobs.pause(started.id);
-    await until(() => rowsOf(started.id).length > 0 && pipelineQuiet(first), 'the first batch is scanned');
+    // Terminal rows are committed within the history's commit window after the pipeline is done with them.
+    const scanned = () => rowsOf(started.id).every((row) => row.status === 'completed');
+    await until(() => rowsOf(started.id).length > 0 && pipelineQuiet(first) && scanned(), 'the first batch is scanned');
     const before = rowsOf(started.id);
     expect(before.length).toBeLessThan(FILES);
     expect(before.every((row) => row.detailed === BASIC_CLEAN)).toBe(true);
@@ -111,15 +114,16 @@ describe('a job started with basic checks only, resumed', () => {
     expect(rowsOf(jobId).slice(0, 10).map((row) => row.path)).toEqual(files.slice(0, 10));
   });
 
-  it('after a restart, lets its rows that wait at the embedded service go on with basic checks only', async (context) => {
+  it.for(['http', 'engine'] as const)('after a restart, lets its rows that waited at the embedded service (%s path) go on with basic checks only', async (path, context) => {
     if (!(await clamavGone(context))) return;
     const root = join(fixture.dir.path, 'tree');
     const files = await writeTree(root, 5);
     // Its files handed to the service, waiting there for ClamAV (the state a basic-only job's rows are in
     // when the app stops between their upload and the service's switch; made here without the flag).
-    const first = await openCore();
+    // At the engine (no HTTP) they wait as sent, their verdict not yet asked for again after a restart.
+    const first = await openCore(path);
     const started = await first.jobs.start({ kind: 'custom', roots: [root], origin: 'cli', mode: 'async' });
-    const waiting = () => rowsOf(started.id).filter((row) => row.status === 'processing').length === 5;
+    const waiting = () => rowsOf(started.id).filter((row) => row.status === (path === 'http' ? 'processing' : 'uploading')).length === 5;
     await until(waiting, 'its rows wait at the service');
     await first.close();
     expect(waiting()).toBe(true);
@@ -127,7 +131,7 @@ describe('a job started with basic checks only, resumed', () => {
     db.prepare('UPDATE jobs SET run_json = ? WHERE id = ?').run(JSON.stringify({ mode: 'async', basicOnly: true }), started.id);
     db.close();
 
-    const second = await openCore();
+    const second = await openCore(path);
     const job = await second.jobs.finished(started.id);
     expect(job).toMatchObject({ status: 'completed', counts: { scanned: 5, couldNotScan: 0 } });
     expectAllBasicChecked(started.id, files);

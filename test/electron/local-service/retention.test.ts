@@ -123,8 +123,9 @@ describe("a standalone service's retention (--keep-finished-hours)", () => {
 });
 
 describe('the embedded service of the core', () => {
+  // Over HTTP: on the local engine path (the default) the service holds no scans of the app's at all.
   it('holds nothing of a finished batch: each scan is deleted once its history row is committed', async () => {
-    const core = await open();
+    const core = await open(undefined, { localService: { engine: 'builtin', path: 'http' } });
     const files = await filesToScan(6);
     const submitted = await core.submit(files, { origin: 'drop' });
     if (!submitted.ok) throw new Error(submitted.error.message);
@@ -134,7 +135,7 @@ describe('the embedded service of the core', () => {
   });
 
   it("keeps every scan with retention 'keep', as a standalone service does", async () => {
-    const core = await open(undefined, { localService: { engine: 'builtin', retention: 'keep' } });
+    const core = await open(undefined, { localService: { engine: 'builtin', retention: 'keep', path: 'http' } });
     const files = await filesToScan(4);
     const submitted = await core.submit(files, { origin: 'drop' });
     if (!submitted.ok) throw new Error(submitted.error.message);

@@ -48,9 +48,9 @@ const sha256 = async (path: string) => createHash('sha256').update(await readFil
 /** A modification time in whole seconds, an hour ago: a write shows as a change, and restoring it is exact. */
 const OLD_MTIME_S = Math.floor(Date.now() / 1000) - 3600;
 
-/** The embedded service's scans under one reference, read from its database. */
-function embeddedScans(reference: string): Array<{ status: string; sha256: string | null }> {
-  const db = new DatabaseSync(join(dir.path, 'data', 'local-service', 'local-service.sqlite'), { readOnly: true });
+/** The embedded service's scans under one reference, read from its database (`data`: the core's data dir's name). */
+function embeddedScans(reference: string, data = 'data'): Array<{ status: string; sha256: string | null }> {
+  const db = new DatabaseSync(join(dir.path, data, 'local-service', 'local-service.sqlite'), { readOnly: true });
   try {
     return db.prepare('SELECT status, sha256 FROM scans WHERE external_reference_id = ?').all(reference).map((row) => ({ ...row })) as Array<{
       status: string;
@@ -228,6 +228,16 @@ describe('files that change under the pipeline', () => {
     }
   });
 
+  // Uploads to the embedded service over HTTP (the local engine path has its own case: core-local-engine.test.ts).
+  let uploadCore: CoreInternals;
+  beforeAll(async () => {
+    uploadCore = await createCore(
+      { dataDir: join(dir.path, 'data-http'), localService: { engine: 'builtin', retention: 'keep', path: 'http' } },
+      { watch: false, poll: { initialDelayMs: 50, maxDelayMs: 300 } },
+    );
+  });
+  afterAll(() => uploadCore?.close());
+
   // Changed from the core's progress event, which the upload raises as its first bytes (the request head) go
   // out: synchronously, so the change lands before the first byte of the file is read. Larger than the 1 MiB a
   // fingerprint keeps in memory, so the upload reads the file from disk, in 256 KiB chunks.
@@ -263,7 +273,7 @@ describe('files that change under the pipeline', () => {
     let changedAt: number | null = null;
     let attempts = 0;
     let lastSent = Infinity;
-    const off = core.onEvent((event) => {
+    const off = uploadCore.onEvent((event) => {
       // Known from its first record event, which comes before any upload (submit() may answer later).
       if (event.type === 'record' && event.record.path === path) id = event.record.id;
       if (event.type !== 'progress' || event.progress.id !== id) return;
@@ -275,16 +285,16 @@ describe('files that change under the pipeline', () => {
       }
     });
     try {
-      const submitted = await core.submit([path], { origin: 'drop' });
+      const submitted = await uploadCore.submit([path], { origin: 'drop' });
       if (!submitted.ok) throw new Error(submitted.error.message);
       expect(submitted.value.ids).toEqual([id]);
-      const [row] = await waitForBatch(core, submitted.value.ids, isTerminal, 120_000);
+      const [row] = await waitForBatch(uploadCore, submitted.value.ids, isTerminal, 120_000);
       const after = await sha256(path);
       // The change happened during the upload, before the file's first byte was sent (only the request head was).
       expect(changedAt).not.toBeNull();
       expect(changedAt).toBeLessThan(64 * 1024);
       expect(after).not.toBe(before);
-      const atService = embeddedScans(row!.externalReferenceId);
+      const atService = embeddedScans(row!.externalReferenceId, 'data-http');
       if (outcome === 'completed') {
         // Sent again after the change: the verdict and the digests are those of the content the file holds now.
         expect(row).toMatchObject({ status: 'completed', safe: true, error: null, sha256: after, size: (await stat(path)).size });

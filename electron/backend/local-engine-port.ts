@@ -1,0 +1,96 @@
+// The local engine path (issue 26): the ServicePort of the embedded default hands
+// each file to the engine in the service's thread as a message, with no HTTP
+// round trip, and turns the engine's answer into the scan the service would have
+// answered (scan-view.ts's toScan: the same result, engine identity and worded
+// errors, en/de; a file read by its path comes with the digests of what it holds
+// after the scan, so a file changed since it was hashed gets no verdict, as with an
+// upload). The pipeline, history, reuse and threat response see a service that
+// answers every file synchronously.
+import { randomUUID } from 'node:crypto';
+import type { Language } from '../../shared/service-contract/limits.ts';
+import { toScan } from '../local-service/scanning/scan-view.ts';
+import type { StoredScan } from '../local-service/store/scan-store.ts';
+import type { EngineScanOutcome, EngineScanRequest } from '../local-service/thread/thread-protocol.ts';
+import type { ServicePort } from '../scans/ports.ts';
+import { ServiceError, wordedServiceError } from '../service-client/service-error.ts';
+
+export interface LocalEnginePortInput {
+  label: string;
+  scanFile(request: EngineScanRequest, signal: AbortSignal): Promise<EngineScanOutcome>;
+  /** The language the scan's error messages are worded in (the settings' choice). */
+  language: () => Language;
+  /** The embedded service over HTTP: a scan an earlier run left processing there is followed through it. */
+  service: Pick<ServicePort, 'follow'>;
+}
+
+export function createLocalEnginePort(input: LocalEnginePortInput): ServicePort {
+  return {
+    label: input.label,
+    async submit(file, options) {
+      const { signal } = options;
+      const submittedAt = new Date().toISOString();
+      // Nothing to upload: the engine has the file now (a sync upload shows "processing" from here on).
+      options.onProgress(file.size, file.size);
+      const request: EngineScanRequest = {
+        path: file.path,
+        ...(file.content ? { content: file.content } : {}),
+        size: file.size,
+        reference: options.externalReferenceId,
+        basicOnly: options.basicChecksOnly === true,
+      };
+      let outcome: EngineScanOutcome;
+      try {
+        outcome = await input.scanFile(request, signal);
+      } catch (error) {
+        if (signal.aborted) throw new ServiceError('aborted', 'The scan was cancelled.');
+        // The engine's thread stopped (it is restarted): as when a service cannot be reached, the file is sent again.
+        throw new ServiceError('network', `The built-in engine did not answer: ${(error as Error).message}`, { code: 'ENGINE_THREAD_GONE' });
+      }
+      if (signal.aborted) throw new ServiceError('aborted', 'The scan was cancelled.');
+      if (!outcome.ok && outcome.error.code === 'file_unreadable' && !file.content) throw unreadable(outcome.error.detail);
+      // Grown or shrunk since it was hashed: as when an upload notices it, the file is read and sent again.
+      if (outcome.sizeNow !== undefined && outcome.sizeNow !== file.size) {
+        throw wordedServiceError('file_unreadable', { cause: 'upload_problem', upload: 'size_changed', before: file.size, after: outcome.sizeNow });
+      }
+      return toScan(storedScanOf(file, options, submittedAt, outcome), input.language());
+    },
+    // A local rescan after a crash is harmless: nothing is looked up, the file is scanned again.
+    lookup: async () => null,
+    follow: (scanId, signal) => input.service.follow(scanId, signal),
+  };
+}
+
+function storedScanOf(
+  file: { name: string; size: number },
+  options: { mode: 'sync' | 'async'; externalReferenceId: string },
+  submittedAt: string,
+  outcome: EngineScanOutcome,
+): StoredScan {
+  return {
+    // No service keeps it: an id of its own, so the record says which scan made its verdict.
+    id: randomUUID(),
+    integrationId: '',
+    externalReferenceId: options.externalReferenceId,
+    status: outcome.ok ? 'completed' : 'failed',
+    executionMode: options.mode,
+    fileName: file.name,
+    fileSize: file.size,
+    fileType: outcome.fileType,
+    fileHash: outcome.fileHash,
+    result: outcome.ok ? outcome.result : null,
+    engine: outcome.ok ? outcome.engine : null,
+    error: outcome.ok ? null : outcome.error,
+    submittedAt,
+    completedAt: new Date().toISOString(),
+    scanDurationMs: outcome.durationMs,
+  };
+}
+
+/**
+ * The engine could not read the file by its path (it was not handed the bytes): as when an upload
+ * cannot read it, the pipeline looks at the file again (gone, permission, changed) before it fails it.
+ */
+function unreadable(detail: string | null): ServiceError {
+  const errno = /\(([A-Z][A-Z0-9_]*)\)$/.exec(detail ?? '')?.[1];
+  return wordedServiceError('file_unreadable', { cause: 'upload_problem', upload: 'unreadable', ...(errno ? { errno } : {}) }, errno ? { code: errno } : {});
+}

@@ -1,0 +1,91 @@
+// The local engine path, engine side: one file scanned by the service's live engine
+// for the app itself, with no HTTP request, no store and no upload. The answer is
+// what the service would record (scanning/engine-outcome.ts); the app words it.
+// Runs where the engine runs: in the service's thread, or on the caller's thread
+// when the service has to run there.
+import { createReadStream } from 'node:fs';
+import type { FileHash } from '../../../shared/service-contract/scan.ts';
+import type { ScanEngine, ScanOptions } from '../engines/engine.ts';
+import type { ServiceLogger } from '../logger.ts';
+import { resultOfVerdict, storedErrorOf } from '../scanning/engine-outcome.ts';
+import { FileDigest, SAMPLE_BYTES } from '../upload/file-digest.ts';
+import { detectMediaType } from '../upload/media-type.ts';
+import type { EngineScanOutcome, EngineScanRequest } from './thread-protocol.ts';
+
+export interface EngineRequests {
+  /** Never rejects: an engine failure is the outcome's error (engine_aborted once `signal` fires). */
+  scan(request: EngineScanRequest, signal: AbortSignal): Promise<EngineScanOutcome>;
+  /** "Scan with basic checks only" for the files with these references that wait at the engine now; how many did. */
+  allowBasicOnly(references: readonly string[]): number;
+}
+
+/** `engine`: the service's, once it has started; `logger`: the service's (a failed scan is a warning, as there). */
+export function createEngineRequests(engine: Promise<ScanEngine>, logger: Pick<ServiceLogger, 'warn'>): EngineRequests {
+  // A service that fails to start is reported by whoever started it; a request answers with its error.
+  engine.catch(() => undefined);
+  /** The files at the engine now, each with the latch that lets it stop waiting for ClamAV. */
+  const running = new Set<{ reference: string; allowed: AbortController }>();
+  return {
+    async scan(request, signal) {
+      const entry = { reference: request.reference, allowed: new AbortController() };
+      running.add(entry);
+      try {
+        return await scanWith(await engine, request, signal, entry.allowed.signal, logger);
+      } catch (error) {
+        // The service did not start: the thread is ending, and the app sends the file again.
+        return { ok: false, error: storedErrorOf(error), fileType: null, fileHash: null, durationMs: 0 };
+      } finally {
+        running.delete(entry);
+      }
+    },
+    allowBasicOnly(references) {
+      const wanted = new Set(references);
+      let found = 0;
+      for (const entry of running) {
+        if (!wanted.has(entry.reference)) continue;
+        entry.allowed.abort();
+        found += 1;
+      }
+      return found;
+    },
+  };
+}
+
+async function scanWith(engine: ScanEngine, request: EngineScanRequest, signal: AbortSignal, allowed: AbortSignal, logger: Pick<ServiceLogger, 'warn'>): Promise<EngineScanOutcome> {
+  const started = performance.now();
+  const options: ScanOptions = { basicOnly: request.basicOnly, basicOnlyAllowed: allowed };
+  const content = request.content ? Buffer.from(request.content.buffer, request.content.byteOffset, request.content.byteLength) : undefined;
+  const answer = await (content && engine.scanBytes ? engine.scanBytes(content, signal, options) : engine.scan(request.path, signal, options)).then(
+    // The engine's name as it answered (the live engine's follows ClamAV), as the service records it.
+    (verdict) => ({ ok: true as const, result: resultOfVerdict(verdict, engine.name), engine: verdict.engine ?? null }),
+    (error: unknown) => {
+      if (!signal.aborted) logger.warn({ err: error }, 'scan failed');
+      return { ok: false as const, error: storedErrorOf(error) };
+    },
+  );
+  if (content) return { ...answer, fileType: await mediaTypeOf(content), fileHash: null, durationMs: elapsed(started) };
+  // Read by its path: what it holds now is hashed, so a file changed since the app hashed it gets no verdict
+  // (finish.ts compares the digests), as with an upload the service hashes.
+  const read = signal.aborted ? null : await digestOf(request.path, signal);
+  const fileType = read ? await detectMediaType({ path: request.path }, read.sample, read.size) : null;
+  return { ...answer, fileType, fileHash: read?.hash ?? null, ...(read ? { sizeNow: read.size } : {}), durationMs: elapsed(started) };
+}
+
+/** As the service types an upload it holds in memory (upload/media-type.ts). */
+function mediaTypeOf(content: Buffer): Promise<string> {
+  return detectMediaType({ content }, content.subarray(0, SAMPLE_BYTES), content.length);
+}
+
+/** The file's digests and first bytes as they are now; null when it cannot be read (gone, say). */
+async function digestOf(path: string, signal: AbortSignal): Promise<{ hash: FileHash; sample: Buffer; size: number } | null> {
+  const digest = new FileDigest(Number.MAX_SAFE_INTEGER);
+  try {
+    for await (const chunk of createReadStream(path, { highWaterMark: READ_CHUNK_BYTES, signal })) digest.update(chunk as Buffer);
+  } catch {
+    return null;
+  }
+  return { hash: digest.digests(), sample: digest.sample(), size: digest.size };
+}
+
+const READ_CHUNK_BYTES = 256 * 1024;
+const elapsed = (started: number) => Math.max(0, Math.round(performance.now() - started));
