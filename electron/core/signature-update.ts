@@ -2,7 +2,9 @@
 // whose signatures the system keeps (or a remote service) is answered, not touched.
 import type { ProtectionStatus } from '../../shared/engine/protection-state.ts';
 import type { SignatureUpdateOutcome } from '../../shared/engine/protection-view.ts';
+import type { ClamdEndpoint } from '../local-service/engines/clamd-protocol.ts';
 import { clamdReload } from '../local-service/engines/own-clamd/clamd-commands.ts';
+import { markDatabasesLoading } from '../local-service/engines/own-clamd/databases-loaded.ts';
 import { updateSignatures, type UpdateSignaturesResult } from '../local-service/engines/freshclam/run-freshclam.ts';
 import { endpointOfLabel } from '../local-service/engines/live/live-state.ts';
 
@@ -34,10 +36,21 @@ export async function runSignatureUpdate(input: SignatureUpdateInput): Promise<S
     ...(input.mirror !== undefined ? { mirror: input.mirror } : {}),
     ...(input.maxAttempts !== undefined ? { maxAttempts: input.maxAttempts } : {}),
     onProgress: input.onProgress,
-    ...(endpoint ? { reload: () => clamdReload(endpoint) } : {}),
+    ...(endpoint ? { reload: () => reloadOwn(input.dataDir, endpoint) } : {}),
   });
   input.onResult?.(result);
   return { ...updateOutcome(result), at: at() };
+}
+
+/** RELOAD, marked first (the signature identity trusts the folder only as clamd last read it); unmarked if refused. */
+async function reloadOwn(dataDir: string, endpoint: ClamdEndpoint): Promise<void> {
+  const unmark = markDatabasesLoading(dataDir);
+  try {
+    await clamdReload(endpoint);
+  } catch (error) {
+    unmark();
+    throw error;
+  }
 }
 
 /** freshclam's outcome (or why it did not run) as a code and params the UI words. */

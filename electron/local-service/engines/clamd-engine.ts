@@ -7,6 +7,7 @@ import { BufferChunks, FileChunks, type ChunkSource } from './file-chunks.ts';
 import { COMMANDS, endpointLabel, parseInstreamReply, quoteReply, replyMessages, type ClamdEndpoint } from './clamd-protocol.ts';
 import { ClamdSessionPool } from './clamd-session-pool.ts';
 import { ClamdIdentity, IDENTITY_MAX_AGE_MS } from './clamd-identity.ts';
+import type { DatabaseFolder } from './database-digest.ts';
 
 export interface ClamdEngineOptions {
   endpoint: ClamdEndpoint;
@@ -31,8 +32,8 @@ export interface ClamdEngineOptions {
    * It is asked again after that and after any failed scan. 0: asked for every scan.
    */
   identityMaxAgeMs?: number;
-  /** The folder this clamd loads its signatures from, when known: verdicts then carry a digest of it (database-digest.ts). */
-  databaseDir?: () => string | null;
+  /** The folder this clamd loads its signatures from and when it loaded it, when known: verdicts then carry a digest of it (database-digest.ts). */
+  databaseFolder?: () => DatabaseFolder | null;
 }
 
 export const CLAMD_DEFAULTS = {
@@ -57,7 +58,7 @@ export class ClamdEngine implements ScanEngine {
     this.#chunkSize = options.chunkSize ?? CLAMD_DEFAULTS.chunkSize;
     const sessions = options.sessions ?? 0;
     this.#sessions = sessions > 0 ? new ClamdSessionPool(this.endpoint, sessions, Math.min(this.#connectTimeoutMs, 2_000)) : null;
-    this.#identity = new ClamdIdentity(() => this.version({ timeoutMs: Math.min(this.#connectTimeoutMs, 2_000) }), options.identityMaxAgeMs ?? IDENTITY_MAX_AGE_MS, options.databaseDir);
+    this.#identity = new ClamdIdentity(() => this.version({ timeoutMs: Math.min(this.#connectTimeoutMs, 2_000) }), options.identityMaxAgeMs ?? IDENTITY_MAX_AGE_MS, options.databaseFolder);
   }
 
   /**

@@ -2,7 +2,7 @@
 // carry. Asked once and kept for a while; asked again after that, and after any
 // error or lost connection, so a RELOAD with new signatures shows in later verdicts.
 import type { EngineIdentity } from '../../../shared/engine/engine-identity.ts';
-import { clamdIdentityWithDatabases } from './database-digest.ts';
+import { clamdIdentityWithDatabases, type DatabaseFolder } from './database-digest.ts';
 
 /** How long a VERSION answer stands for the verdicts that follow it (default). */
 export const IDENTITY_MAX_AGE_MS = 60_000;
@@ -13,18 +13,18 @@ const UNKNOWN_CLAMAV: EngineIdentity = { name: 'clamav', version: null, signatur
 export class ClamdIdentity {
   readonly #ask: () => Promise<string>;
   readonly #maxAgeMs: number;
-  readonly #databaseDir: () => string | null;
+  readonly #databaseFolder: () => DatabaseFolder | null;
   #known: { identity: EngineIdentity; at: number } | null = null;
   #asking: Promise<EngineIdentity> | null = null;
 
   /**
-   * `ask`: clamd's VERSION line (rejects when clamd does not answer). `databaseDir`: the folder
-   * this clamd loads, when Verdict knows it: its database files are digested into the identity.
+   * `ask`: clamd's VERSION line (rejects when clamd does not answer). `databaseFolder`: the folder
+   * this clamd loads and when it loaded it, when Verdict knows: its databases are digested into the identity.
    */
-  constructor(ask: () => Promise<string>, maxAgeMs = IDENTITY_MAX_AGE_MS, databaseDir: () => string | null = () => null) {
+  constructor(ask: () => Promise<string>, maxAgeMs = IDENTITY_MAX_AGE_MS, databaseFolder: () => DatabaseFolder | null = () => null) {
     this.#ask = ask;
     this.#maxAgeMs = maxAgeMs;
-    this.#databaseDir = databaseDir;
+    this.#databaseFolder = databaseFolder;
   }
 
   /** The identity to stamp on a verdict. Never rejects: an unanswered VERSION keeps the last one known. */
@@ -33,7 +33,7 @@ export class ClamdIdentity {
     if (known && performance.now() - known.at < this.#maxAgeMs) return Promise.resolve(known.identity);
     this.#asking ??= this.#ask().then(
       async (line) => {
-        const identity = (await clamdIdentityWithDatabases(line, this.#databaseDir())) ?? UNKNOWN_CLAMAV;
+        const identity = (await clamdIdentityWithDatabases(line, this.#databaseFolder())) ?? UNKNOWN_CLAMAV;
         this.#asking = null;
         this.#known = { identity, at: performance.now() };
         return identity;

@@ -14,21 +14,34 @@ const HEADER_BYTES = 512;
 const HEADER_START = 'ClamAV-VDB:';
 
 /**
- * The identity in clamd's VERSION answer, its signatures known by the database folder when
- * Verdict can read it (basis `databases` and the digest), else by the VERSION line alone: then
- * the identity is VERSION's, without a basis (as every identity was before), so verdicts and
- * states of a clamd whose folder is not known read exactly as they did.
+ * The folder a clamd loads, and when it last loaded it (ms since the epoch): a database changed
+ * since is not in clamd yet (clamd reads the folder at start, at RELOAD and at its SelfCheck), so
+ * the folder then does not tell what clamd holds. Exact for Verdict's own clamd run by this process;
+ * otherwise an estimate that errs early (database-folder.ts).
  */
-export async function clamdIdentityWithDatabases(versionLine: string, databaseDir: string | null): Promise<EngineIdentity | null> {
+export interface DatabaseFolder {
+  dir: string;
+  loadedAtMs: number;
+}
+
+/**
+ * The identity in clamd's VERSION answer, its signatures known by the database folder when
+ * Verdict can read it and it has not changed since clamd loaded it (basis `databases` and the
+ * digest), else by the VERSION line alone: then the identity is VERSION's, without a basis (as
+ * every identity was before), so verdicts and states of such a clamd read exactly as they did.
+ */
+export async function clamdIdentityWithDatabases(versionLine: string, folder: DatabaseFolder | null): Promise<EngineIdentity | null> {
   const identity = parseClamdVersion(versionLine);
   if (!identity) return null;
-  const databases = databaseDir === null ? null : await digestDatabases(databaseDir, versionLine);
+  const databases = folder === null ? null : await digestDatabases(folder.dir, versionLine, folder.loadedAtMs);
   return databases === null ? identity : { ...identity, signatureBasis: 'databases', databases };
 }
 
 /**
  * sha256 of the VERSION line and, per database file in name order, its name, size and either
- * its container header or its times. null when the folder cannot be read or holds no database.
+ * its container header or its times. null when the folder cannot be read or holds no database,
+ * or when the folder or a database in it changed at or after `loadedAtMs` (ctime, which no
+ * writer can set back): clamd may not hold that change yet.
  *
  * A container's header stands for its content: it names the build time, the version, the number
  * of signatures and the MD5 of what it holds. A plain database (.ndb, .hdb, .yar…) has no header,
@@ -37,9 +50,11 @@ export async function clamdIdentityWithDatabases(versionLine: string, databaseDi
  * its ctime changes even when the mtime is set back afterwards (`touch -r`, `rsync -t`). ctime also
  * changes on a chmod: that only costs one rescan, never a wrong reuse.
  */
-export async function digestDatabases(dir: string, versionLine: string): Promise<string | null> {
+export async function digestDatabases(dir: string, versionLine: string, loadedAtMs = Number.POSITIVE_INFINITY): Promise<string | null> {
   let names: string[];
   try {
+    // A database added, removed or renamed changes the folder's own times.
+    if ((await stat(dir)).ctimeMs >= loadedAtMs) return null;
     const entries = await readdir(dir, { withFileTypes: true });
     // clamd loads the folder's own files (a link to one too), not its subfolders (freshclam's temporary ones).
     names = entries.filter((entry) => !entry.isDirectory() && DATABASE_FILE.test(entry.name)).map((entry) => entry.name);
@@ -50,22 +65,24 @@ export async function digestDatabases(dir: string, versionLine: string): Promise
   names.sort();
   const hash = createHash('sha256').update(`${versionLine.trim()}\n`);
   for (const name of names) {
-    const line = await describeDatabase(join(dir, name), name);
+    const described = await describeDatabase(join(dir, name), name);
+    if (described === 'changed') return null;
     // A file that vanished meanwhile (an update replacing it) is left out: the next look sees the new one.
-    if (line !== null) hash.update(`${line}\n`);
+    if (described !== null) hash.update(`${described.line}\n`);
   }
   return hash.digest('hex');
-}
 
-async function describeDatabase(file: string, name: string): Promise<string | null> {
-  try {
-    const info = await stat(file, { bigint: true });
-    if (!info.isFile()) return null;
-    const header = CONTAINER.test(name) ? await containerHeader(file) : null;
-    const rest = header ?? `${info.mtimeNs}/${info.ctimeNs}`;
-    return `${JSON.stringify(name)} ${info.size} ${rest}`;
-  } catch {
-    return null;
+  async function describeDatabase(file: string, name: string): Promise<{ line: string } | 'changed' | null> {
+    try {
+      const info = await stat(file, { bigint: true });
+      if (!info.isFile()) return null;
+      if (Number(info.ctimeNs / 1_000_000n) >= loadedAtMs) return 'changed';
+      const header = CONTAINER.test(name) ? await containerHeader(file) : null;
+      const rest = header ?? `${info.mtimeNs}/${info.ctimeNs}`;
+      return { line: `${JSON.stringify(name)} ${info.size} ${rest}` };
+    } catch {
+      return null;
+    }
   }
 }
 

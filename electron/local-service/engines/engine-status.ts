@@ -8,7 +8,8 @@ import type { EngineIdentity } from '../../../shared/engine/engine-identity.ts';
 import { protectionStatus, type EngineFacts, type ProtectionStatus, type StreamLimit } from '../../../shared/engine/protection-state.ts';
 import { MAX_ASYNC_FILE_SIZE } from '../../../shared/service-contract/limits.ts';
 import { endpointLabel, type ClamdEndpoint } from './clamd-protocol.ts';
-import { clamdIdentityWithDatabases } from './database-digest.ts';
+import { clamdIdentityWithDatabases, type DatabaseFolder } from './database-digest.ts';
+import { ownFolder, systemFolder } from './database-folder.ts';
 import { clamdAnswers, clamdVersion } from './own-clamd/clamd-commands.ts';
 import { ownClamdFiles } from './own-clamd/clamd-config.ts';
 import { ownDatabaseDir } from './own-clamd/find-clamav.ts';
@@ -44,16 +45,19 @@ export interface EngineStatus {
   started: OwnClamd | null;
   /** The folder the clamd in use loads: Verdict's own, or the system clamd's DatabaseDirectory; null when not known. */
   databaseDir: string | null;
+  /** That folder and when the clamd last loaded it, when Verdict can tell (the signature identity's digest). */
+  databaseFolder: DatabaseFolder | null;
 }
 
 const PROBE_MS = 2_000;
 
 export async function engineStatus(input: EngineStatusInput): Promise<EngineStatus> {
   const now = input.now ?? new Date();
-  const done = (facts: EngineFacts, started: OwnClamd | null = null, databaseDir: string | null = null): EngineStatus => ({
+  const done = (facts: EngineFacts, started: OwnClamd | null = null, databaseDir: string | null = null, databaseFolder: DatabaseFolder | null = null): EngineStatus => ({
     status: protectionStatus(facts, now, MAX_ASYNC_FILE_SIZE),
     started,
     databaseDir,
+    databaseFolder,
   });
   if (input.kind === 'builtin') return done({ kind: 'builtin', why: 'builtin_requested' });
 
@@ -65,8 +69,9 @@ export async function engineStatus(input: EngineStatusInput): Promise<EngineStat
       // A configured socket that is Verdict's own clamd's (another Verdict process runs it) is named as such.
       const own = ownConf !== null && 'socketPath' in endpoint && endpoint.socketPath === ownConf.socket;
       const databaseDir = own ? ownConf.databaseDir : null;
-      const facts = await clamavFacts(endpoint, own ? 'own' : 'configured', null, databaseDir);
-      if (facts) return done(facts, null, databaseDir);
+      const folder = databaseDir === null ? null : ownFolder(input.dataDir, databaseDir);
+      const facts = await clamavFacts(endpoint, own ? 'own' : 'configured', null, folder);
+      if (facts) return done(facts, null, databaseDir, folder);
     }
     const where = endpoints.map(endpointLabel).join(', ');
     return done({ kind: 'not_running', source: 'configured', where, why: 'clamd_not_answering' });
@@ -75,16 +80,18 @@ export async function engineStatus(input: EngineStatusInput): Promise<EngineStat
   const system = await firstAnswering(input.socketCandidates ?? DEFAULT_CLAMD_SOCKETS);
   if (system) {
     const conf = systemConf(system, input.systemConfigPath ?? SYSTEM_CLAMD_CONF);
-    const facts = await clamavFacts({ socketPath: system }, 'system', conf?.streamLimit ?? null, conf?.databaseDir ?? null);
-    if (facts) return done(facts, null, conf?.databaseDir ?? null);
+    const folder = conf ? systemFolder(conf, now.getTime()) : null;
+    const facts = await clamavFacts({ socketPath: system }, 'system', conf?.streamLimit ?? null, folder);
+    if (facts) return done(facts, null, conf?.databaseDir ?? null, folder);
   }
 
   // Verdict's own clamd, already run by another Verdict process on this data directory.
   const runningConf = ownClamdConfInUse(input.dataDir);
   const running = runningConf?.socket ?? null;
   if (running && (await clamdAnswers({ socketPath: running }, PROBE_MS))) {
-    const facts = await clamavFacts({ socketPath: running }, 'own', null, runningConf?.databaseDir ?? null);
-    if (facts) return done(facts, null, runningConf?.databaseDir ?? null);
+    const folder = runningConf ? ownFolder(input.dataDir, runningConf.databaseDir) : null;
+    const facts = await clamavFacts({ socketPath: running }, 'own', null, folder);
+    if (facts) return done(facts, null, runningConf?.databaseDir ?? null, folder);
   }
 
   if (input.ownAllowed === false) {
@@ -100,8 +107,9 @@ export async function engineStatus(input: EngineStatusInput): Promise<EngineStat
   input.onOwnCreated?.(own);
   const state = await own.start();
   if (state.status === 'running') {
-    const identity = await clamdIdentityWithDatabases(state.versionLine, state.databaseDir);
-    if (identity) return done({ kind: 'clamav', source: 'own', where: endpointLabel({ socketPath: state.socketPath }), identity }, own, state.databaseDir);
+    const folder = own.loadedAtMs === null ? null : { dir: state.databaseDir, loadedAtMs: own.loadedAtMs };
+    const identity = await clamdIdentityWithDatabases(state.versionLine, folder);
+    if (identity) return done({ kind: 'clamav', source: 'own', where: endpointLabel({ socketPath: state.socketPath }), identity }, own, state.databaseDir, folder);
   }
   await own.close();
   // Another Verdict process holds the folder and its clamd does not answer yet: it is loading.
@@ -118,10 +126,10 @@ export async function engineStatus(input: EngineStatusInput): Promise<EngineStat
   return done({ kind: 'not_running', source: 'own', where: ownClamdFiles(input.dataDir).configPath, why: 'clamd_failed', params: { problem: state.problem, detail: state.detail } });
 }
 
-async function clamavFacts(endpoint: ClamdEndpoint, source: 'configured' | 'system' | 'own', streamLimit: StreamLimit | null, databaseDir: string | null): Promise<EngineFacts | null> {
+async function clamavFacts(endpoint: ClamdEndpoint, source: 'configured' | 'system' | 'own', streamLimit: StreamLimit | null, folder: DatabaseFolder | null): Promise<EngineFacts | null> {
   let identity: EngineIdentity | null;
   try {
-    identity = await clamdIdentityWithDatabases(await clamdVersion(endpoint, PROBE_MS), databaseDir);
+    identity = await clamdIdentityWithDatabases(await clamdVersion(endpoint, PROBE_MS), folder);
   } catch {
     identity = null;
   }

@@ -5,6 +5,7 @@
 import { protectionStatus, type ProtectionStatus } from '../../../shared/engine/protection-state.ts';
 import { MAX_ASYNC_FILE_SIZE } from '../../../shared/service-contract/limits.ts';
 import type { OwnClamd, OwnClamdState } from './own-clamd/own-clamd.ts';
+import type { DatabaseFolder } from './database-digest.ts';
 import { engineStatus, type EngineStatusInput } from './engine-status.ts';
 
 export const RECHECK_INTERVAL_MS = 60_000;
@@ -15,6 +16,8 @@ export interface EngineWatch {
   readonly own: OwnClamd | null;
   /** The signature folder of the clamd in use, when known (Verdict's own, or the system's config). */
   readonly databaseDir: string | null;
+  /** That folder and when the clamd last loaded it, when Verdict can tell (the signature identity's digest). */
+  readonly databaseFolder: DatabaseFolder | null;
   /** Looks again now, as the user asked ("Check again", "Start ClamAV"): starts Verdict's own clamd even when `startOwnAtStart` is false. */
   check(): Promise<ProtectionStatus>;
   /** Looks again now on the engine's own account (at start, after a clamd stopped answering). */
@@ -39,6 +42,7 @@ export interface EngineWatchInput extends EngineStatusInput {
 export function watchEngine(input: EngineWatchInput): EngineWatch {
   let status: ProtectionStatus | null = null;
   let databaseDir: string | null = null;
+  let databaseFolder: DatabaseFolder | null = null;
   let own: OwnClamd | null = null;
   /** The own clamd a look is starting (loading): close() stops it rather than wait for the load. */
   let loading: OwnClamd | null = null;
@@ -80,6 +84,7 @@ export function watchEngine(input: EngineWatchInput): EngineWatch {
       own = null;
     }
     databaseDir = own?.state.status === 'running' ? own.state.databaseDir : found.databaseDir;
+    databaseFolder = own ? null : found.databaseFolder;
     return found.status;
   }
 
@@ -114,6 +119,11 @@ export function watchEngine(input: EngineWatchInput): EngineWatch {
     },
     get databaseDir() {
       return databaseDir;
+    },
+    get databaseFolder() {
+      // Verdict's own clamd, run here: when it last loaded is known exactly (its start, each RELOAD).
+      if (own) return own.state.status === 'running' && own.loadedAtMs !== null ? { dir: own.state.databaseDir, loadedAtMs: own.loadedAtMs } : null;
+      return databaseFolder;
     },
     check: () => {
       ownWanted = true;

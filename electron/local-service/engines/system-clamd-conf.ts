@@ -14,7 +14,12 @@ export interface ClamdConfFacts {
   streamLimit: StreamLimit;
   /** DatabaseDirectory, when the file sets it: the folder whose databases the signature identity digests. */
   databaseDir: string | null;
+  /** SelfCheck: how often clamd looks for changed databases and reloads them, in seconds (0: never). */
+  selfCheckSeconds: number;
 }
+
+/** clamd's SelfCheck when the config file does not set it (ClamAV 1.x). */
+const DEFAULT_SELF_CHECK_SECONDS = 600;
 
 /** null when the file cannot be read. */
 export function readClamdConf(configPath: string = SYSTEM_CLAMD_CONF): ClamdConfFacts | null {
@@ -31,7 +36,13 @@ export function readClamdConf(configPath: string = SYSTEM_CLAMD_CONF): ClamdConf
     localSocket: settings.get('localsocket') ?? null,
     streamLimit: { bytes: bytes ?? DEFAULT_STREAM_MAX_LENGTH, configPath },
     databaseDir: settings.get('databasedirectory') ?? null,
+    selfCheckSeconds: selfCheckOf(settings.get('selfcheck')),
   };
+}
+
+function selfCheckOf(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_SELF_CHECK_SECONDS;
+  return /^\d{1,9}$/.test(value.trim()) ? Number(value.trim()) : DEFAULT_SELF_CHECK_SECONDS;
 }
 
 /** `Option value` lines; `#` comments; option names are case-insensitive; the last one wins. */

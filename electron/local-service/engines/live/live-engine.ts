@@ -211,8 +211,8 @@ export class LiveEngine implements ScanEngine {
     if (!engine) {
       const clamd: Omit<ClamdEngineOptions, 'endpoint'> = this.#options.clamd ?? {};
       // The watch knows the folder of the clamd in use; a clamd no longer in use is not vouched for.
-      const databaseDir = () => (this.#state.phase === 'clamav' && this.#state.where === where ? this.#watch.databaseDir : null);
-      engine = new ClamdEngine({ ...clamd, endpoint: endpointOfLabel(where), databaseDir });
+      const databaseFolder = () => (this.#state.phase === 'clamav' && this.#state.where === where ? this.#watch.databaseFolder : null);
+      engine = new ClamdEngine({ ...clamd, endpoint: endpointOfLabel(where), databaseFolder });
       this.#clamds.set(where, engine);
     }
     return engine;

@@ -6,6 +6,7 @@ import { startClamdRun, type ClamdRun } from './clamd-run.ts';
 import { clamdReload, clamdVersion } from './clamd-commands.ts';
 import { prepareOwnClamd, type OwnClamdProblem, type OwnClamdSetup, type PreparedClamd } from './prepare-own-clamd.ts';
 import { removeFile } from './clamd-lock.ts';
+import { databasesLoadedAt, markDatabasesLoading } from './databases-loaded.ts';
 
 export type OwnClamdState =
   | { status: 'stopped' }
@@ -48,6 +49,14 @@ export class OwnClamd {
     return this.#state;
   }
 
+  /**
+   * When the running clamd last read its database folder (ms since the epoch): marked before it
+   * starts and before each RELOAD (databases-loaded.ts), so a database changed after it is known not to be loaded.
+   */
+  get loadedAtMs(): number | null {
+    return this.#state.status === 'running' ? databasesLoadedAt(this.#options.dataDir) : null;
+  }
+
   /** The pid of the running clamd, for tests and memory figures. */
   get pid(): number | null {
     return this.#run?.pid ?? null;
@@ -78,7 +87,11 @@ export class OwnClamd {
   /** Asks the running clamd to load its database folder again (after freshclam, or a changed folder). */
   async reload(): Promise<void> {
     if (this.#state.status !== 'running') throw new Error(`clamd is not running (${this.#state.status})`);
-    await clamdReload({ socketPath: this.#state.socketPath });
+    const unmark = markDatabasesLoading(this.#options.dataDir);
+    await clamdReload({ socketPath: this.#state.socketPath }).catch((error: unknown) => {
+      unmark();
+      throw error;
+    });
   }
 
   async close(): Promise<void> {
@@ -101,6 +114,7 @@ export class OwnClamd {
     if (!prepared || this.#closing) return;
     this.#attempt++;
     this.#set({ status: 'starting', attempt: this.#attempt, socketPath: prepared.socketPath });
+    markDatabasesLoading(this.#options.dataDir);
     const run = startClamdRun({
       clamdPath: prepared.clamdPath,
       configPath: prepared.files.configPath,

@@ -1,9 +1,11 @@
 // The signature identity of a database folder (issue 26 §6): real files in a temp folder.
-// Any change clamd would load changes the digest; what clamd ignores does not.
+// Any change clamd would load changes the digest; what clamd ignores does not; a change made
+// after clamd loaded the folder gives no digest (clamd may not hold it yet).
 import { mkdir, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { clamdIdentityWithDatabases, digestDatabases } from '../../../../electron/local-service/engines/database-digest.ts';
+import { systemFolder } from '../../../../electron/local-service/engines/database-folder.ts';
 import { tempDir } from '../../scans/harness.ts';
 
 const VERSION = 'ClamAV 1.4.6';
@@ -78,12 +80,39 @@ describe('digestDatabases', () => {
   });
 });
 
+describe('a change clamd may not hold yet', () => {
+  test('a database changed at or after clamd loaded the folder: no digest until it loads again', async () => {
+    const loaded = Date.now() + 1_000;
+    expect(await digestDatabases(db, VERSION, loaded)).toBe(await digestDatabases(db, VERSION));
+    const before = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await writeFile(join(db, 'local.ndb'), 'Test-Sig:0:*:414299\n');
+    expect(await digestDatabases(db, VERSION, before)).toBeNull();
+    // A database added (the folder changes) is the same.
+    const later = Date.now() + 1_000;
+    expect(await digestDatabases(db, VERSION, later)).not.toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const beforeAdd = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await writeFile(join(db, 'more.hdb'), '44d88612fea8a8f36de82e1278abb02f:68:More\n');
+    expect(await digestDatabases(db, VERSION, beforeAdd)).toBeNull();
+    expect(await clamdIdentityWithDatabases(VERSION, { dir: db, loadedAtMs: beforeAdd })).toEqual({ name: 'clamav', version: '1.4.6', signatures: null });
+  });
+
+  test('a system clamd: a change counts as loaded once a SelfCheck period and a reload have passed; SelfCheck 0 never', () => {
+    const now = Date.parse('2026-11-27T12:00:00Z');
+    expect(systemFolder({ databaseDir: '/var/lib/clamav', selfCheckSeconds: 3600 }, now)).toEqual({ dir: '/var/lib/clamav', loadedAtMs: now - 3_660_000 });
+    expect(systemFolder({ databaseDir: '/var/lib/clamav', selfCheckSeconds: 0 }, now)).toBeNull();
+    expect(systemFolder({ databaseDir: null, selfCheckSeconds: 600 }, now)).toBeNull();
+  });
+});
+
 describe('clamdIdentityWithDatabases', () => {
   test('a readable folder: basis databases and the digest; none: VERSION alone, as before', async () => {
-    const identity = await clamdIdentityWithDatabases(VERSION, db);
+    const identity = await clamdIdentityWithDatabases(VERSION, { dir: db, loadedAtMs: Date.now() + 1_000 });
     expect(identity).toEqual({ name: 'clamav', version: '1.4.6', signatures: null, signatureBasis: 'databases', databases: await digestDatabases(db, VERSION) });
     expect(await clamdIdentityWithDatabases(VERSION, null)).toEqual({ name: 'clamav', version: '1.4.6', signatures: null });
-    expect(await clamdIdentityWithDatabases(VERSION, join(dir.path, 'missing'))).toEqual({ name: 'clamav', version: '1.4.6', signatures: null });
-    expect(await clamdIdentityWithDatabases('not clamd', db)).toBeNull();
+    expect(await clamdIdentityWithDatabases(VERSION, { dir: join(dir.path, 'missing'), loadedAtMs: Date.now() })).toEqual({ name: 'clamav', version: '1.4.6', signatures: null });
+    expect(await clamdIdentityWithDatabases('not clamd', { dir: db, loadedAtMs: Date.now() })).toBeNull();
   });
 });

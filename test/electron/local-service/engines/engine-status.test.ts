@@ -47,10 +47,12 @@ describe('clamd.conf facts', () => {
   test('StreamMaxLength, LocalSocket and DatabaseDirectory; the default when unset; null when unreadable', async () => {
     const conf = join(root, 'a.conf');
     await writeFile(conf, '# comment\nLocalSocket /run/x.ctl\nstreammaxlength 30M\nStreamMaxLength 25M\nDatabaseDirectory /var/lib/clamav\n');
-    expect(readClamdConf(conf)).toEqual({ localSocket: '/run/x.ctl', streamLimit: { bytes: 25 * MB, configPath: conf }, databaseDir: '/var/lib/clamav' });
+    expect(readClamdConf(conf)).toEqual({ localSocket: '/run/x.ctl', streamLimit: { bytes: 25 * MB, configPath: conf }, databaseDir: '/var/lib/clamav', selfCheckSeconds: 600 });
     await writeFile(conf, 'LocalSocket /run/x.ctl\n');
     expect(readClamdConf(conf)?.streamLimit.bytes).toBe(100 * MB);
     expect(readClamdConf(conf)?.databaseDir).toBeNull();
+    await writeFile(conf, 'LocalSocket /run/x.ctl\nSelfCheck 3600\n');
+    expect(readClamdConf(conf)?.selfCheckSeconds).toBe(3600);
     expect(readClamdConf(join(root, 'none.conf'))).toBeNull();
   });
 
