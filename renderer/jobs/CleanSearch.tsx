@@ -11,7 +11,8 @@ import { openJobFile, useJobFiles } from './job-files.ts';
 const PAGE = 10;
 const TYPING_MS = 250;
 
-export function CleanSearch({ jobId, clean }: { jobId: number; clean: number }): ReactElement {
+/** `clean`: the job's clean files; `basicOnly`: those checked with basic checks only (found by the search too, each with its badge). */
+export function CleanSearch({ jobId, clean, basicOnly }: { jobId: number; clean: number; basicOnly: number }): ReactElement {
   const { t, tn, locale } = useTranslator();
   const [typed, setTyped] = useState('');
   const [search, setSearch] = useState('');
@@ -44,7 +45,7 @@ export function CleanSearch({ jobId, clean }: { jobId: number; clean: number }):
         onChange={(event) => setTyped(event.target.value)}
       />
       <p id={hintId} className="muted clean-search__hint">
-        {tn('jobs.clean.hint', clean)}
+        {basicOnly > 0 ? tn('jobs.clean.hintWithBasic', clean, { basic: formatCount(locale, basicOnly) }) : tn('jobs.clean.hint', clean)}
       </p>
       {page && search ? (
         <div role="status" className="clean-search__results" aria-busy={loading || undefined}>

@@ -1,6 +1,7 @@
 // A job's expansion: what its defaults left out, its threats, the files it could not
-// scan and the ones it skipped (a page each, then "show more"), and a search for its
-// clean files by name or hash, a page at a time: never a wall of rows.
+// scan, those checked with basic checks only and the ones it skipped (a page each, then
+// "show more"), and a search for its clean files by name or hash, a page at a time:
+// never a wall of rows.
 import { useState, type ReactElement } from 'react';
 import { displayName } from '../../shared/display-name.ts';
 import type { JobState } from '../../shared/jobs/job.ts';
@@ -18,13 +19,17 @@ const PAGE = 20;
 export function JobDetails({ job }: { job: JobState }): ReactElement {
   const { t } = useTranslator();
   const c = job.counts;
+  // A job counts its files of basic checks only among those scanned without a threat: the history tells how many.
+  const answered = Math.max(0, c.scanned - c.threats);
+  const basicOnly = useJobFiles(answered > 0 ? { job: job.id, verdicts: ['basic-only'], limit: 1, offset: 0, order: 'oldest' } : null, answered).page?.total ?? 0;
   return (
     <div className="job-details">
       {job.excluded.length > 0 ? <p className="muted job-details__left-out">{t('jobs.leftOut', { folders: job.excluded.map((folder) => displayName(folder)).join(', ') })}</p> : null}
       <JobFiles jobId={job.id} verdicts={['unsafe', 'allowed']} title="jobs.files.threats" count={c.threats} name="threats" />
       <JobFiles jobId={job.id} verdicts={['could-not-scan']} title="jobs.files.couldNotScan" count={c.couldNotScan} name="could-not-scan" />
+      {basicOnly > 0 ? <JobFiles jobId={job.id} verdicts={['basic-only']} title="jobs.files.basicOnly" count={basicOnly} name="basic-only" /> : null}
       <JobFiles jobId={job.id} verdicts={['skipped']} title="jobs.files.skipped" count={c.skipped} name="skipped" />
-      <CleanSearch jobId={job.id} clean={Math.max(0, c.scanned - c.threats)} />
+      <CleanSearch jobId={job.id} clean={Math.max(0, answered - basicOnly)} basicOnly={basicOnly} />
     </div>
   );
 }

@@ -95,6 +95,12 @@ describe('scan jobs in the window', () => {
     await details.getByTestId('job-files-threats').getByRole('button', { name: 'eicar.com' }).waitFor();
     await details.getByTestId('job-files-skipped').getByRole('button', { name: 'link-out.txt' }).waitFor();
     expect(await details.getByTestId('job-files-could-not-scan').textContent()).toContain(en['jobs.files.none']);
+    // The built-in engine judged its 60 other files (engine: false): listed as basic checks only, a page at a time, never as clean.
+    const basic = details.getByTestId('job-files-basic-only');
+    await basic.getByRole('heading', { name: `${en['jobs.files.basicOnly']} (60)` }).waitFor();
+    expect(await basic.locator('li').count()).toBe(20);
+    expect(await basic.locator('.badge').first().textContent()).toBe(en['verdict.basic-only']);
+    expect(await details.getByTestId('job-clean-search').textContent()).toContain('0 clean files, and 60 with basic checks only.');
 
     // Clean files: found by name, ten at a time, never listed all at once.
     const search = details.getByLabel(en['jobs.clean.label']);
