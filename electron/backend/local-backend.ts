@@ -145,7 +145,7 @@ export function embeddedServiceStarter(options: EmbeddedServiceOptions = {}): Lo
     const recorded = forgets ? batchedPerTurn((ids) => void service.forgetRecorded(EMBEDDED_INTEGRATION_ID, ids)) : undefined;
     const live = service.live;
     const report = (): EngineReport => ({ status: live?.status ?? null, databaseDir: live?.databaseDir ?? null });
-    const atEngine = createEngineRequests(Promise.resolve(service.engine), { warn });
+    const atEngine = createEngineRequests(Promise.resolve(service), { warn });
     return {
       url: service.url,
       engine: describeEngine(service.engine),

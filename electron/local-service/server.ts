@@ -68,6 +68,8 @@ export interface LocalService {
   url: string;
   port: number;
   engine: ScanEngine;
+  /** Scans the engine runs at once (scanConcurrency; as many clamd sessions are kept). */
+  concurrency: number;
   /** The live engine, when the service picked its engine itself (its protection state, "check again"). */
   live: LiveEngine | null;
   /** Its client has recorded these terminal scans (ScanStore.forgetRecorded): the embedded service's retention. */
@@ -193,6 +195,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       url,
       port,
       engine,
+      concurrency,
       live,
       forgetRecorded: (integrationId, scanIds) => {
         if (closing) return 0;

@@ -19,22 +19,31 @@ export interface EngineRequests {
   allowBasicOnly(references: readonly string[]): number;
 }
 
-/** `engine`: the service's, once it has started; `logger`: the service's (a failed scan is a warning, as there). */
-export function createEngineRequests(engine: Promise<ScanEngine>, logger: Pick<ServiceLogger, 'warn'>): EngineRequests {
+/**
+ * `engine`: the service's, once it has started, and how many scans it runs at once (as many as the service's
+ * runner: more would cost clamd a connection per file beyond its kept sessions); `logger`: the service's (a
+ * failed scan is a warning, as there).
+ */
+export function createEngineRequests(engine: Promise<{ engine: ScanEngine; concurrency: number }>, logger: Pick<ServiceLogger, 'warn'>): EngineRequests {
   // A service that fails to start is reported by whoever started it; a request answers with its error.
   engine.catch(() => undefined);
   /** The files at the engine now, each with the latch that lets it stop waiting for ClamAV. */
   const running = new Set<{ reference: string; allowed: AbortController }>();
+  const turns = createTurns();
   return {
     async scan(request, signal) {
       const entry = { reference: request.reference, allowed: new AbortController() };
       running.add(entry);
+      let turn: (() => void) | null = null;
       try {
-        return await scanWith(await engine, request, signal, entry.allowed.signal, logger);
+        const started = await engine;
+        turn = await turns.take(started.concurrency, signal);
+        return await scanWith(started.engine, request, signal, entry.allowed.signal, logger);
       } catch (error) {
         // The service did not start: the thread is ending, and the app sends the file again.
         return { ok: false, error: storedErrorOf(error), fileType: null, fileHash: null, durationMs: 0 };
       } finally {
+        turn?.();
         running.delete(entry);
       }
     },
@@ -88,4 +97,44 @@ async function digestOf(path: string, signal: AbortSignal): Promise<{ hash: File
 }
 
 const READ_CHUNK_BYTES = 256 * 1024;
+/** At most `limit` holders at once, the others wait in order; a waiter whose signal fires leaves the line. */
+function createTurns() {
+  let holders = 0;
+  const waiting: Array<() => void> = [];
+  const release = () => {
+    holders -= 1;
+    waiting.shift()?.();
+  };
+  return {
+    take(limit: number, signal: AbortSignal): Promise<() => void> {
+      if (holders < limit) {
+        holders += 1;
+        return Promise.resolve(once(release));
+      }
+      return new Promise((resolve, reject) => {
+        const next = () => {
+          signal.removeEventListener('abort', leave);
+          holders += 1;
+          resolve(once(release));
+        };
+        const leave = () => {
+          waiting.splice(waiting.indexOf(next), 1);
+          reject(signal.reason);
+        };
+        waiting.push(next);
+        signal.addEventListener('abort', leave, { once: true });
+      });
+    },
+  };
+}
+
+function once(fn: () => void): () => void {
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    fn();
+  };
+}
+
 const elapsed = (started: number) => Math.max(0, Math.round(performance.now() - started));

@@ -39,7 +39,7 @@ let closing: Promise<void> | null = null;
 
 const reportOf = (service: LocalService | null): EngineReport => ({ status: service?.live?.status ?? null, databaseDir: service?.live?.databaseDir ?? null });
 let started: LocalService | null = null;
-const engineRequests = createEngineRequests(starting.then((service) => service.engine), logger);
+const engineRequests = createEngineRequests(starting, logger);
 /** The app's scan-file requests in progress, by id. */
 const atEngine = new Map<number, AbortController>();
 
