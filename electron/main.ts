@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { app, session } from 'electron';
 import { createCore } from './core/create-core.ts';
+import { createFileManagerMenuHandlers } from './file-manager-menus/menu-handlers.ts';
 import type { Core } from './core/core.ts';
 import { createSecretList, type Logger, type SecretList } from './logging/logger.ts';
 import { APP_START_URL, appOrigins } from './shell/app-origin.ts';
@@ -55,7 +56,8 @@ async function start(instance: SingleInstance, log: Logger, secrets: SecretList)
   );
   const login = await setupStartAtLogin({ core, parent: () => windows.current(), log });
 
-  const unregisterIpc = registerIpcHandlers({ core: login.core(core), files: createFileHandlers(() => windows.current()), trustedWebContents: () => windows.webContents(), origins, log });
+  const fileManagerMenus = createFileManagerMenuHandlers({ platform: process.platform, env: process.env, home: app.getPath('home'), execPath: process.execPath, defaultApp: Boolean(process.defaultApp), appPath: app.getAppPath() });
+  const unregisterIpc = registerIpcHandlers({ core: login.core(core), files: createFileHandlers(() => windows.current()), fileManagerMenus, trustedWebContents: () => windows.webContents(), origins, log });
   const events = forwardEvents({ core, target: () => windows.webContents() });
 
   const open = () => {

@@ -118,6 +118,11 @@ export const api: VerdictApi = {
     get: (id) => invoke('scanJobs:get', id),
     onEvent: (listener) => subscribe(EVENTS.jobUpdate, (payload) => safely(listener, payload as JobUpdate)),
   },
+  fileManagerMenus: {
+    status: () => invoke('fileManagerMenus:status'),
+    add: (language) => invoke('fileManagerMenus:add', language),
+    remove: () => invoke('fileManagerMenus:remove'),
+  },
   app: {
     onShowScan: (listener) =>
       subscribe(EVENTS.showScan, (payload) => {

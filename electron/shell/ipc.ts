@@ -1,7 +1,7 @@
 // The IPC boundary. Every invoke channel of the shared contract gets one handler
 // that (1) drops messages not sent by our window's main frame at the app origin,
 // (2) validates the arguments with the channel's zod schema, (3) forwards `ns:method`
-// to core[ns][method] or to the shell's files handlers, and (4) turns any exception
+// to core[ns][method] or to the shell's own handlers (files, file-manager menus), and (4) turns any exception
 // into a Result with a code and a message. Events flow back batched.
 import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import type { z } from 'zod';
@@ -10,13 +10,14 @@ import { shownOutsideItsJob } from '../../shared/jobs/job.ts';
 import { err, type Result } from '../../shared/result.ts';
 import type { HistoryQuery, ScanEvent } from '../../shared/scans/record.ts';
 import type { Core } from '../core/core.ts';
+import { NO_FILE_MANAGER_MENUS, type FileManagerMenuHandlers } from '../file-manager-menus/menu-handlers.ts';
 import type { Logger } from '../logging/logger.ts';
 import { createBatcher, type Timers } from './event-batcher.ts';
 import type { FilesHandlers } from './files.ts';
 import { exportHistoryToChosenFile } from './history-export.ts';
 import { isTrustedSender, senderInfo } from './ipc-sender.ts';
 
-type Targets = CoreApi & { files: FilesHandlers };
+type Targets = CoreApi & { files: FilesHandlers; fileManagerMenus: FileManagerMenuHandlers };
 type MethodOf<C extends string> = C extends `${infer N}:${infer M}`
   ? N extends keyof Targets
     ? M extends keyof Targets[N]
@@ -31,6 +32,8 @@ const _everyChannelRouted: [Unrouted] extends [never] ? true : false = true;
 export interface IpcOptions {
   core: CoreApi;
   files: FilesHandlers;
+  /** "Scan with Verdict" in the file manager; without it the UI hears that there is nothing to add. */
+  fileManagerMenus?: FileManagerMenuHandlers;
   /** Our window's web contents: the only one allowed to call; null while there is none. */
   trustedWebContents(): WebContents | null;
   /** Origins the UI may be loaded from (see app-origin.ts). */
@@ -64,7 +67,8 @@ function methodFor(options: IpcOptions, channel: InvokeChannel): (...args: unkno
   const shellRoute = SHELL_ROUTES[channel];
   if (shellRoute) return shellRoute(options) as (...args: unknown[]) => unknown;
   const [namespace, method] = channel.split(':') as [string, string];
-  const target = (namespace === 'files' ? options.files : options.core[namespace as keyof CoreApi]) as Record<string, unknown>;
+  const shellTargets: Record<string, object> = { files: options.files, fileManagerMenus: options.fileManagerMenus ?? NO_FILE_MANAGER_MENUS };
+  const target = (shellTargets[namespace] ?? options.core[namespace as keyof CoreApi]) as Record<string, unknown>;
   const fn = target[method];
   if (typeof fn !== 'function') throw new Error(`No handler for ${channel}`);
   return (...args) => (fn as (...a: unknown[]) => unknown).apply(target, args);

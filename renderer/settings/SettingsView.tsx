@@ -6,6 +6,7 @@ import type { Settings } from '../../shared/settings/settings.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
 import { useVerdict } from '../store/use-verdict.ts';
 import { EngineSettings } from './EngineSettings.tsx';
+import { FileManagerMenus } from './FileManagerMenus.tsx';
 import { AllowedFiles, ExclusionSettings, HistorySettings, PrivacySettings, ThreatSettings } from './ProtectionSettings.tsx';
 import { ScheduleSettings } from './ScheduleSettings.tsx';
 import { ServiceSettings } from './ServiceSettings.tsx';
@@ -30,6 +31,7 @@ export function SettingsView(): ReactElement {
       <ThreatSettings settings={settings} />
       <WatchedFolders />
       <StartupSettings settings={settings} />
+      <FileManagerMenus />
       <ScheduleSettings settings={settings} />
       <ExclusionSettings settings={settings} />
       <HistorySettings settings={settings} />

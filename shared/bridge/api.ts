@@ -115,6 +115,21 @@ export interface HistoryExportResult {
   path: string;
 }
 
+/** The file managers that get a "Scan with Verdict" entry (Linux). */
+export const FILE_MANAGERS = ['nautilus', 'nemo', 'dolphin', 'thunar'] as const;
+export type FileManagerName = (typeof FILE_MANAGERS)[number];
+
+export interface FileManagerMenusStatus {
+  /**
+   * Who provides "Scan with Verdict" in the file managers here: `user`, Settings adds it for
+   * this user (the AppImage, a checkout); `package`, the .deb installed it for every user;
+   * `none`, nothing to do here (Windows: the installer adds Explorer's entry; macOS: not yet).
+   */
+  provider: 'user' | 'package' | 'none';
+  /** The files that hold an entry now (for `user`, the ones Settings wrote). */
+  files: Array<{ manager: FileManagerName; path: string }>;
+}
+
 export interface VerdictApi {
   scans: {
     /** Queue files and folders; returns how many files were queued, how many an exclusion left out, and how many could not be scanned at all. */
@@ -225,6 +240,14 @@ export interface VerdictApi {
     get(id: number): Promise<Result<JobProgress>>;
     onEvent(listener: (update: JobUpdate) => void): Unsubscribe;
   };
+  /** "Scan with Verdict" in the file manager, for this user (the main process writes the files). */
+  fileManagerMenus: {
+    status(): Promise<Result<FileManagerMenusStatus>>;
+    /** Writes (or rewrites) the entries; a label kept in one language only is in `language`. */
+    add(language: 'en' | 'de'): Promise<Result<FileManagerMenusStatus>>;
+    /** Removes every entry Verdict wrote, leaving the user's own files and Thunar actions. */
+    remove(): Promise<Result<FileManagerMenusStatus>>;
+  };
   app: {
     /** Fired when the main process asks the UI to show a scan (notification click). */
     onShowScan(listener: (id: string) => void): Unsubscribe;
@@ -234,7 +257,7 @@ export interface VerdictApi {
 /**
  * What the core (plain Node, electron/) offers the shell: the same namespaces as
  * the renderer sees, so an IPC channel `ns:method` forwards to `core[ns][method]`.
- * `files` and `app` belong to the Electron shell. The exception is `history:export`:
+ * `files`, `fileManagerMenus` and `app` belong to the Electron shell. The exception is `history:export`:
  * the shell asks for the file with its save dialog, then calls `core.history.export(path, …)`.
  */
 export type CoreApi = Pick<VerdictApi, 'scans' | 'settings' | 'watch' | 'quarantine' | 'protection' | 'scanJobs'> & {
@@ -314,6 +337,9 @@ export const INVOKE_CHANNELS = {
   'scanJobs:cancel': z.tuple([jobIdSchema]),
   'scanJobs:list': z.tuple([z.object({ limit: z.number().int().min(1).max(100).optional() }).strict().optional()]),
   'scanJobs:get': z.tuple([jobIdSchema]),
+  'fileManagerMenus:status': z.tuple([]),
+  'fileManagerMenus:add': z.tuple([z.enum(['en', 'de'])]),
+  'fileManagerMenus:remove': z.tuple([]),
 } as const;
 export type InvokeChannel = keyof typeof INVOKE_CHANNELS;
 

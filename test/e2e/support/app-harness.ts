@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { build } from 'vite';
 import { rendererConfig } from '../../../vite.config.ts';
-import type { CoreApi } from '../../../shared/bridge/api.ts';
+import type { CoreApi, VerdictApi } from '../../../shared/bridge/api.ts';
 import { ok, type Result } from '../../../shared/result.ts';
 import { installTestBridge } from '../../support/test-bridge/browser-bridge.ts';
 import { BRIDGE_PREFIX, createTestBridge, type TestBridge } from '../../support/test-bridge/bridge-server.ts';
@@ -54,6 +54,8 @@ export interface OpenAppOptions {
   viewport?: { width: number; height: number };
   /** Device pixels per CSS pixel: 2 with a half-size viewport is the window at 200 % zoom. */
   deviceScaleFactor?: number;
+  /** "Scan with Verdict" in the file manager (the real handlers on a test home); without it the section is not shown. */
+  fileManagerMenus?: VerdictApi['fileManagerMenus'];
 }
 
 export interface AppHarness {
@@ -109,6 +111,7 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
       copied.push(text);
       return ok(null);
     },
+    ...(options.fileManagerMenus ? { fileManagerMenus: options.fileManagerMenus } : {}),
   });
   const server = await startTestServer({ staticDir: options.staticDir, bridge });
   const context = await browser.newContext({

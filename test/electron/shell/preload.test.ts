@@ -106,6 +106,9 @@ describe('named methods', () => {
       ['scanJobs:cancel', () => api.scanJobs.cancel(3), [3]],
       ['scanJobs:list', () => api.scanJobs.list(), []],
       ['scanJobs:get', () => api.scanJobs.get(3), [3]],
+      ['fileManagerMenus:status', () => api.fileManagerMenus.status(), []],
+      ['fileManagerMenus:add', () => api.fileManagerMenus.add('de'), ['de']],
+      ['fileManagerMenus:remove', () => api.fileManagerMenus.remove(), []],
     ];
     expect(cases.map(([channel]) => channel).sort()).toEqual(Object.keys(INVOKE_CHANNELS).sort());
     for (const [channel, call, args] of cases) {

@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { INVOKE_CHANNELS, type CoreApi, type ExportFormat, type InvokeChannel, type VerdictApi } from '../../../shared/bridge/api.ts';
 import { shownOutsideItsJob } from '../../../shared/jobs/job.ts';
 import { err, ok, type Result } from '../../../shared/result.ts';
+import { NO_FILE_MANAGER_MENUS } from '../../../electron/file-manager-menus/menu-handlers.ts';
 
 export const BRIDGE_PREFIX = '/__bridge';
 
@@ -20,6 +21,8 @@ export interface TestFiles {
   pickExportLocation?(format: ExportFormat): Promise<Result<string | null>>;
   reveal(path: string): Promise<Result<null>>;
   copyText(text: string): Promise<Result<null>>;
+  /** "Scan with Verdict" in the file manager (the real handlers on a test home); without it: nothing provided. */
+  fileManagerMenus?: VerdictApi['fileManagerMenus'];
 }
 
 export interface TestBridge {
@@ -61,6 +64,7 @@ export function createTestBridge(core: CoreApi, files: TestFiles): TestBridge {
     scanJobs: core.scanJobs,
     history: { ...core.history, export: exportHistory },
     files,
+    fileManagerMenus: files.fileManagerMenus ?? NO_FILE_MANAGER_MENUS,
   };
 
   const handlerFor = (channel: InvokeChannel): Handler | undefined => {

@@ -135,6 +135,11 @@ export function installTestBridge(config: BrowserBridgeConfig): void {
       get: (id) => invoke('scanJobs', 'get', id),
       onEvent: (listener) => subscribe('job', (payload) => listener(payload as JobUpdate)),
     },
+    fileManagerMenus: {
+      status: () => invoke('fileManagerMenus', 'status'),
+      add: (language) => invoke('fileManagerMenus', 'add', language),
+      remove: () => invoke('fileManagerMenus', 'remove'),
+    },
     app: {
       onShowScan: (listener) => subscribe('showScan', (payload) => listener(payload as string)),
     },
