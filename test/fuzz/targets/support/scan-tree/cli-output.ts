@@ -47,7 +47,8 @@ function lineProblem(value: Record<string, unknown>): string | null {
   return isUtf8(bytes) ? 'pathBytes on a path that is valid UTF-8' : null;
 }
 
-const SUMMARY = /^Custom scan \w+: (\d+) scanned, (\d+) threats?, (\d+) could not scan, (\d+) skipped, in /m;
+// `N scanned (B with basic checks only, not a full scan), …`: the part in brackets is among the N.
+const SUMMARY = /^Custom scan \w+: (\d+) scanned(?: \([^)]*\))?, (\d+) threats?, (\d+) could not scan, (\d+) skipped, in /m;
 
 export function parseOutput(stdout: Buffer, stderr: string): ParsedOutput {
   const lines: OutputLine[] = [];

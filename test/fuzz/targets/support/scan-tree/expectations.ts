@@ -15,7 +15,8 @@
 import { SIZE_LIMIT, pathBytes, type Change } from './tree-spec.ts';
 import { keyOf, type Snapshot, type SnapshotEntry } from './tree-snapshot.ts';
 
-export type Verdict = 'safe' | 'unsafe' | 'skipped' | 'could-not-scan';
+/** `basic-only`: a clean file, as the built-in engine the runs use judges it (never plain `safe`). */
+export type Verdict = 'basic-only' | 'unsafe' | 'skipped' | 'could-not-scan';
 
 export type Rule =
   /** Exactly one line of its own or of a link standing for it, with this verdict, among the paths of its `group`. */
@@ -48,7 +49,7 @@ function ruleFor(entry: SnapshotEntry, key: string): Rule {
       return { rule: 'none' };
     case 'file': {
       if (entry.size > SIZE_LIMIT) return { rule: 'once', verdict: 'could-not-scan' };
-      return { rule: 'covered', verdict: entry.eicar ? 'unsafe' : 'safe', group: HARD_LINKS_COUNT_APART ? key : `inode ${entry.inode}` };
+      return { rule: 'covered', verdict: entry.eicar ? 'unsafe' : 'basic-only', group: HARD_LINKS_COUNT_APART ? key : `inode ${entry.inode}` };
     }
     case 'symlink':
       return linkRule(entry);

@@ -101,10 +101,11 @@ export function judgeLines(output: ParsedOutput, expected: Expectations, root: B
   return problems;
 }
 
-/** README's exit codes, from the lines printed: 1 for any threat, else 2 for anything not judged safe, else 0. */
+/** README's exit codes, from the lines printed: 1 for any threat, else 2 for anything not judged, else 3 for basic checks only, else 0. */
 export function expectedExitCode(lines: readonly OutputLine[]): number {
   if (lines.some((line) => line.verdict === 'unsafe')) return 1;
-  return lines.some((line) => line.verdict !== 'safe' && line.verdict !== 'allowed') ? 2 : 0;
+  if (lines.some((line) => !['safe', 'allowed', 'basic-only'].includes(line.verdict))) return 2;
+  return lines.some((line) => line.verdict === 'basic-only') ? 3 : 0;
 }
 
 /** The summary line's counts against the lines printed. */
@@ -113,7 +114,7 @@ export function judgeSummary(output: ParsedOutput): Problem[] {
   if (summary === null) return [{ kind: 'final run without a summary line', detail: 'stderr has neither the summary nor "No files found to scan."' }];
   if (summary === 'nothing') return lines.length === 0 ? [] : [{ kind: 'summary', detail: `"No files found to scan." after ${lines.length} lines` }];
   const count = (...verdicts: string[]) => lines.filter((line) => verdicts.includes(line.verdict)).length;
-  const printed = { scanned: count('safe', 'unsafe', 'allowed'), threats: count('unsafe'), couldNotScan: count('could-not-scan', 'pending'), skipped: count('skipped') };
+  const printed = { scanned: count('safe', 'unsafe', 'allowed', 'basic-only'), threats: count('unsafe'), couldNotScan: count('could-not-scan', 'pending'), skipped: count('skipped') };
   const total = summary.scanned + summary.couldNotScan + summary.skipped;
   const differ = (Object.keys(printed) as Array<keyof typeof printed>).filter((field) => printed[field] !== summary[field]);
   if (total === lines.length && differ.length === 0) return [];
