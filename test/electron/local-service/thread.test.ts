@@ -156,6 +156,11 @@ describe('the embedded service starter', () => {
     const fallback = await embeddedServiceStarter({ engine: 'builtin', logger, threadEntry: new URL('./fixtures/not-there.ts', import.meta.url) })({ apiKey: KEY_A, dataDir });
     try {
       expect((await submit(fallback.url, { mode: 'sync', file: 'x' })).status).toBe(200);
+      // The local engine path works on this thread too: the engine answers without a request.
+      const file = join(dir, 'plain.txt');
+      await writeFile(file, 'nothing to see here\n');
+      const outcome = await fallback.scanFile?.({ path: file, size: 20, reference: 'ref-1', basicOnly: false }, new AbortController().signal);
+      expect(outcome).toMatchObject({ ok: true, result: { safe: true }, engine: { name: 'builtin' }, fileType: 'text/plain' });
     } finally {
       await fallback.close();
     }
