@@ -1,6 +1,7 @@
 // The engine used when no clamd is reachable. It recognises only the EICAR
 // anti-virus test file, and its clean label says so: it is not malware detection.
 import { open } from 'node:fs/promises';
+import { fsPath } from '../../file-names/fs-path.ts';
 import { BUILTIN_IDENTITY } from '../../../shared/engine/engine-identity.ts';
 import { DETAILED_LABELS, EngineError, type EngineVerdict, type ScanEngine } from './engine.ts';
 
@@ -62,7 +63,8 @@ function verdictFor(head: Buffer): EngineVerdict {
 async function readHead(filePath: string, limit: number): Promise<Buffer> {
   let handle;
   try {
-    handle = await open(filePath, 'r');
+    // The name's exact bytes: the local engine path hands the user's own paths, which need not be UTF-8.
+    handle = await open(fsPath(filePath), 'r');
     const buffer = Buffer.alloc(limit);
     let filled = 0;
     while (filled < limit) {

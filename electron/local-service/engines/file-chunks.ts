@@ -5,6 +5,7 @@
 // done: a large file costs no allocation per chunk and one write each.
 // BufferChunks does the same for bytes already in memory (small uploads).
 import { open, type FileHandle } from 'node:fs/promises';
+import { fsPath } from '../../file-names/fs-path.ts';
 import { EngineError } from './engine.ts';
 
 export interface FileChunk {
@@ -78,7 +79,8 @@ export class FileChunks implements ChunkSource {
   static async open(filePath: string, chunkSize: number): Promise<FileChunks> {
     let handle: FileHandle | undefined;
     try {
-      handle = await open(filePath, 'r');
+      // The name's exact bytes: the local engine path hands the user's own paths, which need not be UTF-8.
+      handle = await open(fsPath(filePath), 'r');
       const stats = await handle.stat();
       if (!stats.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'ENOTFILE' });
       return new FileChunks(handle, stats.size, chunkSize);

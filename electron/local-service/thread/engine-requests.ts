@@ -4,6 +4,7 @@
 // Runs where the engine runs: in the service's thread, or on the caller's thread
 // when the service has to run there.
 import { createReadStream } from 'node:fs';
+import { fsPath } from '../../file-names/fs-path.ts';
 import type { FileHash } from '../../../shared/service-contract/scan.ts';
 import type { ScanEngine, ScanOptions } from '../engines/engine.ts';
 import type { ServiceLogger } from '../logger.ts';
@@ -89,7 +90,7 @@ function mediaTypeOf(content: Buffer): Promise<string> {
 async function digestOf(path: string, signal: AbortSignal): Promise<{ hash: FileHash; sample: Buffer; size: number } | null> {
   const digest = new FileDigest(Number.MAX_SAFE_INTEGER);
   try {
-    for await (const chunk of createReadStream(path, { highWaterMark: READ_CHUNK_BYTES, signal })) digest.update(chunk as Buffer);
+    for await (const chunk of createReadStream(fsPath(path), { highWaterMark: READ_CHUNK_BYTES, signal })) digest.update(chunk as Buffer);
   } catch {
     return null;
   }

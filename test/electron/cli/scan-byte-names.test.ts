@@ -71,6 +71,14 @@ describe('verdict scan: names that are not UTF-8', () => {
     expect(Buffer.from(line!.pathBytes!, 'base64')).toEqual(Buffer.concat([Buffer.from(`${dir.path}/named/evil`), Buffer.from([0xfe]), Buffer.from('.com')]));
   });
 
+  it('scans a 12 MB file named big\\xfe.bin, which the engine reads by its own path (not from the bytes the app hashed)', async () => {
+    // Over the size whose bytes go to the engine with the request: the engine opens the file by its exact name.
+    const big = writeByteName(join(dir.path, 'large'), bytesOf('big\xfe.bin'), Buffer.alloc(12 * 1024 * 1024, 0x61));
+    const run = await scanFromShell([big]);
+    expect(run.code, run.stderr).toBe(3);
+    expect(lines(run.stdout)).toEqual([`BASIC  ${join(dir.path, 'large')}/big⟨0xFE⟩.bin  (basic checks only (EICAR test file only); not a full scan: ClamAV was not available)`]);
+  });
+
   it('sends random byte names through walk, scan, history and --json exactly', async () => {
     const name = fc.uint8Array({ minLength: 1, maxLength: 16 }).map((bytes) => Buffer.from(bytes.map((b) => (b === 0 || b === 0x2f ? 0xff : b))));
     const files = fc.uniqueArray(fc.record({ name, threat: fc.boolean() }), { minLength: 1, maxLength: 6, selector: (file) => file.name.toString('hex') });
