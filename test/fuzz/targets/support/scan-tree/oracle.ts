@@ -71,6 +71,13 @@ export function judgeLines(output: ParsedOutput, expected: Expectations, root: B
     const lines = own.get(key) ?? [];
     const target = expectation.rule.rule === 'alias' && expected.byKey.has(expectation.rule.target) ? expectation.rule.target : key;
     if (expectation.rule.rule === 'alias' && lines.length > 1) problems.push({ kind: 'reported twice', detail: `${lines.map(show).join(', ')}` });
+    // A path a change removed (or a link to it) may be met gone, or dangling: its could-not-scan line is its own,
+    // not one standing for the file, whose other names may still have theirs.
+    const gone = expectation.anyVerdict && lines.length > 0 && lines.every((line) => line.verdict === 'could-not-scan');
+    if (gone) {
+      if (lines.length > 1 && expectation.rule.rule !== 'alias') problems.push({ kind: 'reported twice', detail: lines.map(show).join(', ') });
+      continue;
+    }
     covering.set(groupOf(target), [...(covering.get(groupOf(target)) ?? []), ...lines]);
   }
   const inodesShown = new Set([...covering].filter(([, lines]) => lines.length > 0).map(([key]) => expected.byKey.get(key)?.entry.inode));
