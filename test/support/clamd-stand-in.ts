@@ -4,6 +4,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { EICAR } from '../fixtures/engine-files.ts';
 
 export interface ClamdStandIn {
   socketPath: string;
@@ -48,7 +49,7 @@ export function datedVersionLine(hours: number, signatureVersion = 27467): { lin
 
 /**
  * A stand-in that also scans: INSTREAM reads the chunks and answers `stream: OK`
- * (it knows no signature), VERSION answers the chosen line. No sessions (IDSESSION is
+ * (it knows only EICAR, which it does not count as a scan), VERSION answers the chosen line. No sessions (IDSESSION is
  * an unknown command), so the engine uses a connection per scan. With it, verdicts carry
  * dated signatures, which a real clamd with the tests' own databases never reports.
  */
@@ -59,6 +60,7 @@ export async function startScanningClamdStandIn(socketPath: string, versionLine:
     socket.on('error', () => undefined);
     let buffered = Buffer.alloc(0);
     let streaming = false;
+    const chunks: Buffer[] = [];
     socket.on('data', (data) => {
       buffered = Buffer.concat([buffered, data]);
       if (!streaming) {
@@ -76,11 +78,14 @@ export async function startScanningClamdStandIn(socketPath: string, versionLine:
       while (buffered.length >= 4) {
         const length = buffered.readUInt32BE(0);
         if (length === 0) {
+          // EICAR is found, as by a real clamd (Verdict's self-test sends it); only the other files count as scans.
+          if (Buffer.concat(chunks).includes(EICAR)) return void socket.end('stream: Eicar-Test-Signature FOUND\0');
           scans++;
           socket.end('stream: OK\0');
           return;
         }
         if (buffered.length < 4 + length) return;
+        chunks.push(buffered.subarray(4, 4 + length));
         buffered = buffered.subarray(4 + length);
       }
     });

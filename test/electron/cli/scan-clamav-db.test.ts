@@ -4,13 +4,13 @@
 // clamd is left after the run. Also the engine line of the built-in engine and the
 // arguments it refuses. The run's wall time is printed (the report's CLI figure).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clamdAnswers } from '../../../electron/local-service/engines/own-clamd/clamd-commands.ts';
 import { findClamd } from '../../../electron/local-service/engines/own-clamd/find-clamav.ts';
 import { DEFAULT_CLAMD_SOCKETS } from '../../../electron/local-service/engines/select-engine.ts';
-import { writeCustomSignature } from '../../support/clamav-db.ts';
+import { writeCustomSignature, writeEicarDatabase } from '../../support/clamav-db.ts';
 import { runNode, type ChildRun } from '../../support/node-child.ts';
 import { tempDir } from '../scans/harness.ts';
 
@@ -53,8 +53,8 @@ async function systemClamdAnswers(): Promise<boolean> {
 describe('scan CLI and the engine', () => {
   it.skipIf(findClamd() === null)("--clamav-db: Verdict's own clamd judges the file, the engine line says so, and no clamd is left", async (context) => {
     if (await systemClamdAnswers()) return context.skip();
-    const db = join(dir.path, 'db');
-    await mkdir(db);
+    // A database that knows EICAR, as every real one does: Verdict's self-test then passes.
+    const db = await writeEicarDatabase(join(dir.path, 'db'));
     const custom = await writeCustomSignature(db, dir.path, 'cli-own');
     const dataDir = join(dir.path, 'data-own');
     const started = performance.now();
