@@ -1,8 +1,10 @@
 // How one scan reads on a terminal: shared by the `scan` and `watch` CLIs.
-// Plain: `CLEAN  path  (detailed)`, `BASIC  path  (basic checks only …)`, `THREAT path  (detailed: findings)`,
+// Plain: `CLEAN  path  (detailed)`, `BASIC  path  (basic checks only …)`, `PARTIAL path  (scanned in part: reason)`,
+// `THREAT path  (detailed: findings)`,
 // `ALLOWED path  (detailed; allowed by you)`, `ERROR  path  (message)`; JSON: one object per line.
 import { displayName } from '../../shared/display-name.ts';
 import type { EngineIdentity } from '../../shared/engine/engine-identity.ts';
+import { COVERAGE_REASON_TEXT, coverageReasons } from '../../shared/scans/coverage.ts';
 import { verdictOf, type ScanRecord } from '../../shared/scans/record.ts';
 import { pathBytesOf, visibleBytesReplacer } from '../file-names/written-names.ts';
 
@@ -22,6 +24,9 @@ export function formatPlain(record: ScanRecord): string {
     case 'basic-only':
       // The built-in engine found nothing, but it knows only the EICAR test file: never "CLEAN".
       return `BASIC  ${path}  (${BASIC_ONLY_DETAIL}${reused})`;
+    case 'partial':
+      // Over a scan limit or encrypted: not all of it was inspected, so neither CLEAN nor THREAT.
+      return `PARTIAL ${path}  (${printable(partialDetail(record))}${reused})`;
     case 'unsafe': {
       const names = record.findings.map((finding) => finding.name).join(', ');
       const detail = names ? `${record.detailed ?? 'unsafe'}: ${names}` : (record.detailed ?? 'unsafe');
@@ -41,6 +46,12 @@ export function formatPlain(record: ScanRecord): string {
 
 /** What a `BASIC` line says: what looked at the file, and that it is not a full scan. */
 export const BASIC_ONLY_DETAIL = 'basic checks only (EICAR test file only); not a full scan: ClamAV was not available';
+
+/** What a `PARTIAL` line says: `scanned in part: <reason>; <reason>` (shared/scans/coverage.ts). */
+export function partialDetail(record: Pick<ScanRecord, 'findings'>): string {
+  const reasons = coverageReasons(record.findings).map((reason) => COVERAGE_REASON_TEXT[reason]);
+  return `scanned in part: ${reasons.join('; ')}`;
+}
 
 /** What the core does with the file (the move itself finishes after the line is printed). */
 function quarantineNote(record: ScanRecord): string {
@@ -127,14 +138,14 @@ export function formatRecord(record: ScanRecord, json: boolean): string {
 }
 
 /**
- * What a scan's files add up to, first match wins: 1 a threat; 2 a file could not be scanned or
- * was skipped; 3 no threat found, but some files were checked with basic checks only (ClamAV was
+ * What a scan's files add up to, first match wins: 1 a threat; 2 a file could not be scanned, was
+ * scanned in part (over a scan limit, or encrypted: like a file not scanned, part of it was not) or was skipped; 3 no threat found, but some files were checked with basic checks only (ClamAV was
  * not available): never "all clean"; 0 every file completed clean (or is content the user allowed).
  */
 export type ScanExitCode = 0 | 1 | 2 | 3;
 
-export const EXIT_CODES_USAGE = `Exit codes: 0 every file completed clean; 1 a threat was found; 2 a file could not be scanned or was skipped
-(a threat wins); 3 no threat found, but some files were checked with basic checks only (ClamAV was not
+export const EXIT_CODES_USAGE = `Exit codes: 0 every file completed clean; 1 a threat was found; 2 a file could not be scanned, was scanned
+in part (PARTIAL: over a scan limit, or encrypted) or was skipped (a threat wins); 3 no threat found, but some files were checked with basic checks only (ClamAV was not
 available: scan them again with ClamAV)`;
 
 export function exitCodeFor(records: readonly ScanRecord[]): ScanExitCode {
@@ -143,6 +154,7 @@ export function exitCodeFor(records: readonly ScanRecord[]): ScanExitCode {
     const verdict = verdictOf(record);
     if (verdict === 'unsafe') return 1;
     if (verdict === 'basic-only') code = code === 2 ? 2 : 3;
+    // 'partial' too: part of the file was not inspected.
     else if (verdict !== 'safe' && verdict !== 'allowed') code = 2;
   }
   return code;

@@ -1,6 +1,7 @@
 // What the `scan` CLI prints of a scan job: each of its files once (stdout), whether it came
 // as an event or from the history of a run interrupted before, with its progress (stderr).
 import { displayName } from '../../shared/display-name.ts';
+import { coverageReasons, type CoverageReason } from '../../shared/scans/coverage.ts';
 import { verdictOf, type ScanRecord } from '../../shared/scans/record.ts';
 import { isDefaultExclusionSkip } from '../jobs/default-exclusions.ts';
 import type { JobState } from '../jobs/job-state.ts';
@@ -22,6 +23,8 @@ export interface JobPrinter {
   threats(): number;
   /** Files judged clean by basic checks only (the built-in engine; ClamAV was not available). */
   basicOnly(): number;
+  /** Files scanned in part (over a scan limit, or encrypted), by their first reason. */
+  partial(): ReadonlyMap<CoverageReason, number>;
   /** Files not read again: unchanged since an earlier clean verdict (ScanRecord.reuseKind). */
   unchanged(): number;
   leftOutByDefault(): number;
@@ -35,6 +38,7 @@ export function createJobPrinter(io: CliIo, json: boolean): JobPrinter {
   let walked = false;
   let threats = 0;
   let basicOnly = 0;
+  const partial = new Map<CoverageReason, number>();
   let unchanged = 0;
   let leftOut = 0;
   let excluded: readonly string[] = [];
@@ -52,6 +56,10 @@ export function createJobPrinter(io: CliIo, json: boolean): JobPrinter {
       const verdict = verdictOf(record);
       if (verdict === 'unsafe') threats++;
       else if (verdict === 'basic-only') basicOnly++;
+      else if (verdict === 'partial') {
+        const reason = coverageReasons(record.findings)[0] ?? 'other-limit';
+        partial.set(reason, (partial.get(reason) ?? 0) + 1);
+      }
       if (record.reuseKind === 'unchanged') unchanged++;
       io.stdout(formatRecord(record, json));
       io.stderr(`[${count}/${Math.max(found, count)}${walked ? '' : '+'}] ${record.status}: ${displayName(record.fileName)}`);
@@ -60,6 +68,7 @@ export function createJobPrinter(io: CliIo, json: boolean): JobPrinter {
     count: () => count,
     threats: () => threats,
     basicOnly: () => basicOnly,
+    partial: () => partial,
     unchanged: () => unchanged,
     leftOutByDefault: () => leftOut,
   };

@@ -5,6 +5,7 @@
 import { stat } from 'node:fs/promises';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { displayName } from '../../shared/display-name.ts';
+import { COVERAGE_REASON_COUNT, type CoverageReason } from '../../shared/scans/coverage.ts';
 import type { ModeChoice, ScanRecord } from '../../shared/scans/record.ts';
 import type { CoreInternals } from '../core/create-core.ts';
 import { fsPath } from '../file-names/fs-path.ts';
@@ -101,7 +102,9 @@ export async function runJobScan(core: CoreInternals, io: CliIo, input: JobScanI
     // What to do about files that had basic checks only, then the summary (which counts them).
     const basicOnly = out.basicOnly();
     if (basicOnly > 0) io.stderr(basicOnlyLine(basicOnly));
-    io.stderr(job.counts.found === 0 ? 'No files found to scan.' : summaryLine(job, Date.now(), basicOnly));
+    const partial = [...out.partial().values()].reduce((sum, n) => sum + n, 0);
+    if (partial > 0) io.stderr(partialLine(out.partial()));
+    io.stderr(job.counts.found === 0 ? 'No files found to scan.' : summaryLine(job, Date.now(), basicOnly, partial));
     const unchanged = out.unchanged();
     if (unchanged > 0) io.stderr(`${unchanged} of them unchanged since an earlier scan with the same signatures: not read again (--force reads every file).`);
     tellOtherUnfinished(core, io, job.id);
@@ -109,12 +112,20 @@ export async function runJobScan(core: CoreInternals, io: CliIo, input: JobScanI
     await core.jobs.compacted(job.id);
     const { threats, couldNotScan, skipped } = job.counts;
     // 3: no threat and nothing left unscanned, but not all clean either (EXIT_CODES_USAGE in format.ts).
-    return threats > 0 ? 1 : couldNotScan + Math.max(0, skipped - out.leftOutByDefault()) > 0 ? 2 : basicOnly > 0 ? 3 : 0;
+    // 2 for files scanned in part too: part of them was not inspected.
+    return threats > 0 ? 1 : couldNotScan + partial + Math.max(0, skipped - out.leftOutByDefault()) > 0 ? 2 : basicOnly > 0 ? 3 : 0;
   } finally {
     unsubscribe();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+}
+
+/** Files scanned in part, by reason: "12 files were scanned in part: 9 over the size limit, 3 encrypted archives." */
+export function partialLine(byReason: ReadonlyMap<CoverageReason, number>): string {
+  const total = [...byReason.values()].reduce((sum, n) => sum + n, 0);
+  const parts = [...byReason].map(([reason, n]) => COVERAGE_REASON_COUNT[reason](n));
+  return `${total === 1 ? '1 file was' : `${total} files were`} scanned in part: ${parts.join(', ')}. Not all of ${total === 1 ? 'it' : 'them'} could be inspected (PARTIAL lines).`;
 }
 
 /** Files the built-in engine judged clean: no threat found, but not a full scan. */

@@ -1,6 +1,7 @@
 // The history's scan jobs: one `jobs` row per job (its state, see electron/jobs/job-state.ts),
 // and the questions a job asks about its own scan rows (scans.job_id).
 import { jobRunOptionsSchema, type JobCounts, type JobKind, type JobRunOptions, type JobState } from '../jobs/job-state.ts';
+import { SCANNED_IN_PART_LABEL } from '../../shared/scans/coverage.ts';
 import type { ScanRecord } from '../../shared/scans/record.ts';
 import { fromStoredText } from '../sqlite/stored-text.ts';
 import type { HistoryDb } from './history-db.ts';
@@ -142,7 +143,8 @@ export type JobTotals = Omit<JobCounts, 'found' | 'bytes'> & { pending: number }
 /** The job's rows (scans_by_job alone) and its other than clean rows by verdict (scans_job_not_clean): never each row's verdict. */
 export const JOB_TOTALS_SQL = {
   rows: 'SELECT count(*) AS n FROM scans WHERE job_id = ?',
-  notClean: `SELECT verdict, count(*) AS n FROM scans WHERE job_id = ? AND ${NOT_CLEAN} GROUP BY verdict`,
+  // The generated verdict reads a file scanned in part as 'unsafe' (safe = 0): its label tells it apart (a threat's few rows are read).
+  notClean: `SELECT CASE WHEN verdict = 'unsafe' AND detailed IS '${SCANNED_IN_PART_LABEL}' THEN 'partial' ELSE verdict END AS verdict, count(*) AS n FROM scans WHERE job_id = ? AND ${NOT_CLEAN} GROUP BY 1`,
 };
 
 export function jobTotals(h: HistoryDb, id: number): JobTotals {
@@ -152,7 +154,7 @@ export function jobTotals(h: HistoryDb, id: number): JobTotals {
   const n = (verdict: string) => Number(rows.find((row) => row.verdict === verdict)?.n ?? 0);
   // A finished job's clean files are in the compact store (job-files/).
   const safe = all - rows.reduce((sum, row) => sum + Number(row.n), 0) + compactCount(h, id);
-  return { scanned: safe + n('allowed') + n('unsafe'), threats: n('unsafe'), couldNotScan: n('could-not-scan'), skipped: n('skipped'), pending: n('pending') };
+  return { scanned: safe + n('allowed') + n('unsafe') + n('partial'), threats: n('unsafe'), couldNotScan: n('could-not-scan'), skipped: n('skipped'), pending: n('pending') };
 }
 
 export interface HistoryJobs {

@@ -1,8 +1,9 @@
 // Turns a HistoryQuery into SQL: the WHERE clause (statuses, verdicts, search)
 // and the ORDER BY, with parameters. Verdicts filter on the generated `verdict`
 // column, which is defined with the same rules as verdictOf(), except that it reads a
-// clean answer of basic checks only as 'safe': the engine columns tell those apart here.
+// clean answer of basic checks only as 'safe' and a file scanned in part as 'unsafe': other columns tell those apart here.
 import type { SQLInputValue } from 'node:sqlite';
+import { SCANNED_IN_PART_LABEL } from '../../shared/scans/coverage.ts';
 import { BASIC_CHECKS_CLEAN_LABEL, historyQuerySchema, type HistoryQuery, type Verdict } from '../../shared/scans/record.ts';
 import type { z } from 'zod';
 import { toStoredText } from '../sqlite/stored-text.ts';
@@ -86,21 +87,34 @@ export function nameMatchQuery(search: string): string {
  */
 export const BASIC_ONLY_SQL = `(engine_name IS 'builtin' OR (engine_name IS NULL AND detailed IS '${BASIC_CHECKS_CLEAN_LABEL.replaceAll("'", "''")}'))`;
 
+/** A file scanned in part, on its own columns (isScannedInPart()): the generated verdict reads it as 'unsafe' (safe = 0). 0 or 1, never NULL. */
+export const PARTIAL_SQL = `detailed IS '${SCANNED_IN_PART_LABEL.replaceAll("'", "''")}'`;
+
+/** Verdicts the generated column does not tell apart: each pair is one value there, told apart by the row's other columns. */
+const SPLIT = [
+  { column: 'safe', own: 'basic-only', sql: BASIC_ONLY_SQL },
+  { column: 'unsafe', own: 'partial', sql: PARTIAL_SQL },
+] as const;
+
 /**
- * The verdict filter. The generated column reads basic checks only as 'safe', so asked for one of
- * 'safe' and 'basic-only' without the other, that part is the clean rows with (or without) BASIC_ONLY_SQL.
- * `clean`: how the clean rows are found (the main list's SAFE_VERDICT_SQL, or the generated column).
+ * The verdict filter. The generated column reads basic checks only as 'safe' and scanned in part as
+ * 'unsafe', so asked for one of such a pair without the other, that part is the column's rows with
+ * (or without) the pair's own condition. Clean rows of the main list are found by SAFE_VERDICT_SQL.
  */
 function verdictClause(verdicts: readonly Verdict[], unindexed: string, listed: boolean): { sql: string; params: SQLInputValue[] } {
-  const safe = verdicts.includes('safe');
-  const basic = verdicts.includes('basic-only');
-  const named: string[] = verdicts.filter((verdict) => verdict !== 'safe' && verdict !== 'basic-only');
-  if (safe && basic) named.push('safe');
-  if (safe === basic) return { sql: `${unindexed}verdict IN (${named.map(() => '?').join(', ')})`, params: named };
-  const clean = listed ? SAFE_VERDICT_SQL : `${unindexed}verdict = 'safe'`;
-  const part = `(${clean} AND ${basic ? '' : 'NOT '}${BASIC_ONLY_SQL})`;
-  if (named.length === 0) return { sql: part, params: [] };
-  return { sql: `(${unindexed}verdict IN (${named.map(() => '?').join(', ')}) OR ${part})`, params: named };
+  const named: string[] = verdicts.filter((verdict) => !SPLIT.some((pair) => pair.column === verdict || pair.own === verdict));
+  const parts: string[] = [];
+  for (const pair of SPLIT) {
+    const column = verdicts.includes(pair.column);
+    const own = verdicts.includes(pair.own);
+    if (column && own) named.push(pair.column);
+    else if (column || own) {
+      const rows = listed && pair.column === 'safe' ? SAFE_VERDICT_SQL : `${unindexed}verdict = '${pair.column}'`;
+      parts.push(`(${rows} AND ${own ? '' : 'NOT '}${pair.sql})`);
+    }
+  }
+  if (named.length > 0) parts.unshift(`${unindexed}verdict IN (${named.map(() => '?').join(', ')})`);
+  return { sql: parts.length === 1 ? (parts[0] ?? '') : `(${parts.join(' OR ')})`, params: named };
 }
 
 export function buildFilter(query: Pick<ParsedHistoryQuery, 'statuses' | 'verdicts' | 'search' | 'order' | 'pendingReasons' | 'job' | 'jobRows'>, options: FilterOptions = {}): SqlFilter {

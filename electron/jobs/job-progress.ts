@@ -25,14 +25,15 @@ export function progressOf(job: JobState, previous: JobState | null, now: number
 }
 
 /**
- * The summary line (CLI stderr, logs). `basicOnly`: of the files scanned, those the built-in engine
- * judged clean (the CLI counts them as it prints them): said with the count, never left inside "scanned".
+ * The summary line (CLI stderr, logs). `basicOnly`, `partial`: of the files scanned, those the built-in engine
+ * judged clean and those scanned in part (the CLI counts them as it prints them): said with the count, never left inside "scanned".
  */
-export function summaryLine(job: JobState, now: number, basicOnly = 0): string {
+export function summaryLine(job: JobState, now: number, basicOnly = 0, partial = 0): string {
   const c = job.counts;
   const seconds = activeMs(job, now) / 1000;
   const how = job.status === 'cancelled' ? 'cancelled' : job.status === 'completed' ? 'done' : job.status;
-  const basic = basicOnly > 0 ? ` (${basicOnly} with basic checks only, not a full scan)` : '';
+  const notFull = [...(basicOnly > 0 ? [`${basicOnly} with basic checks only, not a full scan`] : []), ...(partial > 0 ? [`${partial} scanned in part`] : [])];
+  const basic = notFull.length > 0 ? ` (${notFull.join('; ')})` : '';
   return (
     `${capitalized(job.kind)} scan ${how}: ${c.scanned} scanned${basic}, ${c.threats} ${c.threats === 1 ? 'threat' : 'threats'}, ` +
     `${c.couldNotScan} could not scan, ${c.skipped} skipped, in ${seconds.toFixed(1)} s (${filesPerSecond(job, now).toFixed(0)} files/s).`

@@ -73,8 +73,8 @@ export function countFinished(run: JobRun, record: ScanRecord): void {
   const counts = run.state.counts;
   const verdict = verdictOf(record);
   if (verdict === 'skipped') counts.skipped++;
-  // Basic checks only is a verdict too (counted as scanned, as jobTotals counts it); the CLI tells those files apart.
-  else if (verdict === 'safe' || verdict === 'basic-only' || verdict === 'allowed' || verdict === 'unsafe') counts.scanned++;
+  // Basic checks only and scanned in part are verdicts too (counted as scanned, as jobTotals counts them); the CLI tells those files apart.
+  else if (verdict === 'safe' || verdict === 'basic-only' || verdict === 'partial' || verdict === 'allowed' || verdict === 'unsafe') counts.scanned++;
   else counts.couldNotScan++;
   if (verdict === 'unsafe') counts.threats++;
 }

@@ -9,7 +9,7 @@ import type { Timers } from './event-batcher.ts';
 import type { ShellTexts, ThreatOutcome } from './texts.ts';
 
 export interface Notice {
-  kind: 'threat' | 'clean' | 'basic-only' | 'failed' | 'summary' | 'job' | 'schedule' | 'self-test';
+  kind: 'threat' | 'clean' | 'basic-only' | 'partial' | 'failed' | 'summary' | 'job' | 'schedule' | 'self-test';
   title: string;
   body: string;
   /** The scan a click opens; null opens the main view. */
@@ -64,6 +64,8 @@ export function planNotifications(batch: readonly Finished[], policy: Notificati
   // Told when clean results are (the user asked to hear "no threat found"), in words of their own.
   const basic = batch.filter((record) => verdictOf(record) === 'basic-only');
   const failed = batch.filter((record) => verdictOf(record) === 'could-not-scan');
+  // Scanned in part (over a scan limit, or encrypted): told always, like files that could not be scanned.
+  const partial = batch.filter((record) => verdictOf(record) === 'partial');
 
   const outcomeOf = policy.outcomeOf ?? outcomeOfRecord;
   const individual = [
@@ -75,12 +77,16 @@ export function planNotifications(batch: readonly Finished[], policy: Notificati
       ...(threats.length > 0 ? [texts.threats(threats.length)] : []),
       ...(clean.length > 0 ? [texts.clean(clean.length)] : []),
       ...(basic.length > 0 ? [texts.basicOnly(basic.length)] : []),
+      ...(partial.length > 0 ? [texts.partial(partial.length)] : []),
       ...(failed.length > 0 ? [texts.failed(failed.length)] : []),
     ];
     return [{ kind: 'summary', title: texts.summaryTitle, body: parts.join(', '), scanId: threats[0]?.id ?? null }];
   }
   if (failed.length > 0) {
     individual.push({ kind: 'failed', title: texts.failedTitle, body: texts.failedBody(failed.length), scanId: failed[0]?.id ?? null });
+  }
+  if (partial.length > 0) {
+    individual.push({ kind: 'partial', title: texts.partialTitle, body: texts.partialBody(partial.length), scanId: partial[0]?.id ?? null });
   }
   return individual;
 }

@@ -38,6 +38,10 @@ export interface ShellTexts {
   threats(count: number): string;
   clean(count: number): string;
   basicOnly(count: number): string;
+  /** Files scanned in part (over a scan limit, or encrypted): never worded as clean. */
+  partial(count: number): string;
+  partialTitle: string;
+  partialBody(count: number): string;
   failed(count: number): string;
   /** The offer to start at login, made when the first folder is watched. */
   loginOffer: { message: string; detail: string; accept: string; decline: string };
@@ -82,7 +86,7 @@ const en: ShellTexts = {
   selfTestFailedTitle: 'Verdict: malware detection is failing',
   selfTestFailedBody:
     'ClamAV did not detect the EICAR test file in Verdict’s self-test, so it may miss real malware too. Scans go on. Open Verdict › Settings › Malware engine to update the signatures or check ClamAV.',
-  verdict: { unsafe: 'Threat', safe: 'Clean', 'could-not-scan': 'Could not scan', pending: 'Scanning', skipped: 'Skipped', allowed: 'Allowed by you', 'basic-only': 'Basic checks only' },
+  verdict: { unsafe: 'Threat', safe: 'Clean', 'could-not-scan': 'Could not scan', pending: 'Scanning', skipped: 'Skipped', allowed: 'Allowed by you', 'basic-only': 'Basic checks only', partial: 'Scanned in part' },
   threatTitle: (name) => `Threat found: ${name}`,
   threatBody: (label, outcome) =>
     outcome === 'quarantined'
@@ -100,6 +104,9 @@ const en: ShellTexts = {
   threats: (count) => (count === 1 ? '1 threat found' : `${count} threats found`),
   clean: (count) => (count === 1 ? '1 file clean' : `${count} files clean`),
   basicOnly: (count) => (count === 1 ? '1 file checked with basic checks only' : `${count} files checked with basic checks only`),
+  partial: (count) => (count === 1 ? '1 file scanned in part' : `${count} files scanned in part`),
+  partialTitle: 'Some files were scanned only in part',
+  partialBody: (count) => `${en.partial(count)}: over a scan limit or encrypted, so not all of the contents could be inspected. Open Verdict to see which.`,
   failed: (count) => (count === 1 ? '1 file could not be scanned' : `${count} files could not be scanned`),
   loginOffer: {
     message: 'Start Verdict when you log in?',
@@ -140,7 +147,7 @@ const de: ShellTexts = {
   selfTestFailedTitle: 'Verdict: Die Erkennung von Schadsoftware versagt',
   selfTestFailedBody:
     'ClamAV hat die EICAR-Testdatei in Verdicts Selbsttest nicht erkannt und übersieht daher vielleicht auch echte Schadsoftware. Prüfungen laufen weiter. Öffnen Sie Verdict › Einstellungen › Malware-Engine, um die Signaturen zu aktualisieren oder ClamAV zu prüfen.',
-  verdict: { unsafe: 'Bedrohung', safe: 'Sauber', 'could-not-scan': 'Nicht prüfbar', pending: 'Wird geprüft', skipped: 'Übersprungen', allowed: 'Von Ihnen zugelassen', 'basic-only': 'Nur Basisprüfung' },
+  verdict: { unsafe: 'Bedrohung', safe: 'Sauber', 'could-not-scan': 'Nicht prüfbar', pending: 'Wird geprüft', skipped: 'Übersprungen', allowed: 'Von Ihnen zugelassen', 'basic-only': 'Nur Basisprüfung', partial: 'Teilweise geprüft' },
   threatTitle: (name) => `Bedrohung gefunden: ${name}`,
   threatBody: (label, outcome) =>
     outcome === 'quarantined'
@@ -158,6 +165,9 @@ const de: ShellTexts = {
   threats: (count) => (count === 1 ? '1 Bedrohung gefunden' : `${count} Bedrohungen gefunden`),
   clean: (count) => (count === 1 ? '1 Datei sauber' : `${count} Dateien sauber`),
   basicOnly: (count) => (count === 1 ? '1 Datei nur mit Basisprüfung geprüft' : `${count} Dateien nur mit Basisprüfung geprüft`),
+  partial: (count) => (count === 1 ? '1 Datei teilweise geprüft' : `${count} Dateien teilweise geprüft`),
+  partialTitle: 'Einige Dateien wurden nur teilweise geprüft',
+  partialBody: (count) => `${de.partial(count)}: über einer Prüfgrenze oder verschlüsselt, daher konnte nicht der ganze Inhalt untersucht werden. Öffnen Sie Verdict, um zu sehen, welche.`,
   failed: (count) => (count === 1 ? '1 Datei konnte nicht geprüft werden' : `${count} Dateien konnten nicht geprüft werden`),
   loginOffer: {
     message: 'Verdict beim Anmelden starten?',

@@ -26,6 +26,7 @@ import { ExclusionReason } from './ExclusionReason.tsx';
 import { linkOutsideText } from './exclusion-text.ts';
 import { ThreatResponse } from './ThreatResponse.tsx';
 import { BasicChecksChoice } from './BasicChecksChoice.tsx';
+import { PartialExplanation } from './PartialExplanation.tsx';
 import { unsafeHint } from '../quarantine/disposition-text.ts';
 import { Fact } from '../app/Fact.tsx';
 
@@ -279,6 +280,8 @@ function VerdictExplanation({ record }: { record: ScanRecord }): ReactElement | 
           </div>
         </div>
       );
+    case 'partial':
+      return <PartialExplanation record={record} />;
     case 'safe':
       return null;
   }

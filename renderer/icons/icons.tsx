@@ -47,6 +47,14 @@ export const BasicOnlyIcon = (props: IconProps): ReactElement => (
   </Svg>
 );
 
+/** A circle filled half: scanned in part (over a scan limit, or encrypted), neither the clean check nor a threat. */
+export const PartialIcon = (props: IconProps): ReactElement => (
+  <Svg {...props}>
+    <circle cx="12" cy="12" r="9" fill="none" stroke="currentColor" strokeWidth="2" />
+    <path d="M12 3a9 9 0 0 1 0 18z" fill="currentColor" />
+  </Svg>
+);
+
 /** A clock: pending. */
 export const ClockIcon = (props: IconProps): ReactElement => (
   <Svg {...props}>

@@ -7,7 +7,7 @@ import { useVerdict } from '../store/use-verdict.ts';
 import { isFiltered, NO_FILTERS } from './filters.ts';
 
 const STATUSES: readonly LocalStatus[] = localStatusSchema.options;
-const VERDICTS: readonly Verdict[] = ['unsafe', 'could-not-scan', 'basic-only', 'safe', 'allowed', 'pending', 'skipped'];
+const VERDICTS: readonly Verdict[] = ['unsafe', 'could-not-scan', 'partial', 'basic-only', 'safe', 'allowed', 'pending', 'skipped'];
 const SEARCH_DELAY_MS = 250;
 
 export function FilterBar(): ReactElement {

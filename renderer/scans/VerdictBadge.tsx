@@ -3,13 +3,15 @@
 import type { ReactElement } from 'react';
 import { verdictOf, type ScanRecord, type Verdict } from '../../shared/scans/record.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
-import { AllowedIcon, BasicOnlyIcon, CleanIcon, ClockIcon, SkipIcon, ThreatIcon, WarningIcon } from '../icons/icons.tsx';
+import { AllowedIcon, BasicOnlyIcon, CleanIcon, ClockIcon, PartialIcon, SkipIcon, ThreatIcon, WarningIcon } from '../icons/icons.tsx';
 
 const ICONS: Record<Verdict, (props: { className?: string }) => ReactElement> = {
   unsafe: ThreatIcon,
   safe: CleanIcon,
   // Basic checks only (ClamAV was not available): its own outline and word, never the clean check.
   'basic-only': BasicOnlyIcon,
+  // Scanned in part (over a scan limit, or encrypted): half a circle, never the clean check.
+  partial: PartialIcon,
   'could-not-scan': WarningIcon,
   pending: ClockIcon,
   skipped: SkipIcon,

@@ -2,6 +2,7 @@
 // Shared by the core (which writes it), the IPC bridge and the renderer.
 import { z } from 'zod';
 import { engineIdentitySchema, findingSchema } from '../service-contract/scan.ts';
+import { SCANNED_IN_PART_LABEL } from './coverage.ts';
 
 /**
  * queued → uploading → processing → completed | failed. `skipped` is terminal
@@ -125,8 +126,9 @@ export function queuedRecord(fields: QueuedRecordFields): ScanRecord {
 /**
  * `basic-only`: judged clean by the built-in engine alone (it knows only the EICAR test file,
  * ClamAV was not available): a clean answer that is never shown or counted as clean.
+ * `partial`: scanned in part (over a scan limit, or encrypted; shared/scans/coverage.ts): neither clean nor a threat.
  */
-export const VERDICTS = ['unsafe', 'safe', 'basic-only', 'could-not-scan', 'pending', 'skipped', 'allowed'] as const;
+export const VERDICTS = ['unsafe', 'safe', 'basic-only', 'partial', 'could-not-scan', 'pending', 'skipped', 'allowed'] as const;
 export type Verdict = (typeof VERDICTS)[number];
 
 /**
@@ -148,16 +150,25 @@ export function isBasicChecksOnly(record: Pick<VerdictFields, 'engine' | 'detail
 }
 
 /**
+ * Whether the engine could inspect only part of the file (its label, set when every finding is a
+ * limit or encryption heuristic). It is stored with `safe: false`, never as clean, and reads "partial".
+ */
+export function isScannedInPart(record: { detailed?: string | null }): boolean {
+  return record.detailed === SCANNED_IN_PART_LABEL;
+}
+
+/**
  * The one place that decides how a record reads: "could not scan" is never
  * "clean", content the user allowed reads "allowed" (the engine's verdict
- * stays in `safe`), and a clean answer of basic checks only reads "basic-only":
- * none of them is ever "clean". A threat the built-in engine found stays "unsafe".
+ * stays in `safe`), a clean answer of basic checks only reads "basic-only",
+ * and a file scanned in part reads "partial": none of them is ever "clean".
+ * A threat the built-in engine found stays "unsafe".
  */
 export function verdictOf(record: VerdictFields): Verdict {
   if (record.status === 'skipped') return 'skipped';
   if (record.status === 'failed') return 'could-not-scan';
   if (record.status !== 'completed') return 'pending';
-  if (record.safe === false) return record.disposition === 'allowed' ? 'allowed' : 'unsafe';
+  if (record.safe === false) return record.disposition === 'allowed' ? 'allowed' : isScannedInPart(record) ? 'partial' : 'unsafe';
   if (record.safe === true) return isBasicChecksOnly(record) ? 'basic-only' : 'safe';
   return 'could-not-scan';
 }

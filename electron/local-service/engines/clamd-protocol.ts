@@ -1,5 +1,6 @@
 // The bytes of clamd's socket protocol: where clamd listens, how commands and
 // INSTREAM chunks are framed, and what its replies mean. No I/O here.
+import { isCoverageOnly } from '../../../shared/scans/coverage.ts';
 import { DETAILED_LABELS, EngineError, type EngineVerdict } from './engine.ts';
 
 /** A clamd listener: a Unix socket (LocalSocket) or TCP (TCPAddr/TCPSocket). */
@@ -74,7 +75,8 @@ export function parseInstreamReply(raw: string): EngineVerdict {
     else if (OK.test(message)) ok = true;
     else throw new EngineError('engine_error', `unexpected reply from clamd: ${quoteReply(raw)}`);
   }
-  if (findings.length > 0) return { safe: false, detailed: DETAILED_LABELS.infected, findings };
+  // Only limit or encryption heuristics: scanned in part, never clean (and not a threat either).
+  if (findings.length > 0) return { safe: false, detailed: isCoverageOnly(findings) ? DETAILED_LABELS.scannedInPart : DETAILED_LABELS.infected, findings };
   if (ok && messages.length === 1) return { safe: true, detailed: DETAILED_LABELS.clean, findings: [] };
   throw new EngineError('engine_error', `unexpected reply from clamd: ${quoteReply(raw)}`);
 }

@@ -2,6 +2,7 @@
 // already on disk and say what was found. An engine that cannot decide throws
 // (or rejects) an EngineError; the service then fails the scan, never calls it safe.
 import type { EngineIdentity } from '../../../shared/engine/engine-identity.ts';
+import { SCANNED_IN_PART_LABEL } from '../../../shared/scans/coverage.ts';
 
 export interface EngineFinding {
   /** Signature name as the engine reports it, e.g. `Eicar-Signature` or `Win.Test.Clam.UNOFFICIAL`. */
@@ -82,4 +83,6 @@ export const DETAILED_LABELS = {
   infected: 'infected',
   /** The built-in engine found nothing, but it only recognises the EICAR test file. */
   basicChecksClean: 'clean (basic checks only; ClamAV not available)',
+  /** clamd could inspect only part of the file (every finding a limit or encryption heuristic): shared/scans/coverage.ts. */
+  scannedInPart: SCANNED_IN_PART_LABEL,
 } as const;

@@ -1,7 +1,7 @@
 // The threat response: a verdict is written together with what is done about it
 // (one write, so a crash never leaves a threat without its decision), then a
 // quarantine starts outside the pipeline's slots.
-import type { ScanRecord } from '../../../shared/scans/record.ts';
+import { isScannedInPart, type ScanRecord } from '../../../shared/scans/record.ts';
 import type { ScanRecordPatch } from '../../history/history.ts';
 import type { ThreatResponse } from '../../quarantine/threat-response.ts';
 import { save, saveHeld, type Pipeline } from './context.ts';
@@ -12,7 +12,8 @@ import { save, saveHeld, type Pipeline } from './context.ts';
  */
 export function saveVerdict(p: Pipeline, id: string, patch: ScanRecordPatch, current?: ScanRecord, held = false): ScanRecord | null {
   let response: ThreatResponse = { kind: 'none' };
-  if (patch.safe === false && patch.status === 'completed' && p.options.threatResponse) {
+  // A file scanned in part (safe: false, but only limit or encryption heuristics) is not a threat: no response.
+  if (patch.safe === false && patch.status === 'completed' && !isScannedInPart(patch) && p.options.threatResponse) {
     const record = current ?? p.history.get(id);
     if (record) response = p.options.threatResponse({ ...record, ...patch } as ScanRecord);
   }

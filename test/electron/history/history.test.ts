@@ -235,6 +235,8 @@ describe('verdicts', () => {
       { engine: { name: 'builtin', version: null, signatures: null }, detailed: 'clean (basic checks only; ClamAV not available)' },
       { engine: { name: 'clamav', version: '1.4.6', signatures: null }, detailed: 'clean' },
       { engine: null, detailed: 'clean (basic checks only; ClamAV not available)' },
+      // ClamAV could inspect only part of it (issue 27 §3): 'partial' when judged not safe.
+      { engine: { name: 'clamav', version: '1.4.6', signatures: null }, detailed: 'scanned in part' },
     ];
     const records = statuses.flatMap((status) =>
       [true, false, null].flatMap((safe) => dispositions.flatMap((disposition) => engines.map((by) => makeRecord({ status, safe, disposition, ...by })))),
@@ -254,7 +256,9 @@ describe('verdicts', () => {
     expect(history.query({ verdicts: ['safe'], limit: 1000 }).items.every((r) => r.safe === true && r.engine?.name !== 'builtin')).toBe(true);
     expect(history.query({ verdicts: ['basic-only'], limit: 1000 }).total).toBe(dispositions.length * 2);
     // Two verdicts at once, with and without a generated one beside them: the union of each.
-    for (const pair of [['safe', 'basic-only'], ['basic-only', 'unsafe'], ['safe', 'could-not-scan']] as Verdict[][]) {
+    expect(history.query({ verdicts: ['partial'], limit: 1000 }).total).toBe(dispositions.length - 1);
+    const pairs = [['safe', 'basic-only'], ['basic-only', 'unsafe'], ['safe', 'could-not-scan'], ['unsafe', 'partial'], ['partial', 'basic-only'], ['partial', 'could-not-scan']];
+    for (const pair of pairs as Verdict[][]) {
       const expected = records.filter((r) => pair.includes(verdictOf(r))).map((r) => r.id).sort();
       expect(history.query({ verdicts: pair, limit: 1000 }).items.map((r) => r.id).sort(), pair.join('+')).toEqual(expected);
       expect(history.query({ verdicts: pair, limit: 1000, jobRows: 'threats' }).items.map((r) => r.id).sort(), `${pair.join('+')} in the list`).toEqual(expected);

@@ -26,8 +26,28 @@ export function ownClamdFiles(dataDir: string): OwnClamdFiles {
 /** Above the service's 100 MB upload limit, so clamd never refuses what the service accepted. */
 export const OWN_CLAMD_LIMITS = { streamMaxLength: '120M', maxFileSize: '120M', maxScanSize: '400M' } as const;
 
-export function clamdConfigText(input: { files: OwnClamdFiles; socketPath: string; databaseDir: string }): string {
+/** Limits clamd.conf may set instead of clamd's or Verdict's defaults (tests use small ones); values as clamd reads them, e.g. `1M`. */
+export interface OwnClamdLimits {
+  maxFileSize?: string;
+  maxScanSize?: string;
+  maxRecursion?: number;
+  maxFiles?: number;
+}
+
+/**
+ * What clamd reports instead of a silent OK for what it could not inspect (issue 27 §3): a file over
+ * a limit, an encrypted archive or document. Its answer (`Heuristics.Limits.Exceeded.*`,
+ * `Heuristics.Encrypted.*`) becomes the verdict "scanned in part" (shared/scans/coverage.ts).
+ */
+export const COVERAGE_ALERTS = ['AlertExceedsMax yes', 'AlertEncrypted yes', 'AlertEncryptedArchive yes', 'AlertEncryptedDoc yes'] as const;
+
+export function clamdConfigText(input: { files: OwnClamdFiles; socketPath: string; databaseDir: string; limits?: OwnClamdLimits }): string {
   const { files } = input;
+  const limits = input.limits ?? {};
+  const counts = [
+    ...(limits.maxRecursion !== undefined ? [`MaxRecursion ${limits.maxRecursion}`] : []),
+    ...(limits.maxFiles !== undefined ? [`MaxFiles ${limits.maxFiles}`] : []),
+  ];
   const lines = [
     '# Written by Verdict for its own clamd; rewritten at every start.',
     'Foreground yes',
@@ -43,8 +63,10 @@ export function clamdConfigText(input: { files: OwnClamdFiles; socketPath: strin
     'LogRotate yes',
     'LogTime yes',
     `StreamMaxLength ${OWN_CLAMD_LIMITS.streamMaxLength}`,
-    `MaxFileSize ${OWN_CLAMD_LIMITS.maxFileSize}`,
-    `MaxScanSize ${OWN_CLAMD_LIMITS.maxScanSize}`,
+    `MaxFileSize ${limits.maxFileSize ?? OWN_CLAMD_LIMITS.maxFileSize}`,
+    `MaxScanSize ${limits.maxScanSize ?? OWN_CLAMD_LIMITS.maxScanSize}`,
+    ...counts,
+    ...COVERAGE_ALERTS,
     // Verdict reloads after its own updates (RELOAD); clamd need not poll the folder.
     'SelfCheck 0',
     'ConcurrentDatabaseReload yes',

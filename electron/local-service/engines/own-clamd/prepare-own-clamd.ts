@@ -3,7 +3,7 @@
 // so a bad setup is reported once instead of looping restarts.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { checkDatabaseDir, findClamd, findDatabaseDir, isExecutable, type DatabaseOrigin } from './find-clamav.ts';
-import { clamdConfigText, ownClamdFiles, type OwnClamdFiles } from './clamd-config.ts';
+import { clamdConfigText, ownClamdFiles, type OwnClamdFiles, type OwnClamdLimits } from './clamd-config.ts';
 import { acquireClamdLock } from './clamd-lock.ts';
 import { endLeftoverClamd } from './leftover-clamd.ts';
 import { chooseSocketPlace } from './socket-place.ts';
@@ -34,6 +34,8 @@ export interface OwnClamdSetup {
   dataDir: string;
   /** For the socket fallback (default the OS temp dir). */
   tempDir?: string;
+  /** Scan limits other than the defaults (tests set small ones to reach them). */
+  limits?: OwnClamdLimits;
 }
 
 export interface PreparedClamd {
@@ -82,7 +84,7 @@ export async function prepareOwnClamd(setup: OwnClamdSetup): Promise<Prepared> {
     const place = await chooseSocketPlace(s.dataDir, { tempDir: s.tempDir });
     if (!place.ok) return fail(place.problem, place.detail);
     try {
-      writeFileSync(f.configPath, clamdConfigText({ files: f, socketPath: place.socketPath, databaseDir: database.found ? database.dir : '' }), { mode: 0o600 });
+      writeFileSync(f.configPath, clamdConfigText({ files: f, socketPath: place.socketPath, databaseDir: database.found ? database.dir : '', limits: s.limits }), { mode: 0o600 });
     } catch (error) {
       return fail('data_dir_unwritable', `${f.configPath}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
     }
