@@ -72,6 +72,10 @@ export const api: VerdictApi = {
     allowRecord: (recordId) => invoke('quarantine:allowRecord', recordId),
     allowed: () => invoke('quarantine:allowed'),
     revokeAllowed: (sha256) => invoke('quarantine:revokeAllowed', sha256),
+    allowedNames: () => invoke('quarantine:allowedNames'),
+    nameAllowPreview: (name) => invoke('quarantine:nameAllowPreview', name),
+    allowName: (name) => invoke('quarantine:allowName', name),
+    revokeAllowedName: (name) => invoke('quarantine:revokeAllowedName', name),
   },
   history: {
     clear: () => invoke('history:clear'),

@@ -1,4 +1,4 @@
-// The commands `verdict` answers without opening a window: `verdict scan|watch|service|status|update …`,
+// The commands `verdict` answers without opening a window: `verdict scan|watch|service|status|update|allow-name …`,
 // from the packaged app (electron/shell/cli-mode.ts, routed before the single-instance
 // lock) and from a checkout (bin/verdict.mjs, `npx verdict …`). Plain Node: each command
 // is today's CLI module, loaded on demand, with its own output, JSON and exit codes.
@@ -30,6 +30,7 @@ const COMMANDS = {
   service: async (args: string[]): Promise<CommandOutcome> => ((await (await import('../local-service/cli.ts')).runServiceCli(args)) ? 'running' : Number(process.exitCode ?? 0)),
   status: async (args: string[]) => (await import('./status.ts')).runStatus(args, processIo()),
   update: async (args: string[]) => (await import('./update.ts')).runUpdate(args, processIo()),
+  'allow-name': async (args: string[]) => (await import('./allow-name.ts')).runAllowName(args, processIo()),
 } satisfies Record<string, (args: string[]) => Promise<CommandOutcome>>;
 
 type CommandName = keyof typeof COMMANDS;
@@ -61,6 +62,7 @@ Commands:
   service                      run the local File Scanning Service (verdict service --help)
   status                       the protection state: engine, signatures and their age (verdict status --json)
   update                       download the ClamAV signatures into Verdict's own folder (verdict update --help)
+  allow-name NAME              allow a detection name; --remove NAME, --list (verdict allow-name --help)
 
 Without a command, Verdict opens its window; files and folders named are scanned there.`;
 

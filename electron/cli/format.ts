@@ -1,7 +1,7 @@
 // How one scan reads on a terminal: shared by the `scan` and `watch` CLIs.
 // Plain: `CLEAN  path  (detailed)`, `BASIC  path  (basic checks only …)`, `PARTIAL path  (scanned in part: reason)`,
 // `THREAT path  (detailed: findings)`,
-// `ALLOWED path  (detailed; allowed by you)`, `ERROR  path  (message)`; JSON: one object per line.
+// `ALLOWED path  (detailed; allowed by you)`, `ALLOWED path  (detailed: findings; detection allowed by you)`, `ERROR  path  (message)`; JSON: one object per line.
 import { displayName } from '../../shared/display-name.ts';
 import type { EngineIdentity } from '../../shared/engine/engine-identity.ts';
 import { COVERAGE_REASON_TEXT, coverageReasons } from '../../shared/scans/coverage.ts';
@@ -27,12 +27,11 @@ export function formatPlain(record: ScanRecord): string {
     case 'partial':
       // Over a scan limit or encrypted: not all of it was inspected, so neither CLEAN nor THREAT.
       return `PARTIAL ${path}  (${printable(partialDetail(record))}${reused})`;
-    case 'unsafe': {
-      const names = record.findings.map((finding) => finding.name).join(', ');
-      const detail = names ? `${record.detailed ?? 'unsafe'}: ${names}` : (record.detailed ?? 'unsafe');
-      return `THREAT ${path}  (${printable(detail)}${reused}${quarantineNote(record)})`;
-    }
+    case 'unsafe':
+      return `THREAT ${path}  (${printable(withFindings(record))}${reused}${quarantineNote(record)})`;
     case 'allowed':
+      // Judged unsafe by the engine; the user allowed every finding's detection name.
+      if (record.allowedBy === 'name') return `ALLOWED ${path}  (${printable(withFindings(record))}; detection allowed by you${reused})`;
       // Judged unsafe by the engine; the user allowed exactly this content earlier.
       return `ALLOWED ${path}  (${printable(record.detailed ?? 'unsafe')}; allowed by you${reused})`;
     case 'skipped':
@@ -42,6 +41,12 @@ export function formatPlain(record: ScanRecord): string {
     default:
       return `ERROR  ${path}  (${printable(record.error?.message ?? 'could not be scanned')})`;
   }
+}
+
+/** An unsafe verdict's label with its findings' names: `infected: Win.Test.EICAR_HDB-1`. */
+function withFindings(record: ScanRecord): string {
+  const names = record.findings.map((finding) => finding.name).join(', ');
+  return names ? `${record.detailed ?? 'unsafe'}: ${names}` : (record.detailed ?? 'unsafe');
 }
 
 /** What a `BASIC` line says: what looked at the file, and that it is not a full scan. */
@@ -96,6 +101,8 @@ export interface JsonLine {
   pendingReason: string | null;
   /** What was done about a threat (see ScanRecord.disposition). */
   disposition: ScanRecord['disposition'] | null;
+  /** Why an allowed verdict is allowed: `content` (its sha256) or `name` (every finding's detection name); null otherwise. */
+  allowedBy: ScanRecord['allowedBy'] | null;
   /** Who made the verdict: `{name: "clamav" | "builtin", version, signatures}`; null when not known (or no verdict). */
   engine: EngineIdentity | null;
 }
@@ -118,6 +125,7 @@ export function toJsonLine(record: ScanRecord): JsonLine {
     error: record.error,
     pendingReason: record.pendingReason,
     disposition: record.disposition ?? null,
+    allowedBy: record.disposition === 'allowed' ? (record.allowedBy ?? 'content') : null,
     engine: record.engine ?? null,
   };
 }

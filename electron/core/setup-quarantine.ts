@@ -24,7 +24,12 @@ export async function setupQuarantine(ctx: CoreContext): Promise<{ quarantine: Q
 
 export function setupThreats(ctx: CoreContext, input: { history: History; quarantine: Quarantine; events: ScanEvents }): ThreatActions {
   const { settings } = ctx;
-  const threats = createThreatActions({ ...input, settings: () => settings.get(), log: ctx.log });
+  const threats = createThreatActions({
+    ...input,
+    settings: () => settings.get(),
+    saveAllowedNames: (names) => settings.update({ allowedDetectionNames: names }),
+    log: ctx.log,
+  });
   // Runs after the pipeline has stopped (teardown runs in reverse) and before the quarantine closes.
   ctx.onClose(() => threats.settle());
   return threats;
@@ -44,5 +49,9 @@ export function quarantineApi(guard: Guard, threats: ThreatActions): CoreApi['qu
     allowRecord: (recordId) => guard('Allowing a file', () => api.allowRecord(recordId)),
     allowed: () => guard('Listing allowed files', () => api.allowed()),
     revokeAllowed: (sha256) => guard('Removing an allowed file', () => api.revokeAllowed(sha256)),
+    allowedNames: () => guard('Reading the allowed detection names', () => api.allowedNames()),
+    nameAllowPreview: (name) => guard('Counting the files with a detection name', () => api.nameAllowPreview(name)),
+    allowName: (name) => guard('Allowing a detection name', () => api.allowName(name)),
+    revokeAllowedName: (name) => guard('Removing an allowed detection name', () => api.revokeAllowedName(name)),
   };
 }

@@ -15,6 +15,7 @@ import type { Quarantine, QuarantineRequest } from '../quarantine/quarantine.ts'
 import { decideThreatResponse, type ThreatResponse } from '../quarantine/threat-response.ts';
 import type { ScanEvents } from '../scans/events.ts';
 import { allowListActions } from './threat-allow-list.ts';
+import { allowNameActions, type SaveAllowedNames } from './threat-allow-names.ts';
 import { entryActions } from './threat-entry-actions.ts';
 import { addToQuarantine, finishPending, onThreat } from './threat-move.ts';
 import { reconcileRecords } from './threat-reconcile.ts';
@@ -44,10 +45,13 @@ export function createThreatActions(input: {
   history: History;
   quarantine: Quarantine;
   settings: () => Settings;
+  /** Saves the allowed detection names (the settings store). */
+  saveAllowedNames: SaveAllowedNames;
   events: ScanEvents;
   log: Logger;
 }): ThreatActions {
-  const state: ThreatState = { ...input, running: new Set(), closing: false };
+  const { saveAllowedNames, ...stores } = input;
+  const state: ThreatState = { ...stores, running: new Set(), closing: false };
   const { quarantine } = state;
   return {
     respond(record) {
@@ -56,6 +60,7 @@ export function createThreatActions(input: {
         manualAction: settings.threatAction,
         folders: settings.watchedFolders,
         isAllowed: (sha256) => quarantine.isAllowed(sha256),
+        isNameAllowed: (name) => settings.allowedDetectionNames.includes(name),
         wasRestoredTo: (sha256, path) => quarantine.wasRestoredTo(sha256, path),
       });
     },
@@ -68,6 +73,7 @@ export function createThreatActions(input: {
       add: (recordIds) => addToQuarantine(state, recordIds),
       ...entryActions(state),
       ...allowListActions(state),
+      ...allowNameActions(state, saveAllowedNames),
     },
     idle: () => whenSettled(state),
     async settle() {

@@ -18,7 +18,7 @@ export function allowListActions(state: ThreatState): AllowListActions {
         return err('invalid_state', 'This file is in quarantine: allow it from there (it is restored at the same time).', { cause: 'in_quarantine' });
       }
       const allowed = quarantine.allowContent({ sha256: record.sha256, fileName: record.fileName, recordId: record.id });
-      if (allowed.ok) updateRecord(state, record.id, { disposition: 'allowed' });
+      if (allowed.ok) updateRecord(state, record.id, { disposition: 'allowed', allowedBy: 'content' });
       return allowed;
     },
     allowed: async () => ok(quarantine.allowedContent()),
@@ -27,6 +27,8 @@ export function allowListActions(state: ThreatState): AllowListActions {
       // Those scans read as threats again; a file that came back from quarantine stays "restored".
       history.transaction(() => {
         for (const record of history.withDisposition('allowed', { sha256 })) {
+          // One its detection names allow stays allowed: that rule is taken off on its own (threat-allow-names.ts).
+          if (record.allowedBy === 'name') continue;
           updateRecord(state, record.id, { disposition: record.quarantineId ? 'restored' : null });
         }
       });

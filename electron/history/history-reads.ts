@@ -40,6 +40,24 @@ export function withDisposition(h: HistoryDb, disposition: Disposition, options:
   return many(h, `SELECT ${SELECT_COLUMNS} FROM scans WHERE sha256 = ? AND disposition = ? ORDER BY queued_at, seq`, options.sha256.toLowerCase(), disposition);
 }
 
+/**
+ * Threats and allowed threats with a finding of this detection name, oldest first, at most `limit`
+ * (issue 28 §1). Read through the verdict index: only those rows are looked at; the name is looked
+ * for in the findings' JSON, then confirmed on a finding's name (a damaged cell matches nothing).
+ */
+export function withFindingName(h: HistoryDb, name: string, limit: number): ScanRecord[] {
+  return many(
+    h,
+    `SELECT ${SELECT_COLUMNS} FROM scans
+     WHERE verdict IN ('unsafe', 'allowed') AND instr(findings_json, json_quote(?1)) > 0
+       AND EXISTS (SELECT 1 FROM json_each(CASE WHEN json_valid(findings_json) THEN findings_json ELSE '[]' END) AS finding
+                   WHERE json_extract(finding.value, '$.name') = ?1)
+     ORDER BY queued_at, seq LIMIT ?2`,
+    name,
+    limit,
+  );
+}
+
 export function counts(h: HistoryDb): QueueCounts {
   const result: QueueCounts = { queued: 0, uploading: 0, processing: 0 };
   const rows = h.prepare(`SELECT status, count(*) AS n FROM scans WHERE status IN ('queued', 'uploading', 'processing') GROUP BY status`).all() as Array<{

@@ -12,7 +12,7 @@ import { createGroupCommit } from './group-commit.ts';
 import { exportWith } from './history-export.ts';
 import { countSafeByBuiltin, markRescanRequested, safeByBuiltinPaths } from './history-engine.ts';
 import { historyJobs, type HistoryJobs } from './history-jobs.ts';
-import { counts, findReusable, listPending, queryPage, recordById, recordByReference, withDisposition } from './history-reads.ts';
+import { counts, findReusable, listPending, queryPage, recordById, recordByReference, withDisposition, withFindingName } from './history-reads.ts';
 import type { HistoryDb } from './history-db.ts';
 import { applyPatch, clearFinished, deleteOlderThan, insertRecords, keepLast, updateRecord } from './history-writes.ts';
 import { migrate } from './migrations.ts';
@@ -109,6 +109,8 @@ export interface History {
   listPending(): ScanRecord[];
   /** Records with this disposition (e.g. quarantines to finish after a crash), oldest first; optionally of one content. */
   withDisposition(disposition: Disposition, options?: { sha256?: string }): ScanRecord[];
+  /** Threats and allowed threats with a finding of this detection name, oldest first, at most `limit`. */
+  withFindingName(name: string, limit: number): ScanRecord[];
   /**
    * A page of records matching the query, and how many match in all: exact, or for a
    * broad name search at least `total` (`totalIsLowerBound`). Throws on a malformed query.
@@ -195,6 +197,7 @@ function createHistory(db: DatabaseSync, file: string, warning: string | null, o
     },
     listPending: () => listPending(h),
     withDisposition: (disposition, dispositionOptions = {}) => withDisposition(h, disposition, dispositionOptions),
+    withFindingName: (name, limit) => withFindingName(h, name, limit),
     query: (query) => queryPage(h, query),
     counts: () => counts(h),
     exportCsv: (target, query = {}) => exportWith(h, csvChunks, target, query),

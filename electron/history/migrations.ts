@@ -3,6 +3,7 @@
 // transaction together with the version bump, so a crash leaves either the old
 // or the new schema, never half of one.
 import type { DatabaseSync } from 'node:sqlite';
+import { ALLOWED_BY } from './allowed-by-migration.ts';
 import { LOSSLESS_NAMES } from './lossless-names-migration.ts';
 import { UNCHANGED_FILES } from './unchanged-files-migration.ts';
 
@@ -323,6 +324,7 @@ export const MIGRATIONS: readonly Migration[] = [
   LISTED_COUNT_IN_SEQ_ORDER,
   LOSSLESS_NAMES,
   UNCHANGED_FILES,
+  ALLOWED_BY,
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

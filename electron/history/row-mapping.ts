@@ -45,6 +45,7 @@ export const RECORD_COLUMNS = [
   'signatures_basis',
   'signatures_digest',
   'reuse_kind',
+  'allowed_by',
 ] as const;
 export type RecordColumn = (typeof RECORD_COLUMNS)[number];
 
@@ -82,6 +83,7 @@ const FIELD_COLUMNS: Record<Field, readonly RecordColumn[]> = {
   reusedFromId: ['reused_from_id'],
   reuseKind: ['reuse_kind'],
   disposition: ['disposition'],
+  allowedBy: ['allowed_by'],
   quarantineId: ['quarantine_id'],
   engine: ['engine_name', 'engine_version', 'signatures_version', 'signatures_date', 'signatures_basis', 'signatures_digest'],
 };
@@ -170,6 +172,8 @@ export function rowToRecord(row: Record<string, unknown>): ScanRecord {
     }),
     // Absent unless set (a compacted row, a row before migration 13), like `disposition`.
     ...(row.reuse_kind === 'content' || row.reuse_kind === 'unchanged' ? { reuseKind: row.reuse_kind } : {}),
+    // Absent unless set (a row before migration 14, a record never allowed).
+    ...(row.allowed_by === 'content' || row.allowed_by === 'name' ? { allowedBy: row.allowed_by } : {}),
     // Absent for a file scanned on its own, so such records read exactly as before jobs existed.
     ...(row.job_id === null || row.job_id === undefined ? {} : { jobId: Number(row.job_id) }),
   };

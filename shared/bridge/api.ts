@@ -15,6 +15,7 @@ import {
   type SubmitSummary,
 } from '../scans/record.ts';
 import {
+  detectionNameSchema,
   settingsPatchSchema,
   watchedFolderPatchSchema,
   watchedFolderSchema,
@@ -178,6 +179,14 @@ export interface VerdictApi {
     allowRecord(recordId: string): Promise<Result<AllowedContent>>;
     allowed(): Promise<Result<AllowedContent[]>>;
     revokeAllowed(sha256: string): Promise<Result<null>>;
+    /** Detection names the user allows (issue 28 §1), in the order they were allowed. */
+    allowedNames(): Promise<Result<string[]>>;
+    /** What allowing this detection name would do to the history (the confirmation's count). */
+    nameAllowPreview(name: string): Promise<Result<NameAllowPreview>>;
+    /** Allows a detection name: later verdicts, and the history's threats whose every finding is then allowed. */
+    allowName(name: string): Promise<Result<NameAllowOutcome>>;
+    /** Takes a name off: the records it allowed read as threats again (not_found: it was not allowed). */
+    revokeAllowedName(name: string): Promise<Result<NameAllowOutcome>>;
   };
   history: {
     /** Removes every finished scan except those whose file is in quarantine; never a pending one. */
@@ -267,6 +276,22 @@ export type CoreApi = Pick<VerdictApi, 'scans' | 'settings' | 'watch' | 'quarant
   };
 };
 
+/** The history's threats a detection name covers (at most HISTORY_NAME_SCAN_LIMIT are looked at). */
+export interface NameAllowPreview {
+  /** Threats that would read "allowed (by detection name)": every finding of theirs would be allowed. */
+  files: number;
+  /** Threats with this name whose file is in quarantine: they stay there (restore them from the quarantine). */
+  inQuarantine: number;
+  /** More rows have this name than were looked at: the counts are at least these. */
+  atLeast: boolean;
+}
+
+/** The allowed names after an allow or a removal, and how many history records changed. */
+export interface NameAllowOutcome {
+  names: string[];
+  changed: number;
+}
+
 // ---- Input schemas: every IPC handler parses its arguments with these. ----
 
 const id = z.string().min(1).max(128);
@@ -309,6 +334,10 @@ export const INVOKE_CHANNELS = {
   'quarantine:allowRecord': z.tuple([id]),
   'quarantine:allowed': z.tuple([]),
   'quarantine:revokeAllowed': z.tuple([sha256]),
+  'quarantine:allowedNames': z.tuple([]),
+  'quarantine:nameAllowPreview': z.tuple([detectionNameSchema]),
+  'quarantine:allowName': z.tuple([detectionNameSchema]),
+  'quarantine:revokeAllowedName': z.tuple([detectionNameSchema]),
   'history:clear': z.tuple([]),
   'history:export': z.tuple([exportFormatSchema, historyQuerySchema.optional()]),
   'files:pick': z.tuple([z.enum(['files', 'folder'])]),

@@ -39,6 +39,10 @@ export type RecordError = z.infer<typeof recordErrorSchema>;
 export const dispositionSchema = z.enum(['quarantine_pending', 'quarantined', 'quarantine_failed', 'restored', 'deleted', 'allowed']);
 export type Disposition = z.infer<typeof dispositionSchema>;
 
+/** Why a record's disposition is `allowed` (see ScanRecord.allowedBy). */
+export const allowedBySchema = z.enum(['content', 'name']);
+export type AllowedBy = z.infer<typeof allowedBySchema>;
+
 export const scanRecordSchema = z.object({
   id: z.string(),
   path: z.string(),
@@ -86,6 +90,12 @@ export const scanRecordSchema = z.object({
    * default on purpose: a default would be filled into every patch.
    */
   disposition: dispositionSchema.nullable().optional(),
+  /**
+   * Why a record reads "allowed": `content`, its sha256 is on the allowed list; `name`, every finding's
+   * detection name is (settings.allowedDetectionNames). Absent or null on records allowed before it
+   * was recorded (read as `content`) and on any record not allowed.
+   */
+  allowedBy: allowedBySchema.nullable().optional(),
   /** The quarantine entry (shared/quarantine/entry.ts) of this scan's file, once there is one. */
   quarantineId: z.string().nullable().optional(),
   /** The scan job (shared/jobs/job.ts) this file was scanned by; absent for files scanned on their own. */

@@ -16,6 +16,16 @@ import { scanSchedulesSchema } from './schedules.ts';
 
 export const SETTINGS_VERSION = 1;
 
+/**
+ * A detection name the user allows (issue 28 §1), as an engine reports it: "Win.Tool.Foo-123".
+ * Matched exactly (case and all); no control characters, so it reads on one line.
+ */
+export const detectionNameSchema = z
+  .string()
+  .min(1)
+  .max(256)
+  .regex(/^[^\p{Cc}\p{Zl}\p{Zp}]+$/u, 'A detection name is one line of text.');
+
 /** The per-folder options, without defaults: a patch must never fill in values it was not given. */
 const watchedFolderOptions = {
   recursive: z.boolean(),
@@ -120,6 +130,12 @@ export const settingsSchema = z.object({
   clamavDatabaseDir: userPreferences.clamavDatabaseDir.default(null),
   autoUpdateSignatures: userPreferences.autoUpdateSignatures.default(true),
   startOwnClamd: userPreferences.startOwnClamd.default(true),
+  /**
+   * Detection names the user allows: a verdict whose every finding has one of them reads "allowed
+   * (by detection name)". Not in the patch: changed only through the core's allow-name actions,
+   * which keep the history's records in step.
+   */
+  allowedDetectionNames: z.array(detectionNameSchema).max(1000).default([]),
   // Every protection field has a default, so settings files written before issue 8 parse unchanged.
   ...protectionSettingsShape,
 });

@@ -17,7 +17,7 @@ export function saveVerdict(p: Pipeline, id: string, patch: ScanRecordPatch, cur
     const record = current ?? p.history.get(id);
     if (record) response = p.options.threatResponse({ ...record, ...patch } as ScanRecord);
   }
-  if (response.kind === 'allowed') patch = { ...patch, disposition: 'allowed' };
+  if (response.kind === 'allowed') patch = { ...patch, disposition: 'allowed', allowedBy: response.by };
   if (response.kind === 'quarantine') patch = { ...patch, disposition: 'quarantine_pending' };
   const saved = held && current ? saveHeld(p, current, patch, response.kind === 'quarantine' ? 'now' : 'soon') : save(p, id, patch);
   if (saved && response.kind === 'quarantine') p.options.onThreat?.(saved, response.request);

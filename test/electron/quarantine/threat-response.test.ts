@@ -32,7 +32,21 @@ describe('decideThreatResponse', () => {
   });
 
   it('allowed content is remembered as allowed, whatever the action', () => {
-    expect(decideThreatResponse(unsafe, { ...context, isAllowed: (sha) => sha === SHA })).toEqual({ kind: 'allowed' });
+    expect(decideThreatResponse(unsafe, { ...context, isAllowed: (sha) => sha === SHA })).toEqual({ kind: 'allowed', by: 'content' });
+  });
+
+  it('a verdict whose every finding name is allowed is allowed by name, from any engine or service and without a digest', () => {
+    const names = { ...context, isNameAllowed: (name: string) => name === 'Win.Tool.Foo-123' || name === 'PUA.Win.Bar' };
+    const found = (...list: string[]) => ({ ...unsafe, findings: list.map((name) => ({ name, engine: 'remote-av' })) });
+    expect(decideThreatResponse(found('Win.Tool.Foo-123'), names)).toEqual({ kind: 'allowed', by: 'name' });
+    expect(decideThreatResponse({ ...found('Win.Tool.Foo-123', 'PUA.Win.Bar'), sha256: null }, names)).toEqual({ kind: 'allowed', by: 'name' });
+    // One finding not allowed: still a threat (quarantined here by the folder's action).
+    expect(decideThreatResponse(found('Win.Tool.Foo-123', 'Win.Trojan.Other'), names)).toMatchObject({ kind: 'quarantine' });
+    // Names match exactly; a threat with no finding named is never allowed by name.
+    expect(decideThreatResponse(found('win.tool.foo-123'), names)).toMatchObject({ kind: 'quarantine' });
+    expect(decideThreatResponse(found(), names)).toMatchObject({ kind: 'quarantine' });
+    // Content first: the same bytes allowed by content say so.
+    expect(decideThreatResponse(found('Win.Tool.Foo-123'), { ...names, isAllowed: () => true })).toEqual({ kind: 'allowed', by: 'content' });
   });
 
   it('content the user restored to this very path is not taken again (the watcher sees it reappear)', () => {

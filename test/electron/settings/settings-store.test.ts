@@ -38,6 +38,7 @@ const fullSettings: Settings = {
   clamavDatabaseDir: '/srv/clamav-db',
   autoUpdateSignatures: false,
   startOwnClamd: false,
+  allowedDetectionNames: ['Win.Tool.Foo-123'],
   watchedFolders: [
     {
       id: 'w1',

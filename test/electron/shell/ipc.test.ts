@@ -133,6 +133,15 @@ describe('argument validation', () => {
     ['quarantine:deleteMany', [Array.from({ length: 10_001 }, (_, i) => `q${i}`)]],
     ['quarantine:allowRecord', ['']],
     ['quarantine:revokeAllowed', ['not-a-digest']],
+    ['quarantine:allowName', ['']],
+    ['quarantine:allowName', ['x'.repeat(257)]],
+    ['quarantine:allowName', ['Win.A\nWin.B']],
+    ['quarantine:allowName', [42]],
+    ['quarantine:nameAllowPreview', []],
+    ['quarantine:revokeAllowedName', ['Win.A\u2028']],
+    ['quarantine:allowedNames', ['Win.A']],
+    // The list changes only through the allow-name channels, which keep the history in step.
+    ['settings:update', [{ allowedDetectionNames: ['Win.A'] }]],
     ['history:clear', [{ everything: true }]],
     ['files:pickSaveLocation', [42]],
     ['settings:update', [{ threatAction: 'delete' }]],
@@ -213,6 +222,19 @@ describe('routing', () => {
       { method: 'watch.update', args: ['f1', { paused: true }] },
       { method: 'watch.setAllPaused', args: [true] },
       { method: 'scans.rescan', args: ['s1'] },
+    ]);
+  });
+
+  it('sends the allow-name channels to the core as given', async () => {
+    await invoke('quarantine:nameAllowPreview', ['Win.Tool.Foo-123']);
+    await invoke('quarantine:allowName', ['Win.Tool.Foo-123']);
+    await invoke('quarantine:allowedNames', []);
+    await invoke('quarantine:revokeAllowedName', ['Win.Tool.Foo-123']);
+    expect(core.calls).toEqual([
+      { method: 'quarantine.nameAllowPreview', args: ['Win.Tool.Foo-123'] },
+      { method: 'quarantine.allowName', args: ['Win.Tool.Foo-123'] },
+      { method: 'quarantine.allowedNames', args: [] },
+      { method: 'quarantine.revokeAllowedName', args: ['Win.Tool.Foo-123'] },
     ]);
   });
 

@@ -160,6 +160,22 @@ export function createTestCore(): TestCore {
         record('quarantine.revokeAllowed', args);
         return ok(null);
       },
+      async allowedNames() {
+        record('quarantine.allowedNames', []);
+        return ok([]);
+      },
+      async nameAllowPreview(...args) {
+        record('quarantine.nameAllowPreview', args);
+        return ok({ files: 0, inQuarantine: 0, atLeast: false });
+      },
+      async allowName(...args) {
+        record('quarantine.allowName', args);
+        return ok({ names: [args[0]], changed: 0 });
+      },
+      async revokeAllowedName(...args) {
+        record('quarantine.revokeAllowedName', args);
+        return ok({ names: [], changed: 0 });
+      },
     },
     history: {
       async clear() {

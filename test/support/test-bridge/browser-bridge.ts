@@ -90,6 +90,10 @@ export function installTestBridge(config: BrowserBridgeConfig): void {
       allowRecord: (recordId) => invoke('quarantine', 'allowRecord', recordId),
       allowed: () => invoke('quarantine', 'allowed'),
       revokeAllowed: (sha256) => invoke('quarantine', 'revokeAllowed', sha256),
+      allowedNames: () => invoke('quarantine', 'allowedNames'),
+      nameAllowPreview: (name) => invoke('quarantine', 'nameAllowPreview', name),
+      allowName: (name) => invoke('quarantine', 'allowName', name),
+      revokeAllowedName: (name) => invoke('quarantine', 'revokeAllowedName', name),
     },
     history: {
       clear: () => invoke('history', 'clear'),
