@@ -92,8 +92,9 @@ function RecordDetails({ record }: { record: ScanRecord }): ReactElement {
     <div className="detail__body" data-focus-scope>
       <div className="detail__verdict">
         <VerdictBadge record={record} large />
-        {/* The built-in engine's label says "clean …": beside a basic-checks badge it would contradict it (it stays among the facts). */}
-        {record.detailed && verdict !== 'basic-only' ? <span className="detail__detailed">{record.detailed}</span> : null}
+        {/* The built-in engine's label says "clean …": beside a basic-checks badge it would contradict it; "scanned in part" would repeat
+            the badge (both stay among the facts). */}
+        {record.detailed && verdict !== 'basic-only' && verdict !== 'partial' ? <span className="detail__detailed">{record.detailed}</span> : null}
       </div>
       <VerdictExplanation record={record} />
       <BasicChecksChoice record={record} />

@@ -1,0 +1,96 @@
+// "Scanned in part" (issue 27 §3) is never shown as clean, nor as a threat, in the real renderer
+// (Chromium) over the real core: a file ClamAV could inspect only in part (over a scan limit, or
+// encrypted) reads "Scanned in part" with its own icon and look, has a filter of its own (the
+// threat filter leaves it out), and its detail gives the reason in words; axe finds nothing, in
+// English and in German.
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { openHistory } from '../../electron/history/history.ts';
+import { SCANNED_IN_PART_LABEL } from '../../shared/scans/coverage.ts';
+import { queuedRecord, type ScanRecord } from '../../shared/scans/record.ts';
+import { de } from '../../renderer/i18n/de.ts';
+import { en } from '../../renderer/i18n/en.ts';
+import { contrastOf } from './support/app-harness.ts';
+import { axeViolations, describeViolations } from './support/axe.ts';
+import { expectNoProblems, rowFor, useE2eApp } from './support/e2e-app.ts';
+
+const { start } = useE2eApp({ prefix: 'verdict-e2e-partial-', engine: false });
+const CLAMAV = { name: 'clamav' as const, version: '1.4.6', signatures: { version: 27467, date: '2026-11-20T09:00:00.000Z' } };
+
+function judged(fileName: string, at: string, over: Partial<ScanRecord>): ScanRecord {
+  const id = randomUUID();
+  return {
+    ...queuedRecord({ id, path: `/home/user/${fileName}`, fileName, origin: 'drop', backend: 'local', externalReferenceId: `verdict/e2e/${id}`, queuedAt: at }),
+    status: 'completed',
+    safe: true,
+    completedAt: at,
+    engine: CLAMAV,
+    ...over,
+  };
+}
+
+const SEEDED = [
+  judged('photos.zip', '2026-11-20T10:00:00.000Z', { safe: false, detailed: SCANNED_IN_PART_LABEL, findings: [{ name: 'Heuristics.Encrypted.Zip' }] }),
+  judged('disk.iso', '2026-11-20T10:00:01.000Z', { safe: false, detailed: SCANNED_IN_PART_LABEL, findings: [{ name: 'Heuristics.Limits.Exceeded.MaxFileSize' }] }),
+  judged('clean.txt', '2026-11-20T10:00:02.000Z', { detailed: 'clean' }),
+  judged('eicar.com', '2026-11-20T10:00:03.000Z', { safe: false, detailed: 'infected', findings: [{ name: 'Win.Test.EICAR_HDB-1' }] }),
+];
+
+const seed = (dataDir: string) => {
+  const history = openHistory(dataDir);
+  history.insertMany(SEEDED);
+  history.close();
+};
+
+describe('scanned in part', () => {
+  it('reads "Scanned in part", never "Clean" or "Threat": its badge, its filter and its reason, axe-clean', async () => {
+    const { real, app, page } = await start({ prepare: seed });
+    const zip = rowFor(page, 'photos.zip');
+    await zip.and(page.locator('[data-verdict=partial]')).waitFor();
+    const badge = zip.locator('.badge');
+    expect(await badge.textContent()).toBe(en['verdict.partial']);
+    expect(await badge.getAttribute('class')).toContain('badge--partial');
+    expect(await badge.locator('svg').count()).toBe(1);
+    expect(await rowFor(page, 'clean.txt').getAttribute('data-verdict')).toBe('safe');
+    expect(await rowFor(page, 'eicar.com').getAttribute('data-verdict')).toBe('unsafe');
+    expect(await contrastOf(page, '.row .badge--partial')).toBeGreaterThanOrEqual(4.5);
+
+    // A filter of its own; the threat filter leaves such files out.
+    const filter = page.getByLabel(en['filter.verdict']);
+    expect(await filter.locator('option[value="partial"]').textContent()).toBe(en['verdict.partial']);
+    await filter.selectOption('partial');
+    await expect.poll(() => page.locator('.row[data-scan-id]').count()).toBe(2);
+    expect(await page.locator('.row[data-scan-id][data-verdict=partial]').count()).toBe(2);
+    await filter.selectOption('unsafe');
+    await rowFor(page, 'eicar.com').waitFor();
+    await expect.poll(() => page.locator('.row[data-scan-id]').count()).toBe(1);
+    await filter.selectOption('all');
+
+    // The detail gives the reason in words, and says it is not clean; no quarantine actions.
+    await rowFor(page, 'photos.zip').click();
+    const detail = page.getByTestId('detail-panel');
+    const note = detail.getByTestId('partial');
+    await note.waitFor();
+    expect(await note.textContent()).toContain(en['detail.partialTitle']);
+    expect(await note.textContent()).toContain(en['coverage.encrypted-archive']);
+    expect(await note.textContent()).toContain(en['detail.partialHint']);
+    expect(await detail.getByTestId('threat-actions').count()).toBe(0);
+    expect(await detail.locator('.detail__verdict .badge').textContent()).toBe(en['verdict.partial']);
+    expect(describeViolations(await axeViolations(page))).toEqual([]);
+    await rowFor(page, 'disk.iso').click();
+    await detail.getByTestId('partial').getByText(en['coverage.file-size']).waitFor();
+    await app.screenshot('partial-detail-en');
+
+    // German: its own word, and the reason in German.
+    expect((await real.core.settings.update({ language: 'de' })).ok).toBe(true);
+    await page.reload();
+    await page.locator('html[lang=de]').waitFor();
+    const german = rowFor(page, 'photos.zip');
+    await german.waitFor();
+    expect(await german.locator('.badge').textContent()).toBe(de['verdict.partial']);
+    await german.click();
+    await page.getByTestId('detail-panel').getByTestId('partial').getByText(de['coverage.encrypted-archive']).waitFor();
+    expect(describeViolations(await axeViolations(page))).toEqual([]);
+    expectNoProblems(app);
+  });
+});
