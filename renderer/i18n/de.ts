@@ -694,6 +694,7 @@ export const de: Messages = {
   'jobs.files.couldNotScan': 'Nicht prüfbar',
   'jobs.files.skipped': 'Übersprungen',
   'jobs.files.basicOnly': 'Nur Basisprüfung: keine Bedrohung gefunden, keine vollständige Prüfung',
+  'jobs.files.partial': 'Teilweise geprüft: nicht alles konnte untersucht werden',
   'jobs.files.none': 'Keine.',
   'jobs.files.more_one': '{count} weitere zeigen',
   'jobs.files.more_other': '{count} weitere zeigen',

@@ -694,6 +694,7 @@ export const en = {
   'jobs.files.couldNotScan': 'Could not scan',
   'jobs.files.skipped': 'Skipped',
   'jobs.files.basicOnly': 'Basic checks only: no threat found, not a full scan',
+  'jobs.files.partial': 'Scanned in part: not all of it could be inspected',
   'jobs.files.none': 'None.',
   'jobs.files.more_one': 'Show {count} more',
   'jobs.files.more_other': 'Show {count} more',

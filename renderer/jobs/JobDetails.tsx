@@ -1,10 +1,11 @@
 // A job's expansion: what its defaults left out, its threats, the files it could not
-// scan, those checked with basic checks only and the ones it skipped (a page each, then
+// scan, those scanned in part, those checked with basic checks only and the ones it skipped (a page each, then
 // "show more"), and a search for its clean files by name or hash, a page at a time:
 // never a wall of rows.
 import { useState, type ReactElement } from 'react';
 import { displayName } from '../../shared/display-name.ts';
 import type { JobState } from '../../shared/jobs/job.ts';
+import { coverageReasons } from '../../shared/scans/coverage.ts';
 import { verdictOf, type ScanRecord, type Verdict } from '../../shared/scans/record.ts';
 import type { MessageKey, Translator } from '../i18n/messages.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
@@ -22,14 +23,17 @@ export function JobDetails({ job }: { job: JobState }): ReactElement {
   // A job counts its files of basic checks only among those scanned without a threat: the history tells how many.
   const answered = Math.max(0, c.scanned - c.threats);
   const basicOnly = useJobFiles(answered > 0 ? { job: job.id, verdicts: ['basic-only'], limit: 1, offset: 0, order: 'oldest' } : null, answered).page?.total ?? 0;
+  // Files scanned in part (over a scan limit, or encrypted) are counted there too, and are never clean.
+  const partial = useJobFiles(answered > 0 ? { job: job.id, verdicts: ['partial'], limit: 1, offset: 0, order: 'oldest' } : null, answered).page?.total ?? 0;
   return (
     <div className="job-details">
       {job.excluded.length > 0 ? <p className="muted job-details__left-out">{t('jobs.leftOut', { folders: job.excluded.map((folder) => displayName(folder)).join(', ') })}</p> : null}
       <JobFiles jobId={job.id} verdicts={['unsafe', 'allowed']} title="jobs.files.threats" count={c.threats} name="threats" />
       <JobFiles jobId={job.id} verdicts={['could-not-scan']} title="jobs.files.couldNotScan" count={c.couldNotScan} name="could-not-scan" />
+      {partial > 0 ? <JobFiles jobId={job.id} verdicts={['partial']} title="jobs.files.partial" count={partial} name="partial" /> : null}
       {basicOnly > 0 ? <JobFiles jobId={job.id} verdicts={['basic-only']} title="jobs.files.basicOnly" count={basicOnly} name="basic-only" /> : null}
       <JobFiles jobId={job.id} verdicts={['skipped']} title="jobs.files.skipped" count={c.skipped} name="skipped" />
-      <CleanSearch jobId={job.id} clean={Math.max(0, answered - basicOnly)} basicOnly={basicOnly} />
+      <CleanSearch jobId={job.id} clean={Math.max(0, answered - basicOnly - partial)} basicOnly={basicOnly} />
     </div>
   );
 }
@@ -80,8 +84,10 @@ function JobFiles({ jobId, verdicts, title, count, name }: JobFilesProps): React
   );
 }
 
-/** Why a file was not scanned; the system's words in it marked as such. */
+/** Why a file was not scanned (or scanned in part); the system's words in it marked as such. */
 function Reason({ translator, record }: { translator: Translator; record: ScanRecord }): ReactElement | null {
+  const coverage = verdictOf(record) === 'partial' ? coverageReasons(record.findings)[0] : undefined;
+  if (coverage) return <span className="job-file__reason muted">{translator.t(`coverage.${coverage}`)}</span>;
   const reason = reasonOf(translator, record);
   if (!reason || !record.error) return null;
   const quoted = record.status === 'failed' ? failureWords(record.error) : [];

@@ -13,6 +13,7 @@ import { en } from '../../renderer/i18n/en.ts';
 import { contrastOf } from './support/app-harness.ts';
 import { axeViolations, describeViolations } from './support/axe.ts';
 import { expectNoProblems, rowFor, useE2eApp } from './support/e2e-app.ts';
+import { jobStateFor } from '../electron/jobs/job-kit.ts';
 
 const { start } = useE2eApp({ prefix: 'verdict-e2e-partial-', engine: false });
 const CLAMAV = { name: 'clamav' as const, version: '1.4.6', signatures: { version: 27467, date: '2026-11-20T09:00:00.000Z' } };
@@ -92,5 +93,40 @@ describe('scanned in part', () => {
     await page.getByTestId('detail-panel').getByTestId('partial').getByText(de['coverage.encrypted-archive']).waitFor();
     expect(describeViolations(await axeViolations(page))).toEqual([]);
     expectNoProblems(app);
+  });
+
+  it("a job's files scanned in part have a list of their own, with the reason, never among its threats or clean files", async () => {
+    const files = [
+      judged('a.txt', '2026-11-20T10:00:00.000Z', { detailed: 'clean' }),
+      judged('photos.zip', '2026-11-20T10:00:01.000Z', { safe: false, detailed: SCANNED_IN_PART_LABEL, findings: [{ name: 'Heuristics.Encrypted.Zip' }] }),
+      judged('eicar.com', '2026-11-20T10:00:02.000Z', { safe: false, detailed: 'infected', findings: [{ name: 'Win.Test.EICAR_HDB-1' }] }),
+    ].map((record) => ({ ...record, path: `/tree/${record.fileName}` }));
+    const seedJob = (dataDir: string) => {
+      const history = openHistory(dataDir);
+      const { id: _id, ...job } = jobStateFor({
+        status: 'completed',
+        walkComplete: true,
+        finishedAt: '2026-11-20T10:00:03.000Z',
+        counts: { found: 3, bytes: 0, scanned: 3, threats: 1, couldNotScan: 0, skipped: 0 },
+      });
+      history.insertMany(files, history.jobs.insert(job));
+      history.close();
+    };
+    const { page } = await start({ prepare: seedJob });
+    const row = page.getByTestId('job-row');
+    await row.waitFor();
+    const toggle = row.locator('.job__toggle');
+    await toggle.click();
+    const details = page.locator(`#${await toggle.getAttribute('aria-controls')}`);
+    const partial = details.getByTestId('job-files-partial');
+    await partial.getByRole('heading', { name: `${en['jobs.files.partial']} (1)` }).waitFor();
+    await partial.getByRole('button', { name: 'photos.zip' }).waitFor();
+    expect(await partial.locator('.badge').textContent()).toBe(en['verdict.partial']);
+    expect(await partial.textContent()).toContain(en['coverage.encrypted-archive']);
+    const threats = details.getByTestId('job-files-threats');
+    await threats.getByRole('button', { name: 'eicar.com' }).waitFor();
+    expect(await threats.getByRole('button', { name: 'photos.zip' }).count()).toBe(0);
+    expect(await details.getByTestId('job-clean-search').textContent()).toContain('1 clean file');
+    expect(describeViolations(await axeViolations(page))).toEqual([]);
   });
 });
