@@ -2,7 +2,7 @@
 // Scans files and folders through the same pipeline as the app (origin `cli`):
 // progress on stderr, one result line per file on stdout, and the exit code
 // (a folder, or --job, runs a scan job: scan-job.ts; it ends with a summary line on stderr)
-// 0 (all completed clean), 1 (any unsafe), 2 (any could not be scanned), 3 (no threat, but some
+// 0 (all completed clean), 1 (any unsafe), 2 (any could not be scanned, or was scanned in part), 3 (no threat, but some
 // files had basic checks only): see EXIT_CODES_USAGE in format.ts.
 import { displayName } from '../../shared/display-name.ts';
 import type { ModeChoice, ScanRecord } from '../../shared/scans/record.ts';

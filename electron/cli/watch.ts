@@ -27,7 +27,8 @@ ${COMMON_USAGE}
   --basic-only         when ClamAV, used here before, is not available: scan with basic checks only instead of waiting
   -h, --help           this text
 
-Each verdict is one line, as \`scan\` prints it: CLEAN, THREAT, ALLOWED, SKIP, ERROR, or BASIC: no threat found
+Each verdict is one line, as \`scan\` prints it: CLEAN, THREAT, ALLOWED, SKIP, ERROR, PARTIAL: scanned in part
+(over a scan limit, or encrypted: not all of it could be inspected), or BASIC: no threat found
 by basic checks only (EICAR test file only), not a full scan, because ClamAV was not available.
 
 Stop with Ctrl-C (SIGINT) or SIGTERM; files still being scanned stay queued for the next run (exit code 0).`;
