@@ -4,7 +4,7 @@
 // answered (scan-view.ts's toScan: the same result, engine identity and worded
 // errors, en/de; a file read by its path comes with the digests of what it holds
 // after the scan, so a file changed since it was hashed gets no verdict, as with an
-// upload). The pipeline, history, reuse and threat response see a service that
+// upload, unless clamd scanned by descriptor the very file the app hashed, unchanged). The pipeline, history, reuse and threat response see a service that
 // answers every file synchronously.
 import { randomUUID } from 'node:crypto';
 import type { Language } from '../../shared/service-contract/limits.ts';
@@ -37,6 +37,8 @@ export function createLocalEnginePort(input: LocalEnginePortInput): ServicePort 
         size: file.size,
         reference: options.externalReferenceId,
         basicOnly: options.basicChecksOnly === true,
+        // The file the app hashed: an engine that scanned it unchanged spares its second read (or, for bytes in memory, may scan it there).
+        ...(file.hashed ? { hashed: file.hashed } : {}),
       };
       let outcome: EngineScanOutcome;
       try {

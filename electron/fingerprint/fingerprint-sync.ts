@@ -37,7 +37,7 @@ export function fingerprintFileSync(filePath: string, options: SyncFingerprintOp
     const info = fstatSync(fd);
     if (!info.isFile()) throw new FingerprintError('not_regular_file', `${filePath} is not a regular file any more; it was not read.`);
     if (options.maxSize !== undefined && info.size > options.maxSize) return { kind: 'too_large', size: info.size };
-    const opened: FileIdentity = { size: info.size, mtimeMs: info.mtimeMs, dev: info.dev, ino: info.ino };
+    const opened: FileIdentity = { size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, dev: info.dev, ino: info.ino };
     // A file kept whole gets a buffer of its own (+1 byte: its end shows as a short read), one that can be
     // handed to another thread; a larger one is read through the reused buffer.
     const keep = info.size <= (options.keepContentUpTo ?? 0);

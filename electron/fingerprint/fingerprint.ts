@@ -28,6 +28,8 @@ export interface Fingerprint {
 export interface FileIdentity {
   size: number;
   mtimeMs: number;
+  /** Moves with any write, even one whose mtime was set back: an engine compares it to vouch for the file it scanned. */
+  ctimeMs?: number;
   dev: number;
   ino: number;
 }
@@ -96,7 +98,7 @@ export async function fingerprintFile(filePath: string, options: FingerprintOpti
     if (options.expect && (info.dev !== options.expect.dev || info.ino !== options.expect.ino)) {
       throw new FingerprintError('file_changed', `${filePath} was replaced by another file after it was queued.`, { detail: { path: filePath } });
     }
-    const opened: FileIdentity = { size: info.size, mtimeMs: info.mtimeMs, dev: info.dev, ino: info.ino };
+    const opened: FileIdentity = { size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, dev: info.dev, ino: info.ino };
     refused = options.refuse?.(opened);
     if (refused) throw refused;
 

@@ -99,10 +99,10 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
   const concurrency = positive(options.scanConcurrency ?? Math.min(4, availableParallelism()), 'scanConcurrency');
   const layout = prepareDataDir(options.dataDir);
 
-  // A clamd session per scan that may run at once: no connection per file.
+  // One clamd session with several scans in flight, files passed by descriptor where clamd can take them: no connection per file.
   const live = isEngine(options.engine)
     ? null
-    : await startLiveEngine({ ...options.engine, dataDir: layout.root, clamd: { sessions: concurrency, ...options.engine.clamd } });
+    : await startLiveEngine({ ...options.engine, dataDir: layout.root, clamd: { sessions: concurrency, sessionClient: true, ...options.engine.clamd } });
   const engine: ScanEngine = live ?? (options.engine as ScanEngine);
   const cleanups: Array<() => Promise<void> | void> = [];
   if (live) cleanups.push(() => live.close());

@@ -33,6 +33,8 @@ export interface UploadFile {
   size: number;
   /** The bytes fingerprinted, for a small file: sent as they are, so the file is read once and the upload is exactly what was hashed. */
   content?: Buffer;
+  /** The file as it was opened to hash it (FileDigests.opened): the local engine tells by it that it scanned that very file. */
+  hashed?: FileDigests['opened'];
 }
 
 /**
@@ -82,7 +84,7 @@ export interface FileDigests {
   /** The content, when the fingerprinter kept it (small files). */
   content?: Buffer;
   /** The file read, as it was when it was opened (its fstat). */
-  opened: { size: number; mtimeMs: number; dev: number; ino: number };
+  opened: { size: number; mtimeMs: number; ctimeMs?: number; dev: number; ino: number };
   /** A stat of the path taken right after the read, when the fingerprinter took one (else the pipeline does). */
   after?: { size: number; mtimeMs: number; dev: number; ino: number; isFile: boolean } | null;
 }

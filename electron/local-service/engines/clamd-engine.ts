@@ -1,7 +1,11 @@
-// The ClamAV engine: asks a running clamd to scan each file over its INSTREAM
-// protocol, so clamd need not see the service's files: one connection per scan,
-// or (with `sessions`) scans one after another on kept clamd sessions.
-import { EngineError, type EngineVerdict, type ScanEngine } from './engine.ts';
+// The ClamAV engine: asks a running clamd to scan each file. Once clamd has answered in a
+// session (with `sessions`), files go through the session client (electron/engine/clamd:
+// one IDSESSION, several commands in flight, a file by its open descriptor where clamd can
+// take one, else streamed from it). Until then, and with a clamd that keeps no sessions,
+// INSTREAM on a connection per scan.
+import { openClamdClient, type ClamdClient, type ClamdTransport } from '../../engine/clamd/clamd-client.ts';
+import { scanBytesInSession, scanFileByDescriptor } from './clamd-file-scan.ts';
+import { EngineError, type EngineVerdict, type ScanEngine, type ScanOptions } from './engine.ts';
 import { ClamdStreamDropped, clamdRequest } from './clamd-connection.ts';
 import { BufferChunks, FileChunks, type ChunkSource } from './file-chunks.ts';
 import { COMMANDS, endpointLabel, parseInstreamReply, quoteReply, replyMessages, type ClamdEndpoint } from './clamd-protocol.ts';
@@ -34,6 +38,13 @@ export interface ClamdEngineOptions {
   identityMaxAgeMs?: number;
   /** The folder this clamd loads its signatures from and when it loaded it, when known: verdicts then carry a digest of it (database-digest.ts). */
   databaseFolder?: () => DatabaseFolder | null;
+  /**
+   * With `sessions`: once clamd has answered in a session, files go through the session client (one session, several
+   * commands in flight, by descriptor where it can) instead of INSTREAM on kept sessions one at a time. Default false.
+   */
+  sessionClient?: boolean;
+  /** For the session client. 'off': files are streamed even where clamd could take their descriptors (FILDES); default 'auto'. */
+  fdPassing?: 'auto' | 'off';
 }
 
 export const CLAMD_DEFAULTS = {
@@ -50,6 +61,9 @@ export class ClamdEngine implements ScanEngine {
   readonly #chunkSize: number;
   readonly #sessions: ClamdSessionPool | null;
   readonly #identity: ClamdIdentity;
+  readonly #fdPassing: 'auto' | 'off';
+  readonly #useClient: boolean;
+  #client: ClamdClient | null = null;
 
   constructor(options: ClamdEngineOptions) {
     this.endpoint = options.endpoint;
@@ -58,6 +72,8 @@ export class ClamdEngine implements ScanEngine {
     this.#chunkSize = options.chunkSize ?? CLAMD_DEFAULTS.chunkSize;
     const sessions = options.sessions ?? 0;
     this.#sessions = sessions > 0 ? new ClamdSessionPool(this.endpoint, sessions, Math.min(this.#connectTimeoutMs, 2_000)) : null;
+    this.#fdPassing = options.fdPassing ?? 'auto';
+    this.#useClient = options.sessionClient === true;
     this.#identity = new ClamdIdentity(() => this.version({ timeoutMs: Math.min(this.#connectTimeoutMs, 2_000) }), options.identityMaxAgeMs ?? IDENTITY_MAX_AGE_MS, options.databaseFolder);
   }
 
@@ -69,9 +85,30 @@ export class ClamdEngine implements ScanEngine {
     return this.#sessions?.whenReady() ?? Promise.resolve(false);
   }
 
-  /** Ends the kept sessions (a scan still running ends its own when done). */
+  /** Ends the kept sessions (a scan still running ends its own when done; the session client's ends after its last). */
   async close(): Promise<void> {
     this.#sessions?.close();
+    void this.#client?.close();
+  }
+
+  /** Scans worth running at once: the session client's commands in flight, once clamd keeps sessions. */
+  get concurrency(): number | undefined {
+    return this.#sessionClient()?.inFlight;
+  }
+
+  /** How files reach clamd now: by descriptor (FILDES) or streamed (INSTREAM); null until clamd kept a session. */
+  get transport(): ClamdTransport | null {
+    return this.#client?.transport ?? null;
+  }
+
+  /** The session client, once clamd has answered in a session; null before (and with a clamd that keeps none). */
+  #sessionClient(): ClamdClient | null {
+    if (this.#client === null && this.#useClient && this.#sessions?.ready === true) {
+      const address = 'socketPath' in this.endpoint ? { kind: 'unix' as const, path: this.endpoint.socketPath } : { kind: 'tcp' as const, ...this.endpoint };
+      // A clamd gone for more than a moment is the live engine's to notice (it pings, then waits for ClamAV).
+      this.#client = openClamdClient({ address, fdPassing: this.#fdPassing, connectTimeoutMs: this.#connectTimeoutMs, replyTimeoutMs: this.#idleTimeoutMs, chunkSize: this.#chunkSize, reconnectWindowMs: 1_000 });
+    }
+    return this.#client;
   }
 
   /** `unix:/path` or `tcp:host:port`. */
@@ -79,14 +116,36 @@ export class ClamdEngine implements ScanEngine {
     return endpointLabel(this.endpoint);
   }
 
-  async scan(filePath: string, signal?: AbortSignal): Promise<EngineVerdict> {
+  async scan(filePath: string, signal?: AbortSignal, options?: ScanOptions): Promise<EngineVerdict> {
+    const client = await this.#sessionClientChecked();
+    if (client) return this.#identified(scanFileByDescriptor(client, filePath, options?.hashed, signal));
     // Opening the file overlaps with connecting; an unreadable file still
     // fails the scan with file_unreadable once clamd has been reached.
     return this.#instream(() => FileChunks.open(filePath, this.#chunkSize), signal);
   }
 
-  async scanBytes(content: Buffer, signal?: AbortSignal): Promise<EngineVerdict> {
+  async scanBytes(content: Buffer, signal?: AbortSignal, options?: ScanOptions): Promise<EngineVerdict> {
+    const client = await this.#sessionClientChecked();
+    if (client) return this.#identified(scanBytesInSession(client, content, options?.hashed, signal));
     return this.#instream(async () => new BufferChunks(content, this.#chunkSize), signal);
+  }
+
+  /** The session client; the first scans wait for clamd's first session answer (one PING), so every file goes one way. */
+  async #sessionClientChecked(): Promise<ClamdClient | null> {
+    if (this.#client === null && this.#useClient) await this.#sessions?.whenReady();
+    return this.#sessionClient();
+  }
+
+  /** A session client's verdict with who made it, as #instream gives it. */
+  async #identified(scanning: Promise<EngineVerdict>): Promise<EngineVerdict> {
+    void this.#identity.current();
+    try {
+      const verdict = await scanning;
+      return { ...verdict, engine: await this.#identity.current() };
+    } catch (error) {
+      this.#identity.forget();
+      throw error;
+    }
   }
 
   /** Each verdict carries who made it; VERSION is asked alongside the scan, when it is due. */

@@ -20,6 +20,23 @@ export interface EngineVerdict {
    * and is never reused as safe (shared/engine/verdict-reuse.ts).
    */
   engine?: EngineIdentity;
+  /**
+   * The verdict is for the file the caller hashed (ScanOptions.hashed), unchanged from the caller's open until the
+   * engine answered: the caller need not read it again. Absent: nothing is known about that.
+   */
+  sameAsHashed?: boolean;
+}
+
+/** A file as the caller opened it to hash it (its fstat, times in ms as Node gives them). */
+export interface HashedIdentity {
+  dev: number;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+  /** Absent: the caller did not note it, and the engine cannot vouch for the file being the same. */
+  ctimeMs?: number;
+  /** Where the caller opened it: with scanBytes, an engine may scan the file there instead while it is still this one. */
+  path?: string;
 }
 
 /** What the caller allows for one file. */
@@ -35,6 +52,8 @@ export interface ScanOptions {
    * ClamAV (the detail panel's "Scan with basic checks only"): the wait ends there.
    */
   basicOnlyAllowed?: AbortSignal;
+  /** The file the caller hashed, for an engine that can tell whether it scanned that file unchanged (sameAsHashed). */
+  hashed?: HashedIdentity;
 }
 
 export interface ScanEngine {
@@ -48,6 +67,8 @@ export interface ScanEngine {
    */
   scanBytes?(content: Buffer, signal?: AbortSignal, options?: ScanOptions): Promise<EngineVerdict>;
   close?(): Promise<void>;
+  /** Scans it takes at once to good effect now (a clamd session's commands in flight); absent: the caller decides. */
+  readonly concurrency?: number;
 }
 
 /** The engine could not give a verdict (unreachable, timed out, size limit, bad reply). */

@@ -4,6 +4,7 @@
 // Runs where the engine runs: in the service's thread, or on the caller's thread
 // when the service has to run there.
 import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { fsPath } from '../../file-names/fs-path.ts';
 import type { FileHash } from '../../../shared/service-contract/scan.ts';
 import type { ScanEngine, ScanOptions } from '../engines/engine.ts';
@@ -22,8 +23,8 @@ export interface EngineRequests {
 
 /**
  * `engine`: the service's, once it has started, and how many scans it runs at once (as many as the service's
- * runner: more would cost clamd a connection per file beyond its kept sessions); `logger`: the service's (a
- * failed scan is a warning, as there).
+ * runner, or as the engine takes to good effect when it says: a clamd session client's commands in flight);
+ * `logger`: the service's (a failed scan is a warning, as there).
  */
 export function createEngineRequests(engine: Promise<{ engine: ScanEngine; concurrency: number }>, logger: Pick<ServiceLogger, 'warn'>): EngineRequests {
   // A service that fails to start is reported by whoever started it; a request answers with its error.
@@ -38,7 +39,8 @@ export function createEngineRequests(engine: Promise<{ engine: ScanEngine; concu
       let turn: (() => void) | null = null;
       try {
         const started = await engine;
-        turn = await turns.take(started.concurrency, signal);
+        // As many at once as the engine takes to good effect (a clamd session's commands in flight), else the service's.
+        turn = await turns.take(Math.max(started.concurrency, started.engine.concurrency ?? 0), signal);
         return await scanWith(started.engine, request, signal, entry.allowed.signal, logger);
       } catch (error) {
         // The service did not start: the thread is ending, and the app sends the file again.
@@ -63,17 +65,21 @@ export function createEngineRequests(engine: Promise<{ engine: ScanEngine; concu
 
 async function scanWith(engine: ScanEngine, request: EngineScanRequest, signal: AbortSignal, allowed: AbortSignal, logger: Pick<ServiceLogger, 'warn'>): Promise<EngineScanOutcome> {
   const started = performance.now();
-  const options: ScanOptions = { basicOnly: request.basicOnly, basicOnlyAllowed: allowed };
+  const options: ScanOptions = { basicOnly: request.basicOnly, basicOnlyAllowed: allowed, ...(request.hashed ? { hashed: { ...request.hashed, path: request.path } } : {}) };
   const content = request.content ? Buffer.from(request.content.buffer, request.content.byteOffset, request.content.byteLength) : undefined;
+  let sameAsHashed = false;
   const answer = await (content && engine.scanBytes ? engine.scanBytes(content, signal, options) : engine.scan(request.path, signal, options)).then(
     // The engine's name as it answered (the live engine's follows ClamAV), as the service records it.
-    (verdict) => ({ ok: true as const, result: resultOfVerdict(verdict, engine.name), engine: verdict.engine ?? null }),
+    (verdict) => ((sameAsHashed = verdict.sameAsHashed === true), { ok: true as const, result: resultOfVerdict(verdict, engine.name), engine: verdict.engine ?? null }),
     (error: unknown) => {
       if (!signal.aborted) logger.warn({ err: error }, 'scan failed');
       return { ok: false as const, error: storedErrorOf(error) };
     },
   );
   if (content) return { ...answer, fileType: await mediaTypeOf(content), fileHash: null, durationMs: elapsed(started) };
+  // The engine scanned, by its open descriptor, the very file the app hashed, unchanged until clamd answered: the
+  // app's digests stand (no second read); only its first bytes are read, for its type.
+  if (sameAsHashed) return { ...answer, fileType: await sampleTypeOf(request.path, request.size), fileHash: null, durationMs: elapsed(started) };
   // Read by its path: what it holds now is hashed, so a file changed since the app hashed it gets no verdict
   // (finish.ts compares the digests), as with an upload the service hashes.
   const read = signal.aborted ? null : await digestOf(request.path, signal);
@@ -84,6 +90,21 @@ async function scanWith(engine: ScanEngine, request: EngineScanRequest, signal: 
 /** As the service types an upload it holds in memory (upload/media-type.ts). */
 function mediaTypeOf(content: Buffer): Promise<string> {
   return detectMediaType({ content }, content.subarray(0, SAMPLE_BYTES), content.length);
+}
+
+/** The media type from the file's first bytes, as the service types a file; null when they cannot be read. */
+async function sampleTypeOf(path: string, size: number): Promise<string | null> {
+  try {
+    const handle = await open(fsPath(path), 'r');
+    try {
+      const { buffer, bytesRead } = await handle.read(Buffer.alloc(Math.min(SAMPLE_BYTES, size)), 0, Math.min(SAMPLE_BYTES, size), 0);
+      return await detectMediaType({ path }, buffer.subarray(0, bytesRead), size);
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return null;
+  }
 }
 
 /** The file's digests and first bytes as they are now; null when it cannot be read (gone, say). */

@@ -7,6 +7,7 @@ import type { EngineIdentity } from '../../../shared/engine/engine-identity.ts';
 import type { ProtectionStatus } from '../../../shared/engine/protection-state.ts';
 import type { FileHash, ScanResult } from '../../../shared/service-contract/scan.ts';
 import type { LiveEngineTuning } from '../engines/live/start-live-engine.ts';
+import type { HashedIdentity } from '../engines/engine.ts';
 import type { EngineDescription, SelectEngineOptions } from '../engines/select-engine.ts';
 import type { StoredScanError } from '../store/scan-store.ts';
 import type { WebhookOptions } from '../webhooks/webhook-sender.ts';
@@ -51,11 +52,14 @@ export interface EngineScanRequest {
   reference: string;
   /** The user chose basic checks only for this file (ScanOptions.basicOnly). */
   basicOnly: boolean;
+  /** The file as the app opened it to hash it: an engine that scanned that file unchanged needs no second read of it. */
+  hashed?: HashedIdentity;
 }
 
 /**
  * The engine's answer, as the service would record it (scanning/engine-outcome.ts). `fileHash` and `sizeNow`:
- * of a file scanned by its path, read again after the scan (absent with `content`: those bytes were the ones hashed).
+ * of a file scanned by its path, read again after the scan (absent with `content`, and when the engine scanned the file the app hashed, unchanged:
+ * those bytes were the ones hashed).
  */
 export type EngineScanOutcome = (
   | { ok: true; result: ScanResult; engine: EngineIdentity | null }

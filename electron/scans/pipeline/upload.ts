@@ -93,7 +93,7 @@ async function send(p: Pipeline, { record, tracked, prepared, digests, service, 
   if (tracked) tracked.lookupFirst = true;
   let sentAll = false;
   const scan = await service.submit(
-    { path: current.path, name: current.fileName, size: prepared.size, content: prepared.digests.content },
+    { path: current.path, name: current.fileName, size: prepared.size, content: prepared.digests.content, hashed: prepared.digests.opened },
     {
       mode,
       externalReferenceId: current.externalReferenceId,

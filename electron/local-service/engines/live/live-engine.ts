@@ -103,6 +103,11 @@ export class LiveEngine implements ScanEngine {
     return this.#selfTest.run();
   }
 
+  /** Scans worth running at once with the clamd in use (its session's commands in flight); absent otherwise. */
+  get concurrency(): number | undefined {
+    return this.#state.phase === 'clamav' ? this.#clamdFor(this.#state.where).concurrency : undefined;
+  }
+
   /** The signature folder of the clamd in use, when known. */
   get databaseDir(): string | null {
     return this.#watch.databaseDir;
@@ -160,11 +165,13 @@ export class LiveEngine implements ScanEngine {
   }
 
   scan(filePath: string, signal?: AbortSignal, options?: ScanOptions): Promise<EngineVerdict> {
-    return this.#run((engine) => engine.scan(filePath, signal), signal, options);
+    // The file the caller hashed goes along: clamd's engine says whether its verdict is for that file, unchanged.
+    return this.#run((engine) => engine.scan(filePath, signal, options?.hashed ? { hashed: options.hashed } : undefined), signal, options);
   }
 
   scanBytes(content: Buffer, signal?: AbortSignal, options?: ScanOptions): Promise<EngineVerdict> {
-    return this.#run((engine) => (engine.scanBytes ? engine.scanBytes(content, signal) : Promise.reject(new Error('no scanBytes'))), signal, options);
+    const hashed = options?.hashed ? { hashed: options.hashed } : undefined;
+    return this.#run((engine) => (engine.scanBytes ? engine.scanBytes(content, signal, hashed) : Promise.reject(new Error('no scanBytes'))), signal, options);
   }
 
   async close(): Promise<void> {
