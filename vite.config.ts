@@ -25,12 +25,12 @@ export const rendererConfig: UserConfig = {
 // ---- Electron main and preload (vite-plugin-electron), built after the renderer. ----
 
 /**
- * Run-time imports the main bundles keep: keytar only (native; loaded with `createRequire`,
- * electron/keychain/keychain.ts). Every pure-JS dependency is bundled, so nothing resolves a
- * bare package name through Electron's ESM loader inside app.asar. `electron` and Node's
- * built-ins are left external by vite-plugin-electron.
+ * Run-time imports the main bundles keep: the native addons only, keytar and @verdict/fdpass (each loaded
+ * with `createRequire`: electron/keychain/keychain.ts, electron/engine/clamd/fd-passing.ts). Every pure-JS
+ * dependency is bundled, so nothing resolves a bare package name through Electron's ESM loader inside
+ * app.asar. `electron` and Node's built-ins are left external by vite-plugin-electron.
  */
-export const RUNTIME_PACKAGES = ['keytar'] as const;
+export const RUNTIME_PACKAGES = ['keytar', '@verdict/fdpass'] as const;
 const isRuntimePackage = (id: string): boolean => RUNTIME_PACKAGES.some((name) => id === name || id.startsWith(`${name}/`));
 
 /**
