@@ -6,6 +6,7 @@
 import type { ProtectionStatus } from '../../shared/engine/protection-state.ts';
 import { withSelfTest, type SelfTestResult } from '../../shared/engine/self-test.ts';
 import type { Language } from '../../shared/service-contract/limits.ts';
+import { coverageLimitsFor, coverageLimitsText, type CoverageLimits } from '../local-service/engines/coverage-limits.ts';
 import { engineStatus } from '../local-service/engines/engine-status.ts';
 import { protectionActionText, protectionReasonText, streamLimitText } from '../local-service/engines/protection-text.ts';
 import { dataDirLanguage } from './cli-language.ts';
@@ -38,7 +39,7 @@ export async function runStatus(argv: string[], io: StatusIo): Promise<number> {
     const status = withSelfTest(result.status, await statusSelfTest(result.status));
     const language = dataDirLanguage(args.dataDir, io.env);
     if (args.json) io.stdout(JSON.stringify(statusJson(status, language)));
-    else for (const line of statusLines(status, result.databaseDir, language)) io.stdout(line);
+    else for (const line of statusLines(status, result.databaseDir, language, coverageLimitsFor(status.engine.source))) io.stdout(line);
     return status.state === 'protected' ? 0 : 1;
   } finally {
     await result.started?.close();
@@ -71,6 +72,7 @@ const WORDS = {
     reason: 'Reason',
     whatToDo: 'What to do',
     limit: 'Limit',
+    scanLimits: 'Scan limits',
     selfTest: 'Self-test',
     selfTestResult: (test: SelfTestResult) =>
       test.result === 'passed' ? `passed: the EICAR test file was detected (${test.detail})` : test.result === 'failed' ? 'FAILED: the EICAR test file was not detected' : `could not run: ${test.detail}`,
@@ -88,6 +90,7 @@ const WORDS = {
     reason: 'Grund',
     whatToDo: 'Was tun',
     limit: 'Grenze',
+    scanLimits: 'Prüfgrenzen',
     selfTest: 'Selbsttest',
     selfTestResult: (test: SelfTestResult) =>
       test.result === 'passed'
@@ -99,7 +102,8 @@ const WORDS = {
 } as const;
 
 /** The state as `status` prints it; the state's own word (protected, outdated, …) stays as `--json` spells it. */
-export function statusLines(status: ProtectionStatus, databaseDir: string | null, language: Language = 'en'): string[] {
+/** `coverage`: the clamd's scan limits (coverage-limits.ts); undefined leaves the line out. */
+export function statusLines(status: ProtectionStatus, databaseDir: string | null, language: Language = 'en', coverage?: CoverageLimits | null): string[] {
   const { engine } = status;
   const w = WORDS[language];
   const lines = [`${w.protection}: ${status.state.replace('_', ' ')}`];
@@ -116,6 +120,7 @@ export function statusLines(status: ProtectionStatus, databaseDir: string | null
   if (action) lines.push(`${w.whatToDo}: ${action}`);
   const limit = streamLimitText(status, language);
   if (limit) lines.push(`${w.limit}: ${limit}`);
+  if (engine.name === 'clamav' && coverage !== undefined) lines.push(`${w.scanLimits}: ${coverageLimitsText(coverage, language)}`);
   return lines;
 }
 
