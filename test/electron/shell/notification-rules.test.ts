@@ -29,6 +29,21 @@ describe('planNotifications', () => {
     expect(summary).toMatchObject({ kind: 'summary', body: '1 threat found, 1 file clean, 2 files checked with basic checks only', scanId: 't' });
   });
 
+  it('tells files scanned in part always, never as threats or clean, and counts them in a summary', () => {
+    const partial = (id: string) => scanRecord({ id, fileName: `${id}.zip`, safe: false, detailed: 'scanned in part', findings: [{ name: 'Heuristics.Encrypted.Zip' }] });
+    expect(plan([partial('p1'), partial('p2')])).toEqual([
+      {
+        kind: 'partial',
+        title: 'Some files were scanned only in part',
+        body: '2 files scanned in part: over a scan limit or encrypted, so not all of the contents could be inspected. Open Verdict to see which.',
+        scanId: 'p1',
+      },
+    ]);
+    expect(planNotifications([partial('p')], { notifyClean: false, maxIndividual: 3 }, textsFor('de'))[0]!.title).toBe('Einige Dateien wurden nur teilweise geprüft');
+    const [summary] = plan([threat('t1'), threat('t2'), threat('t3'), threat('t4'), partial('p')]);
+    expect(summary).toMatchObject({ kind: 'summary', body: '4 threats found, 1 file scanned in part', scanId: 't1' });
+  });
+
   it('always notifies a threat: file name, verdict label and what Verdict did; clicking opens it', () => {
     expect(plan([threat('eicar')])).toEqual([
       {
