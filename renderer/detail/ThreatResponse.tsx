@@ -1,7 +1,7 @@
 // What was done about a threat, and what the user can do now, by the record's
 // disposition: move to quarantine or allow (notified only), restore / allow /
 // delete permanently (in quarantine), try again (the move failed), stop
-// allowing (allowed). The quarantine entry (where it came from, since when) is
+// allowing (allowed), and allowing a detection name. The quarantine entry (where it came from, since when) is
 // fetched for the record.
 import { useEffect, useState, type ReactElement } from 'react';
 import { displayName } from '../../shared/display-name.ts';
@@ -14,6 +14,7 @@ import { AllowedIcon, QuarantineIcon, WarningIcon } from '../icons/icons.tsx';
 import { allowUnquarantined, deletePermanently, moveToQuarantine, restoreOne, stopAllowing } from '../quarantine/quarantine-actions.ts';
 import { deletedText } from '../quarantine/disposition-text.ts';
 import { quarantineReason } from '../quarantine/quarantine-reason.ts';
+import { AllowByName } from './AllowByName.tsx';
 
 /** The quarantine entry of a record, refetched when its disposition changes. */
 function useEntry(record: ScanRecord): QuarantineEntry | null {
@@ -45,6 +46,8 @@ export function ThreatResponse({ record }: { record: ScanRecord }): ReactElement
       tabIndex={-1}
     >
       <Actions record={record} />
+      {/* Allowing a detection name is offered for any threat not already allowed (issue 28 §1). */}
+      {disposition !== 'allowed' && disposition !== 'quarantine_pending' ? <AllowByName record={record} how="allow" /> : null}
     </div>
   );
 }
@@ -134,6 +137,17 @@ function Actions({ record }: { record: ScanRecord }): ReactElement {
       // Also a file removed from the quarantine folder outside Verdict (file_lost): said as such, not as the user's deletion.
       return <p>{deletedText({ t }, record)}</p>;
     case 'allowed':
+      if (record.allowedBy === 'name') {
+        return (
+          <>
+            <p className="threat-actions__status">
+              <AllowedIcon />
+              <span>{t('threat.allowedByName')}</span>
+            </p>
+            <AllowByName record={record} how="stop" />
+          </>
+        );
+      }
       return (
         <>
           <p className="threat-actions__status">

@@ -7,6 +7,7 @@ import { useTranslator } from '../i18n/use-translator.ts';
 import { useVerdict } from '../store/use-verdict.ts';
 import { EngineSettings } from './EngineSettings.tsx';
 import { FileManagerMenus } from './FileManagerMenus.tsx';
+import { AllowedNames } from './AllowedNames.tsx';
 import { AllowedFiles, ExclusionSettings, HistorySettings, PrivacySettings, ThreatSettings } from './ProtectionSettings.tsx';
 import { ScheduleSettings } from './ScheduleSettings.tsx';
 import { ServiceSettings } from './ServiceSettings.tsx';
@@ -36,6 +37,7 @@ export function SettingsView(): ReactElement {
       <ExclusionSettings settings={settings} />
       <HistorySettings settings={settings} />
       <AllowedFiles />
+      <AllowedNames />
     </div>
   );
 }
