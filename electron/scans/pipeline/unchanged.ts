@@ -49,7 +49,9 @@ export async function reuseUnchanged(p: Pipeline, record: ScanRecord, engineNow:
   const file = identityOf(info);
   const found = store.find(file.dev, file.ino);
   const entry = found && sameIdentity(found.file, file) && found.recordedMs >= atMs - p.options.settings().reuseVerdictDays * 86_400_000 ? found : null;
-  const key = entry ? signatureKey((await engineOnceLoaded(p, engineNow, label, signal)).engine) : null;
+  const loaded = entry ? await engineOnceLoaded(p, engineNow, label, signal) : null;
+  // The backend may have changed meanwhile to one that is not ours: then nothing is skipped.
+  const key = loaded?.ours ? signatureKey(loaded.engine) : null;
   if (entry && key !== null && entry.signatureKey === key) {
     finishUnchanged(p, record, entry);
     return true;
