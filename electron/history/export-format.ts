@@ -47,6 +47,8 @@ const CSV_COLUMNS: ReadonlyArray<readonly [string, (record: ScanRecord) => strin
   ['signatures_date', (r) => r.engine?.signatures?.date ?? null],
   // The path's raw bytes (base64) when it is not UTF-8; empty otherwise.
   ['path_bytes', (r) => pathBytesOf(r.path) ?? null],
+  // Why an allowed record is allowed (issue 28 §1): `content` or `name`; empty when it is not allowed.
+  ['allowed_by', (r) => (r.disposition === 'allowed' ? (r.allowedBy ?? 'content') : null)],
 ];
 
 export const CSV_HEADER = CSV_COLUMNS.map(([name]) => name);

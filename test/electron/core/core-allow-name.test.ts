@@ -3,7 +3,7 @@
 // detection name), is not quarantined and is not told as a threat, and the history's threats it
 // covers change with it. A record with another finding stays a threat; taking the name off makes
 // the files threats again. The confirmation's count is read from the real SQLite history.
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -107,6 +107,12 @@ describe('allow by detection name', () => {
     expect(value(await core.quarantine.revokeAllowedName('Win.Tool.Foo-123')).changed).toBe(1);
     expect(verdictOf(value(await core.scans.get(mixed.id)))).toBe('unsafe');
     expect(verdictOf(value(await core.scans.get(left!.id)))).toBe('allowed');
+
+    // The export says why: allowed by name.
+    const csv = join(dir.path, 'allowed.csv');
+    expect(value(await core.history.export(csv, { format: 'csv', query: { verdicts: ['allowed'] } }))).toMatchObject({ rows: 2 });
+    const [header, ...rows] = (await readFile(csv, 'utf8')).trim().split(/\r?\n/).map((line) => line.split(','));
+    expect(rows.map((row) => row[header!.indexOf('allowed_by')])).toEqual(['name', 'name']);
   });
 
   it('taking allowed content off leaves a record its detection name allows', async () => {
