@@ -89,7 +89,7 @@ describe('npm run service', () => {
     expect(second.output()).toContain('use another data directory (--data-dir)');
     expect(second.output()).not.toContain('listening on');
     // The first one still owns its lock.
-    expect((await readFile(join(dataDir, LOCK_FILE), 'utf8')).trim()).toBe(String(first.child.pid));
+    expect(Number.parseInt(await readFile(join(dataDir, LOCK_FILE), 'utf8'), 10)).toBe(first.child.pid);
 
     first.child.kill('SIGKILL');
     await first.exited;
