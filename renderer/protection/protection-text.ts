@@ -103,6 +103,17 @@ export function streamLimitText(status: ProtectionStatus, tr: Translator): strin
   return limit ? tr.t('protection.streamLimit', { size: formatSize(tr.locale, limit.bytes), file: limit.configPath }) : null;
 }
 
+/** ClamAV's scan limits and what happens beyond them (scanned in part, or not reported); null when not ClamAV. */
+export function scanLimitsText(status: ProtectionStatus, tr: Translator): string | null {
+  if (status.coverage === undefined) return null;
+  const limits = status.coverage;
+  if (limits === null) return tr.t('engine.scanLimits.unknown');
+  const values = `MaxFileSize ${limits.maxFileSize}, MaxScanSize ${limits.maxScanSize}, MaxRecursion ${limits.maxRecursion}, MaxFiles ${limits.maxFiles}`;
+  if (limits.reported.limits && limits.reported.encrypted) return tr.t('engine.scanLimits.reported', { values });
+  const off = [...(limits.reported.limits ? [] : ['AlertExceedsMax']), ...(limits.reported.encrypted ? [] : ['AlertEncryptedArchive'])].join(', ');
+  return tr.t('engine.scanLimits.notReported', { values, file: limits.configPath ?? '', off });
+}
+
 export function engineNameText(status: ProtectionStatus, tr: Translator): string {
   if (status.engine.name === 'builtin') return tr.t('engine.name.builtin');
   return status.engine.version ? tr.t('engine.name.clamav', { version: status.engine.version }) : tr.t('engine.name.clamavUnknown');

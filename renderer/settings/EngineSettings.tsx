@@ -1,12 +1,12 @@
 // Settings › Malware engine: which engine checks files, where it runs, its version,
-// its signatures and their age, the last self-test, the database folder; "Update signatures now" with
+// its signatures and their age, the last self-test, its scan limits (and whether files beyond them read "scanned in part"), the database folder; "Update signatures now" with
 // its progress and outcome in words, and "Look again".
 import type { ReactElement } from 'react';
 import type { ProtectionStatus } from '../../shared/engine/protection-state.ts';
 import type { ProtectionView, SignatureUpdateOutcome } from '../../shared/engine/protection-view.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
 import { refreshProtection, updateSignatures } from '../protection/protection-actions.ts';
-import { engineNameText, headline, reasonText, reasonWords, selfTestText, signaturesText, streamLimitText, updateOutcomeText, updateOutcomeWords, updateSucceeded, whereText } from '../protection/protection-text.ts';
+import { engineNameText, headline, reasonText, reasonWords, scanLimitsText, selfTestText, signaturesText, streamLimitText, updateOutcomeText, updateOutcomeWords, updateSucceeded, whereText } from '../protection/protection-text.ts';
 import { ToolWords } from '../app/ToolWords.tsx';
 import { useVerdict } from '../store/use-verdict.ts';
 import { EngineChoice } from './EngineChoice.tsx';
@@ -32,6 +32,7 @@ function EngineFacts({ view }: { view: ProtectionView }): ReactElement {
   const { t } = translator;
   const status = view.status;
   const limit = status ? streamLimitText(status, translator) : null;
+  const scanLimits = status ? scanLimitsText(status, translator) : null;
   return (
     <>
       {status ? (
@@ -51,6 +52,11 @@ function EngineFacts({ view }: { view: ProtectionView }): ReactElement {
             <span data-testid="engine-self-test" data-result={status.selfTest?.result ?? 'none'}>
               {selfTestText(status, translator)}
             </span>
+          </Fact>
+        ) : null}
+        {scanLimits ? (
+          <Fact label={t('engine.scanLimits')}>
+            <span data-testid="engine-scan-limits">{scanLimits}</span>
           </Fact>
         ) : null}
         {view.remote === null ? (

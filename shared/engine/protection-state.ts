@@ -2,6 +2,7 @@
 // one of five states, each with the reason as a code and params, and the one
 // action that fixes it. Pure: the core computes it, the UI words it (en/de).
 // `failing` comes from the self-test (self-test.ts): the engine answers but missed EICAR.
+import type { CoverageLimits } from '../scans/coverage.ts';
 import type { SelfTestResult } from './self-test.ts';
 import { signatureAgeDays, type EngineIdentity, type EngineName, type SignatureBasis } from './engine-identity.ts';
 
@@ -77,6 +78,8 @@ export interface ProtectionStatus {
   streamLimit: StreamLimit | null;
   /** The last self-test of the engine, once one ran (self-test.ts). */
   selfTest?: SelfTestResult;
+  /** ClamAV's scan limits and whether what lies beyond them is reported (scanned in part); null: unknown; absent: not ClamAV, or not looked at. */
+  coverage?: CoverageLimits | null;
 }
 
 export function protectionStatus(facts: EngineFacts, now: Date, serviceLimitBytes: number): ProtectionStatus {

@@ -6,6 +6,18 @@
 /** result.detailed of such a verdict (the engine's label; stable, so clients may match on it). */
 export const SCANNED_IN_PART_LABEL = 'scanned in part';
 
+/** The scan limits a clamd works under, and whether it reports what lies beyond them (electron/local-service/engines/coverage-limits.ts). */
+export interface CoverageLimits {
+  maxFileSize: string;
+  maxScanSize: string;
+  maxRecursion: string;
+  maxFiles: string;
+  /** Whether files over a limit (AlertExceedsMax) and encrypted archives (AlertEncryptedArchive or AlertEncrypted) are reported. */
+  reported: { limits: boolean; encrypted: boolean };
+  /** Where they were read; null for Verdict's own clamd (it writes them). */
+  configPath: string | null;
+}
+
 /** Why a file was scanned in part, one per kind of clamd heuristic. */
 export const COVERAGE_REASONS = ['file-size', 'scan-size', 'recursion', 'files', 'other-limit', 'encrypted-archive', 'encrypted-document', 'encrypted'] as const;
 export type CoverageReason = (typeof COVERAGE_REASONS)[number];

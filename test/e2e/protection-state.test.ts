@@ -103,6 +103,10 @@ describe('the protection state, on the first screen and in Settings', () => {
     expect(await page.getByTestId('protection-action').innerText()).toBe(en.t('protection.action.update_signatures'));
     await openSettings(page, 'en');
     expect(await page.getByTestId('engine-self-test').innerText()).toMatch(/^Failed .+: the EICAR test file was not detected$/);
+    // Its scan limits, and that what lies beyond them reads "Scanned in part" (issue 27 §3).
+    expect(await page.getByTestId('engine-scan-limits').innerText()).toBe(
+      'MaxFileSize 120M, MaxScanSize 400M, MaxRecursion 17, MaxFiles 10000. Files beyond them, and encrypted archives, read “Scanned in part”, never clean.',
+    );
     expectNoProblems(app);
   });
 

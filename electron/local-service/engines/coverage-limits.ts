@@ -3,20 +3,12 @@
 // its clamd.conf and never changed; where that cannot be read, the limits are unknown.
 import { readFileSync } from 'node:fs';
 import type { EngineSource } from '../../../shared/engine/protection-state.ts';
+import type { CoverageLimits } from '../../../shared/scans/coverage.ts';
 import type { Language } from '../../../shared/service-contract/limits.ts';
 import { OWN_CLAMD_LIMITS } from './own-clamd/clamd-config.ts';
 import { parseClamdConf, SYSTEM_CLAMD_CONF } from './system-clamd-conf.ts';
 
-export interface CoverageLimits {
-  maxFileSize: string;
-  maxScanSize: string;
-  maxRecursion: string;
-  maxFiles: string;
-  /** Whether files over a limit (AlertExceedsMax) and encrypted archives (AlertEncryptedArchive or AlertEncrypted) are reported. */
-  reported: { limits: boolean; encrypted: boolean };
-  /** Where they were read; null for Verdict's own clamd (it writes them). */
-  configPath: string | null;
-}
+export type { CoverageLimits };
 
 /** clamd's own defaults (ClamAV 1.x, clamd.conf.sample). */
 const CLAMD_DEFAULTS = { maxFileSize: '100M', maxScanSize: '400M', maxRecursion: '17', maxFiles: '10000' };

@@ -16,6 +16,7 @@ import { ownDatabaseDir } from './own-clamd/find-clamav.ts';
 import { OwnClamd, type OwnClamdOptions } from './own-clamd/own-clamd.ts';
 import { clamdCandidates, DEFAULT_CLAMD_SOCKETS, type EngineKind } from './select-engine.ts';
 import { parseClamdConf, readClamdConf, SYSTEM_CLAMD_CONF, type ClamdConfFacts } from './system-clamd-conf.ts';
+import { coverageLimitsFor } from './coverage-limits.ts';
 
 export interface EngineStatusInput {
   kind: EngineKind;
@@ -54,7 +55,8 @@ const PROBE_MS = 2_000;
 export async function engineStatus(input: EngineStatusInput): Promise<EngineStatus> {
   const now = input.now ?? new Date();
   const done = (facts: EngineFacts, started: OwnClamd | null = null, databaseDir: string | null = null, databaseFolder: DatabaseFolder | null = null): EngineStatus => ({
-    status: protectionStatus(facts, now, MAX_ASYNC_FILE_SIZE),
+    // ClamAV's scan limits, and whether what lies beyond them is reported (scanned in part): coverage-limits.ts.
+    status: { ...protectionStatus(facts, now, MAX_ASYNC_FILE_SIZE), ...(facts.kind === 'clamav' ? { coverage: coverageLimitsFor(facts.source, input.systemConfigPath ?? SYSTEM_CLAMD_CONF) } : {}) },
     started,
     databaseDir,
     databaseFolder,
