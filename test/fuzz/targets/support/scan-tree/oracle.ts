@@ -67,15 +67,18 @@ export function judgeLines(output: ParsedOutput, expected: Expectations, root: B
     return rule?.rule === 'covered' ? rule.group : key;
   };
   const covering = new Map<string, OutputLine[]>();
+  const goneCovering = new Set<string>();
   for (const [key, expectation] of expected.byKey) {
     const lines = own.get(key) ?? [];
     const target = expectation.rule.rule === 'alias' && expected.byKey.has(expectation.rule.target) ? expectation.rule.target : key;
     if (expectation.rule.rule === 'alias' && lines.length > 1) problems.push({ kind: 'reported twice', detail: `${lines.map(show).join(', ')}` });
     // A path a change removed (or a link to it) may be met gone, or dangling: its could-not-scan line is its own,
     // not one standing for the file, whose other names may still have theirs.
+    // When it was the name met first, its line is the only one its inode has: then it covers the file.
     const gone = expectation.anyVerdict && lines.length > 0 && lines.every((line) => line.verdict === 'could-not-scan');
     if (gone) {
       if (lines.length > 1 && expectation.rule.rule !== 'alias') problems.push({ kind: 'reported twice', detail: lines.map(show).join(', ') });
+      goneCovering.add(groupOf(target));
       continue;
     }
     covering.set(groupOf(target), [...(covering.get(groupOf(target)) ?? []), ...lines]);
@@ -91,7 +94,7 @@ export function judgeLines(output: ParsedOutput, expected: Expectations, root: B
     const members = [...expected.byKey].filter(([other]) => groupOf(other) === group).map(([, member]) => member);
     const lines = (rule.rule === 'covered' ? covering.get(group) : own.get(key)) ?? [];
     const entry = shownPath(expectation.entry.path, root);
-    const least = rule.rule === 'optional' || members.every((member) => member.mayVanish) ? 0 : 1;
+    const least = rule.rule === 'optional' || members.every((member) => member.mayVanish) || (lines.length === 0 && goneCovering.has(group)) ? 0 : 1;
     if (lines.length < least) {
       const what = expectation.entry.eicar ? 'EICAR file' : expectation.entry.kind;
       const twinShown = expectation.entry.nlink > 1 && inodesShown.has(expectation.entry.inode);

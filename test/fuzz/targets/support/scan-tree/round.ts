@@ -31,7 +31,8 @@ export interface RoundResult {
   final: RunOutcome | null;
 }
 
-const EXIT_CODES = [0, 1, 2];
+// README's exit codes: 3 is "no threat, but some files had basic checks only" (the built-in engine the runs use).
+const EXIT_CODES = [0, 1, 2, 3];
 
 /** A run that ended on its own terms: by the signal sent, or with a documented exit code. */
 function endProblems(run: RunOutcome, name: string): Problem[] {
