@@ -70,6 +70,8 @@ export interface LocalService {
   engine: ScanEngine;
   /** Scans the engine runs at once (scanConcurrency; as many clamd sessions are kept). */
   concurrency: number;
+  /** Tests: each scan takes at least this long, over HTTP and on the local engine path alike. */
+  scanDelayMs: number;
   /** The live engine, when the service picked its engine itself (its protection state, "check again"). */
   live: LiveEngine | null;
   /** Its client has recorded these terminal scans (ScanStore.forgetRecorded): the embedded service's retention. */
@@ -196,6 +198,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       port,
       engine,
       concurrency,
+      scanDelayMs,
       live,
       forgetRecorded: (integrationId, scanIds) => {
         if (closing) return 0;

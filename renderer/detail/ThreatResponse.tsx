@@ -37,18 +37,21 @@ export function ThreatResponse({ record }: { record: ScanRecord }): ReactElement
   const disposition = record.disposition ?? null;
   // One element whatever the disposition: the focus scope that keeps focus when an action replaces its buttons.
   return (
-    <div
-      className={`threat-actions${disposition === 'quarantined' ? ' threat-actions--quarantined' : ''}`}
-      data-testid="threat-actions"
-      data-disposition={disposition ?? 'none'}
-      data-file-lost={(disposition === 'deleted' && isLostFromQuarantine(record)) || undefined}
-      data-focus-scope
-      tabIndex={-1}
-    >
-      <Actions record={record} />
-      {/* Allowing a detection name is offered for any threat not already allowed (issue 28 §1). */}
+    <>
+      <div
+        className={`threat-actions${disposition === 'quarantined' ? ' threat-actions--quarantined' : ''}`}
+        data-testid="threat-actions"
+        data-disposition={disposition ?? 'none'}
+        data-file-lost={(disposition === 'deleted' && isLostFromQuarantine(record)) || undefined}
+        data-focus-scope
+        tabIndex={-1}
+      >
+        <Actions record={record} />
+      </div>
+      {/* Allowing a detection name is offered for any threat not already allowed (issue 28 §1). Outside the actions'
+          focus scope: when a move replaces their buttons, focus goes to the replacement (Restore), not to this. */}
       {disposition !== 'allowed' && disposition !== 'quarantine_pending' ? <AllowByName record={record} how="allow" /> : null}
-    </div>
+    </>
   );
 }
 

@@ -129,7 +129,8 @@ describe('a long history', () => {
     app.bridge.showScan(id!);
     const detail = page.getByTestId('detail-panel');
     await detail.locator('#detail-title', { hasText: target.fileName }).waitFor();
-    await detail.getByText(/Eicar-Test-Signature/).waitFor();
+    // In the findings list (the name also stands on the "Always allow" action).
+    await detail.locator('.findings').getByText(/Eicar-Test-Signature/).waitFor();
 
     await page.getByTestId('threat-banner').getByText('17 threats found').waitFor();
     await page.getByLabel('Verdict').selectOption('unsafe');

@@ -558,14 +558,14 @@ describe.runIf(canUseKeyring)('upload consent for a remote service', () => {
     await heldRow.click();
     await page.getByTestId('awaiting-consent').getByRole('button', { name: `Send to ${host}…` }).click();
     await dialog.getByRole('button', { name: en['upload.send'] }).click();
-    await heldRow.and(page.locator('[data-verdict=safe]')).waitFor({ timeout: 60_000 });
+    await heldRow.and(page.locator('[data-verdict=basic-only]')).waitFor({ timeout: 60_000 });
     expect(remote.scanCount()).toBe(1);
 
     // 3. Send with "don't ask again": queued with the consent, the host is remembered.
     await dropPaths(page, [files['second.txt']!]);
     await dialog.getByLabel(`Don’t ask again for ${host}`).check();
     await dialog.getByRole('button', { name: en['upload.send'] }).click();
-    await rowFor(page, 'second.txt').and(page.locator('[data-verdict=safe]')).waitFor({ timeout: 60_000 });
+    await rowFor(page, 'second.txt').and(page.locator('[data-verdict=basic-only]')).waitFor({ timeout: 60_000 });
     expect(submits().map((call) => call.args)).toEqual([[[files['second.txt']], { consent: origin }]]);
     const saved = await real.core.settings.get();
     expect(saved.ok && saved.value.remoteUploadConsentHosts).toEqual([origin]);
@@ -573,7 +573,7 @@ describe.runIf(canUseKeyring)('upload consent for a remote service', () => {
 
     // 4. The next drop goes without a question.
     await dropPaths(page, [files['third.txt']!]);
-    await rowFor(page, 'third.txt').and(page.locator('[data-verdict=safe]')).waitFor({ timeout: 60_000 });
+    await rowFor(page, 'third.txt').and(page.locator('[data-verdict=basic-only]')).waitFor({ timeout: 60_000 });
     expect(await dialog.count()).toBe(0);
     expect(remote.scanCount()).toBe(3);
 

@@ -247,7 +247,7 @@ function recordOutcome(
 }
 
 /** Resolves once `ms` have passed since `started` (timers may fire a hair early), or on abort. */
-async function atLeast(started: number, ms: number, signal: AbortSignal): Promise<void> {
+export async function atLeast(started: number, ms: number, signal: AbortSignal): Promise<void> {
   for (let left = ms; left > 0 && !signal.aborted; left = ms - (performance.now() - started)) {
     await delay(Math.ceil(left), undefined, { signal }).catch(() => {});
   }

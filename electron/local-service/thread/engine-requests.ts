@@ -10,6 +10,7 @@ import type { FileHash } from '../../../shared/service-contract/scan.ts';
 import type { ScanEngine, ScanOptions } from '../engines/engine.ts';
 import type { ServiceLogger } from '../logger.ts';
 import { resultOfVerdict, storedErrorOf } from '../scanning/engine-outcome.ts';
+import { atLeast } from '../scanning/scan-runner.ts';
 import { FileDigest, SAMPLE_BYTES } from '../upload/file-digest.ts';
 import { detectMediaType } from '../upload/media-type.ts';
 import type { EngineScanOutcome, EngineScanRequest } from './thread-protocol.ts';
@@ -26,7 +27,7 @@ export interface EngineRequests {
  * runner, or as the engine takes to good effect when it says: a clamd session client's commands in flight);
  * `logger`: the service's (a failed scan is a warning, as there).
  */
-export function createEngineRequests(engine: Promise<{ engine: ScanEngine; concurrency: number }>, logger: Pick<ServiceLogger, 'warn'>): EngineRequests {
+export function createEngineRequests(engine: Promise<{ engine: ScanEngine; concurrency: number; scanDelayMs?: number }>, logger: Pick<ServiceLogger, 'warn'>): EngineRequests {
   // A service that fails to start is reported by whoever started it; a request answers with its error.
   engine.catch(() => undefined);
   /** The files at the engine now, each with the latch that lets it stop waiting for ClamAV. */
@@ -41,7 +42,9 @@ export function createEngineRequests(engine: Promise<{ engine: ScanEngine; concu
         const started = await engine;
         // As many at once as the engine takes to good effect (a clamd session's commands in flight), else the service's.
         turn = await turns.take(Math.max(started.concurrency, started.engine.concurrency ?? 0), signal);
-        return await scanWith(started.engine, request, signal, entry.allowed.signal, logger);
+        // The service's test knob (scanDelayMs) holds a scan on this path as on the HTTP one.
+        const [outcome] = await Promise.all([scanWith(started.engine, request, signal, entry.allowed.signal, logger), atLeast(performance.now(), started.scanDelayMs ?? 0, signal)]);
+        return outcome;
       } catch (error) {
         // The service did not start: the thread is ending, and the app sends the file again.
         return { ok: false, error: storedErrorOf(error), fileType: null, fileHash: null, durationMs: 0 };

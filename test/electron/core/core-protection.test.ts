@@ -56,7 +56,9 @@ describe('the protection state of the engine the embedded service uses', () => {
     const core = await fixture.open({ ...FAST, engine: { autoUpdate: false } }, { localService: { engine: 'clamd', clamdSocket: standIn.socketPath } });
     const view = value(await core.protection.status());
     // The stand-in scans nothing, so its self-test could not run (self-test.test.ts tests it for real).
-    const { selfTest: _selfTest, ...status } = view.status ?? {};
+    // Its scan limits (coverage) have a test of their own; here only that Verdict's own clamd reports what lies beyond them.
+    const { selfTest: _selfTest, coverage, ...status } = view.status ?? {};
+    expect(coverage).toMatchObject({ reported: { limits: true, encrypted: true } });
     expect(status).toEqual({
       state: 'protected',
       reason: { code: 'signatures_fresh', params: { signatureVersion: 27467, ageDays: 1 } },
