@@ -3,28 +3,15 @@
 // icon and look (not "Clean"), has a filter of its own, and its detail says what it means and
 // what to do; ClamAV's clean verdict beside it still reads "Clean"; axe finds nothing, in
 // English and in German.
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { openHistory } from '../../electron/history/history.ts';
-import { queuedRecord, type ScanRecord } from '../../shared/scans/record.ts';
 import { de } from '../../renderer/i18n/de.ts';
 import { en } from '../../renderer/i18n/en.ts';
 import { contrastOf } from './support/app-harness.ts';
 import { axeViolations, describeViolations } from './support/axe.ts';
 import { expectNoProblems, rowFor, useE2eApp } from './support/e2e-app.ts';
+import { judgedRecord as judged, seedHistory } from './support/seeded-history.ts';
 
 const { start } = useE2eApp({ prefix: 'verdict-e2e-basic-only-', engine: false });
-
-function judged(fileName: string, at: string, over: Partial<ScanRecord>): ScanRecord {
-  const id = randomUUID();
-  return {
-    ...queuedRecord({ id, path: `/home/user/${fileName}`, fileName, origin: 'drop', backend: 'local', externalReferenceId: `verdict/e2e/${id}`, queuedAt: at }),
-    status: 'completed',
-    safe: true,
-    completedAt: at,
-    ...over,
-  };
-}
 
 const SEEDED = [
   judged('basic.txt', '2026-11-20T10:00:00.000Z', { detailed: 'clean (basic checks only; ClamAV not available)', engine: { name: 'builtin', version: null, signatures: null } }),
@@ -32,11 +19,7 @@ const SEEDED = [
   judged('eicar.com', '2026-11-20T10:00:02.000Z', { safe: false, detailed: 'infected', findings: [{ name: 'EICAR-Test-File' }], engine: { name: 'builtin', version: null, signatures: null } }),
 ];
 
-const seed = (dataDir: string) => {
-  const history = openHistory(dataDir);
-  history.insertMany(SEEDED);
-  history.close();
-};
+const seed = seedHistory(SEEDED);
 
 describe('basic checks only', () => {
   it('reads "Basic checks only", never "Clean": its badge, its filter and its detail, axe-clean', async () => {

@@ -3,32 +3,22 @@
 // encrypted) reads "Scanned in part" with its own icon and look, has a filter of its own (the
 // threat filter leaves it out), and its detail gives the reason in words; axe finds nothing, in
 // English and in German.
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { openHistory } from '../../electron/history/history.ts';
 import { SCANNED_IN_PART_LABEL } from '../../shared/scans/coverage.ts';
-import { queuedRecord, type ScanRecord } from '../../shared/scans/record.ts';
+import { openHistory } from '../../electron/history/history.ts';
+import type { ScanRecord } from '../../shared/scans/record.ts';
 import { de } from '../../renderer/i18n/de.ts';
 import { en } from '../../renderer/i18n/en.ts';
 import { contrastOf } from './support/app-harness.ts';
 import { axeViolations, describeViolations } from './support/axe.ts';
 import { expectNoProblems, rowFor, useE2eApp } from './support/e2e-app.ts';
+import { judgedRecord, seedHistory } from './support/seeded-history.ts';
 import { jobStateFor } from '../electron/jobs/job-kit.ts';
 
 const { start } = useE2eApp({ prefix: 'verdict-e2e-partial-', engine: false });
 const CLAMAV = { name: 'clamav' as const, version: '1.4.6', signatures: { version: 27467, date: '2026-11-20T09:00:00.000Z' } };
 
-function judged(fileName: string, at: string, over: Partial<ScanRecord>): ScanRecord {
-  const id = randomUUID();
-  return {
-    ...queuedRecord({ id, path: `/home/user/${fileName}`, fileName, origin: 'drop', backend: 'local', externalReferenceId: `verdict/e2e/${id}`, queuedAt: at }),
-    status: 'completed',
-    safe: true,
-    completedAt: at,
-    engine: CLAMAV,
-    ...over,
-  };
-}
+const judged = (fileName: string, at: string, over: Partial<ScanRecord>): ScanRecord => judgedRecord(fileName, at, { engine: CLAMAV, ...over });
 
 const SEEDED = [
   judged('photos.zip', '2026-11-20T10:00:00.000Z', { safe: false, detailed: SCANNED_IN_PART_LABEL, findings: [{ name: 'Heuristics.Encrypted.Zip' }] }),
@@ -37,11 +27,7 @@ const SEEDED = [
   judged('eicar.com', '2026-11-20T10:00:03.000Z', { safe: false, detailed: 'infected', findings: [{ name: 'Win.Test.EICAR_HDB-1' }] }),
 ];
 
-const seed = (dataDir: string) => {
-  const history = openHistory(dataDir);
-  history.insertMany(SEEDED);
-  history.close();
-};
+const seed = seedHistory(SEEDED);
 
 describe('scanned in part', () => {
   it('reads "Scanned in part", never "Clean" or "Threat": its badge, its filter and its reason, axe-clean', async () => {
