@@ -26,6 +26,7 @@ export interface LocalEnginePortInput {
 export function createLocalEnginePort(input: LocalEnginePortInput): ServicePort {
   return {
     label: input.label,
+    rescanAfterCrash: true,
     async submit(file, options) {
       const { signal } = options;
       const submittedAt = new Date().toISOString();

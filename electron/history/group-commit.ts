@@ -22,6 +22,12 @@ export interface GroupCommit {
    * loop, so the writes of everything that asks in the same turn share one commit.
    */
   committed(): Promise<void>;
+  /**
+   * Runs fn right after the writes made so far are committed (at once when none wait), in the order
+   * asked; never when their commit fails (recovery redoes those writes). What a subscriber is told
+   * about a write that waits goes out this way: nothing is shown before it is on disk.
+   */
+  afterCommit(fn: () => void): void;
 }
 
 export interface GroupCommitOptions {
@@ -40,6 +46,8 @@ export function createGroupCommit(db: DatabaseSync, options: GroupCommitOptions)
   /** Whoever waits in committed(), told by the next commit (or its failure). */
   let waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
   let immediate: NodeJS.Immediate | null = null;
+  /** Told once the open group commits (afterCommit); dropped if it fails. */
+  let followers: Array<() => void> = [];
 
   const settle = (error?: unknown) => {
     const told = waiters;
@@ -80,12 +88,24 @@ export function createGroupCommit(db: DatabaseSync, options: GroupCommitOptions)
     immediate = null;
     if (!open) return settle();
     open = false;
+    const told = followers;
+    followers = [];
     try {
       db.exec('COMMIT');
     } catch (error) {
       if (db.isTransaction) db.exec('ROLLBACK');
       settle(error);
       throw error;
+    }
+    for (const fn of told) {
+      try {
+        fn();
+      } catch (error) {
+        // Reported as any uncaught error would be; the commit stands and the others are told.
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
     }
     settle();
   };
@@ -145,6 +165,10 @@ export function createGroupCommit(db: DatabaseSync, options: GroupCommitOptions)
         }
       });
       return new Promise((resolve, reject) => waiters.push({ resolve, reject }));
+    },
+    afterCommit(fn) {
+      if (open) followers.push(fn);
+      else fn();
     },
   };
 }

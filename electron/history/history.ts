@@ -86,6 +86,8 @@ export interface History {
   flush(): void;
   /** Resolves once the writes made so far are committed (at the end of this turn of the event loop, shared by all who ask in it). */
   committed(): Promise<void>;
+  /** Runs fn once the writes made so far are committed (at once when none wait; never if that commit fails). */
+  afterCommit(fn: () => void): void;
   get(id: string): ScanRecord | null;
   getByReference(externalReferenceId: string): ScanRecord | null;
   /**
@@ -187,6 +189,7 @@ function createHistory(db: DatabaseSync, file: string, warning: string | null, o
     apply: (record, patch, durability) => (durability === 'now' ? write : group.soon)(() => applyPatch(h, record, patch)),
     flush: () => group.flush(),
     committed: () => group.committed(),
+    afterCommit: (fn) => group.afterCommit(fn),
     get: (id) => recordById(h, id),
     getByReference: (ref) => recordByReference(h, ref),
     findReusable: (sha256, sinceIso, reuseOptions = {}) => findReusable(h, sha256, sinceIso, reuseOptions),

@@ -16,6 +16,8 @@ export interface HistoryPort {
   flush(): void;
   /** Resolves once the writes made so far are committed (one commit for all who ask in the same turn). */
   committed(): Promise<void>;
+  /** Runs fn once the writes made so far are committed (at once when none wait; never if that commit fails). */
+  afterCommit(fn: () => void): void;
   get(id: string): ScanRecord | null;
   findReusable(sha256: string, sinceIso: string, options?: { backend?: string }): ScanRecord | null;
   listPending(): ScanRecord[];
@@ -67,6 +69,12 @@ export interface ServicePort {
    * service deletes them; a service without this keeps them.
    */
   recorded?(scanIds: readonly string[]): void;
+  /**
+   * The engine on this machine (the local engine path): a file sent again after a crash is only
+   * scanned again, so nothing is written before it is sent; its digests and verdict are one write,
+   * in a grouped commit (issue 26 §4). Absent: a row is committed before the upload.
+   */
+  readonly rescanAfterCrash?: boolean;
 }
 
 /** The current backend, or why there is none to send to right now. */

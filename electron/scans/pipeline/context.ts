@@ -47,12 +47,18 @@ export function save(p: Pipeline, id: string, patch: ScanRecordPatch): ScanRecor
 /**
  * Writes a patch the pipeline built to the record it holds (as last read or written), without
  * validating it again or reading it back, and tells subscribers. 'soon': a write that recovery
- * can redo (a row still uploading is looked up by reference) waits for the next grouped commit.
+ * can redo (a row still uploading is looked up by reference, a local scan is scanned again) waits
+ * for the next grouped commit, and subscribers hear of it once it is committed: a verdict is never
+ * shown (nor a threat told) before it is on disk.
  */
 export function saveHeld(p: Pipeline, record: ScanRecord, patch: ScanRecordPatch, durability: 'now' | 'soon'): ScanRecord | null {
   const saved = p.history.apply(record, patch, durability);
-  if (saved) p.events.record(saved);
-  p.events.countsChanged();
+  const tell = () => {
+    if (saved) p.events.record(saved);
+    p.events.countsChanged();
+  };
+  if (durability === 'now') tell();
+  else p.history.afterCommit(tell);
   return saved;
 }
 

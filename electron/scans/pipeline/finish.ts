@@ -13,13 +13,18 @@ import { releaseLeader } from './reuse.ts';
 import { rememberUnchanged } from './unchanged.ts';
 import { saveVerdict } from './verdict.ts';
 
-/** `held`: the record as the pipeline last wrote it (see adopt): written without a read, in a grouped commit. */
-export function finishWithScan(p: Pipeline, id: string, scan: Scan, service: ServicePort, held?: ScanRecord): void {
+/**
+ * `held`: the record as the pipeline last wrote it (see adopt): written without a read, in a grouped commit;
+ * `carried`: what the upload did not write (the local engine path: its digests), written with the verdict.
+ */
+export function finishWithScan(p: Pipeline, id: string, scan: Scan, service: ServicePort, held?: ScanRecord, carried?: ScanRecordPatch): void {
   const backendLabel = service.label;
-  const record = held ?? p.history.get(id);
+  const current = held && carried ? ({ ...held, ...carried } as ScanRecord) : held;
+  const record = current ?? p.history.get(id);
   if (!record) return;
-  const write = (patch: ScanRecordPatch) => (held ? saveHeld(p, held, patch, 'soon') : save(p, id, patch));
+  const write = (patch: ScanRecordPatch) => (current ? saveHeld(p, current, patch, 'soon') : save(p, id, patch));
   const common: ScanRecordPatch = {
+    ...carried,
     serviceScanId: scan.id,
     mode: scan.execution_mode,
     backend: backendLabel,
@@ -43,7 +48,7 @@ export function finishWithScan(p: Pipeline, id: string, scan: Scan, service: Ser
   } else if (scan.status === 'completed' && scan.result) {
     const { safe, detailed, findings } = scan.result;
     // engine: who made the verdict; null when the service does not say (any but Verdict's own).
-    final = saveVerdict(p, id, { ...common, status: 'completed', safe, detailed, findings, engine: scan.engine ?? null, error: null }, record, held !== undefined);
+    final = saveVerdict(p, id, { ...common, status: 'completed', safe, detailed, findings, engine: scan.engine ?? null, error: null }, record, current !== undefined);
   } else {
     // The service's own error is kept as it worded it (in the language Verdict asked for): no parameters.
     const error = scan.error ? { code: scan.error.code, message: scan.error.message } : scanFailure({ cause: 'scan_failed' });

@@ -14,11 +14,13 @@ import { runCancellable } from './queue.ts';
 /**
  * Takes over a scan the service has (answer to our POST, a 409, or found by reference). `held`: the
  * record as the pipeline last wrote it (the answer to its POST): its writes need no read, and wait
- * for a grouped commit (the reference finds the scan again after a crash).
+ * for a grouped commit (the reference finds the scan again after a crash). `carried`: what the
+ * upload did not write (the local engine path), written with the answer.
  */
-export function adopt(p: Pipeline, id: string, scan: Scan, service: ServicePort, held?: ScanRecord): void {
+export function adopt(p: Pipeline, id: string, scan: Scan, service: ServicePort, held?: ScanRecord, carried?: ScanRecordPatch): void {
   if (scan.status === 'processing') {
     const patch: ScanRecordPatch = {
+      ...carried,
       status: 'processing',
       pendingReason: engineWaitFor(p, service.label),
       serviceScanId: scan.id,
@@ -31,7 +33,7 @@ export function adopt(p: Pipeline, id: string, scan: Scan, service: ServicePort,
     if (record) startFollowing(p, record, service);
     return;
   }
-  finishWithScan(p, id, scan, service, held);
+  finishWithScan(p, id, scan, service, held, carried);
 }
 
 export function startFollowing(p: Pipeline, record: ScanRecord, service: ServicePort): void {

@@ -85,12 +85,20 @@ async function send(p: Pipeline, { record, tracked, prepared, digests, service, 
   const id = record.id;
   const fallbackMode = decideMode({ origin: record.origin, size: prepared.size, choice: p.options.settings().mode });
   const mode = modeForUpload(record.mode, prepared.size, fallbackMode);
-  // Committed before the POST (one write with the digests; uploads starting in the same turn
-  // share the commit): from here on a crash is recovered by looking the reference up.
   const patch: ScanRecordPatch = { ...digests, status: 'uploading', pendingReason: engineWaitFor(p, service.label), error: null, backend: service.label, mode, submittedAt: isoNow(p) };
-  const current = saveHeld(p, record, patch, 'soon') ?? record;
-  await p.history.committed();
-  if (tracked) tracked.lookupFirst = true;
+  // The engine on this machine: nothing is written before the file goes (a crash leaves it queued, to be
+  // scanned again); the patch is written with its verdict, in one grouped write.
+  const carried = service.rescanAfterCrash === true ? patch : undefined;
+  let current = record;
+  if (carried) {
+    if (patch.pendingReason !== null) announce(p, record, patch);
+  } else {
+    // Committed before the POST (one write with the digests; uploads starting in the same turn
+    // share the commit): from here on a crash is recovered by looking the reference up.
+    current = saveHeld(p, record, patch, 'soon') ?? record;
+    await p.history.committed();
+    if (tracked) tracked.lookupFirst = true;
+  }
   let sentAll = false;
   const scan = await service.submit(
     { path: current.path, name: current.fileName, size: prepared.size, content: prepared.digests.content, hashed: prepared.digests.opened },
@@ -112,5 +120,5 @@ async function send(p: Pipeline, { record, tracked, prepared, digests, service, 
   );
   if (tracked) tracked.lookupFirst = false;
   succeeded(p, service.label);
-  adopt(p, id, scan, service, current);
+  adopt(p, id, scan, service, current, carried);
 }

@@ -93,4 +93,24 @@ describe('grouped commits', () => {
     expect(history.keepLast(0)).toEqual([record.id]);
     expect(history.apply(record, { status: 'completed' }, 'soon')).toBeNull();
   });
+  it('tells afterCommit callbacks once their writes are on disk, in order; at once when nothing waits', () => {
+    const told: Array<[string, string | undefined]> = [];
+    history.afterCommit(() => told.push(['nothing waiting', undefined]));
+    expect(told).toEqual([['nothing waiting', undefined]]);
+
+    const first = history.insert(makeRecord({ status: 'queued' }));
+    const second = history.insert(makeRecord({ status: 'queued' }));
+    history.apply(first, { status: 'completed', safe: true }, 'soon');
+    history.afterCommit(() => told.push(['first', committedStatus(first.id)]));
+    history.apply(second, { status: 'uploading' }, 'soon');
+    history.afterCommit(() => told.push(['second', committedStatus(second.id)]));
+    expect(told).toHaveLength(1);
+    // A write that must be durable now commits the group: the callbacks run right after, before it returns.
+    history.update(second.id, { pendingReason: 'x' });
+    expect(told).toEqual([
+      ['nothing waiting', undefined],
+      ['first', 'completed'],
+      ['second', 'uploading'],
+    ]);
+  });
 });
