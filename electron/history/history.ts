@@ -201,7 +201,8 @@ function createHistory(db: DatabaseSync, file: string, warning: string | null, o
     listPending: () => listPending(h),
     withDisposition: (disposition, dispositionOptions = {}) => withDisposition(h, disposition, dispositionOptions),
     withFindingName: (name, limit) => withFindingName(h, name, limit),
-    query: (query) => queryPage(h, query),
+    // What is shown or exported is on disk: the writes waiting for their grouped commit go first.
+    query: (query) => (group.flush(), queryPage(h, query)),
     counts: () => counts(h),
     exportCsv: (target, query = {}) => exportWith(h, csvChunks, target, query),
     exportJson: (target, query = {}) => exportWith(h, jsonChunks, target, query),

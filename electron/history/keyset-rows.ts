@@ -14,11 +14,14 @@ export interface KeysetQuery {
   batch: number;
 }
 
+/** Each batch reads committed rows only: writes waiting for their grouped commit are committed first (an export never shows an uncommitted verdict). */
 export function* keysetRows(h: HistoryDb, query: KeysetQuery): Generator<Record<string, unknown>> {
+  h.flush();
   let rows = h.prepare(query.first).all(...query.params, query.batch);
   while (rows.length > 0) {
     yield* rows;
     if (rows.length < query.batch) return;
+    h.flush();
     rows = h.prepare(query.next).all(...query.params, ...query.keyOf(rows[rows.length - 1] as Record<string, unknown>), query.batch);
   }
 }
