@@ -7,6 +7,8 @@ import { SCANNED_IN_PART_LABEL } from '../../../shared/scans/coverage.ts';
 export interface EngineFinding {
   /** Signature name as the engine reports it, e.g. `Eicar-Signature` or `Win.Test.Clam.UNOFFICIAL`. */
   name: string;
+  /** The signature feed (its name) whose signature this is (electron/feeds/), when Verdict's own clamd found it with one. */
+  feed?: string;
 }
 
 export interface EngineVerdict {
