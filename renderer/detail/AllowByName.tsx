@@ -3,6 +3,7 @@
 import { useState, type ReactElement } from 'react';
 import { displayName } from '../../shared/display-name.ts';
 import type { ScanRecord } from '../../shared/scans/record.ts';
+import { TOOL_LANGUAGE } from '../app/tool-said.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
 import { allowDetectionName, detectionNames, stopAllowingName } from '../quarantine/allow-name-actions.ts';
 
@@ -49,7 +50,7 @@ function WithName({ text, name }: { text: string; name: string }): ReactElement 
   return (
     <>
       {before}
-      <bdi>{displayName(name)}</bdi>
+      <bdi lang={TOOL_LANGUAGE}>{displayName(name)}</bdi>
       {after}
     </>
   );

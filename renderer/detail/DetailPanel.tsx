@@ -19,6 +19,7 @@ import { useVerdict } from '../store/use-verdict.ts';
 import { failureHelp } from './failure-help.ts';
 import { failureText, failureWords } from './failure-text.ts';
 import { withToolWords } from '../app/ToolWords.tsx';
+import { TOOL_LANGUAGE } from '../app/tool-said.ts';
 import { verdictEngineText } from './engine-text.ts';
 import { showScan } from './show-scan.ts';
 import { useDetailOpener } from './detail-opener.ts';
@@ -143,8 +144,16 @@ function RecordDetails({ record }: { record: ScanRecord }): ReactElement {
             <ul className="findings">
               {record.findings.map((finding, i) => (
                 <li key={i}>
-                  <span className="mono">{finding.name}</span>
-                  {finding.engine ? <span className="muted"> ({finding.engine})</span> : null}
+                  {/* The engine's own words (a signature name, an engine's id): English, shown like every name. */}
+                  <bdi className="mono" lang={TOOL_LANGUAGE} data-testid="finding-name">
+                    {displayName(finding.name)}
+                  </bdi>
+                  {finding.engine ? (
+                    <span className="muted">
+                      {' ('}
+                      <span lang={TOOL_LANGUAGE}>{displayName(finding.engine)}</span>)
+                    </span>
+                  ) : null}
                 </li>
               ))}
             </ul>

@@ -2,6 +2,7 @@
 // allowed read as threats again. Names are allowed from a threat's detail.
 import { useEffect, useState, type ReactElement } from 'react';
 import { displayName } from '../../shared/display-name.ts';
+import { TOOL_LANGUAGE } from '../app/tool-said.ts';
 import { api } from '../bridge/api.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
 import { stopAllowingName } from '../quarantine/allow-name-actions.ts';
@@ -34,7 +35,7 @@ export function AllowedNames(): ReactElement {
             <li key={name} className="allowed__item">
               <div className="allowed__text">
                 <strong className="mono break">
-                  <bdi>{displayName(name)}</bdi>
+                  <bdi lang={TOOL_LANGUAGE}>{displayName(name)}</bdi>
                 </strong>
               </div>
               <button

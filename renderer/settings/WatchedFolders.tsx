@@ -5,6 +5,7 @@ import type { WatchedFolderStatus } from '../../shared/bridge/api.ts';
 import { displayName } from '../../shared/display-name.ts';
 import { MAX_ASYNC_FILE_SIZE, MB } from '../../shared/service-contract/limits.ts';
 import { consentHostLabel, type FolderBackend, type ThreatAction } from '../../shared/settings/protection.ts';
+import { ToolWords } from '../app/ToolWords.tsx';
 import { useTranslator } from '../i18n/use-translator.ts';
 import { FolderIcon, WarningIcon } from '../icons/icons.tsx';
 import { useVerdict } from '../store/use-verdict.ts';
@@ -83,9 +84,10 @@ function WatchedFolderItem({ status }: { status: WatchedFolderStatus }): ReactEl
         </button>
       </div>
       {status.error ? (
-        <p className="field-error" role="alert">
-          {/* The watcher's sentence may quote the path. */}
-          <WarningIcon /> {displayName(status.error)}
+        <p className="field-error" role="alert" data-testid="watch-problem">
+          {/* What it means in the UI's language; the core's English sentence (it may quote the path) under it. */}
+          <WarningIcon /> {t(status.state === 'missing' ? 'watch.problem.missing' : status.state === 'error' ? 'watch.problem.error' : 'watch.problem.warning')}{' '}
+          <ToolWords said={{ tool: 'core', words: status.error }} />
         </p>
       ) : null}
       <div className="watched__options">

@@ -14,7 +14,7 @@ import { writeTree } from '../electron/jobs/job-kit.ts';
 import type { AppHarness } from './support/app-harness.ts';
 import { expectNoProblems, useE2eApp } from './support/e2e-app.ts';
 import type { RealCore } from './support/real-core.ts';
-import { layoutOf, layoutProblems } from './support/window-checks.ts';
+import { languageOf, layoutOf, layoutProblems } from './support/window-checks.ts';
 
 const { start, work } = useE2eApp({ prefix: 'verdict-e2e-window-', engine: false });
 
@@ -94,6 +94,9 @@ describe('the window in use keeps the list in view and never scrolls itself', ()
       const threats = page.getByTestId('job-files-threats');
       await threats.getByRole('button', { name: 'eicar.com' }).click();
       await page.getByTestId('detail-panel').locator('#detail-title', { hasText: 'eicar.com' }).waitFor();
+      // The engine's signature name is its own word, marked English in a German window too.
+      expect(await languageOf(page.getByTestId('finding-name'))).toBe('en');
+      expect(await languageOf(page.getByTestId('detail-panel'))).toBe(language);
       // Focus in the panel's last control pulls nothing into view but the panel's own scroll.
       await page.getByTestId('detail-panel').locator('button').last().focus();
       await checkEverySize(app, `job-threat-detail-${language}`, failures);

@@ -109,10 +109,12 @@ describe('the window’s words', () => {
     expectNoProblems(app);
   });
 
-  it('the keychain’s error under a sentence in the UI’s language, marked English', async () => {
+  it('the keychain’s error and a watched folder’s problem under a sentence in the UI’s language, marked English', async () => {
     const keychainFails = (core: CoreApi): CoreApi => ({ ...core, settings: { ...core.settings, keyStatus: async () => ok({ isSet: false, masked: null, keychainError: KEYCHAIN_ERROR }) } });
     const { real, app, page } = await start({}, 'light', {}, keychainFails);
     expect((await real.core.settings.update({ backend: { kind: 'remote', baseUrl: 'https://scan.example.invalid' } })).ok).toBe(true);
+    // A watched folder that is not there: the core's English sentence about it under one in the UI's language.
+    expect((await real.core.watch.add({ path: path.join(work(), 'not-there') })).ok).toBe(true);
     for (const language of ['en', 'de'] as const) {
       const t = translator(language).t;
       await setLanguage(real, page, language);
@@ -123,6 +125,12 @@ describe('the window’s words', () => {
       expect(await error.locator('samp').innerText()).toBe(KEYCHAIN_ERROR);
       expect(await languageOf(error.locator('samp'))).toBe('en');
       expect(await languageOf(error.locator('.tool-words__source'))).toBe(language);
+      const watchProblem = page.getByTestId('watch-problem');
+      await watchProblem.waitFor({ timeout: 30_000 });
+      expect((await watchProblem.innerText()).trim().startsWith(t('watch.problem.missing'))).toBe(true);
+      expect(await watchProblem.locator('.tool-words__source').innerText()).toBe(t('tool.core'));
+      expect(await languageOf(watchProblem.locator('samp'))).toBe('en');
+      expect(await languageOf(watchProblem)).toBe(language);
       await error.scrollIntoViewIfNeeded();
       await inBothSchemes(app, `words-keychain-${language}`, async (scheme) => {
         expect(await paintedContrast(error.locator('samp')), `the keychain's words, ${language}, ${scheme}`).toBeGreaterThanOrEqual(AA);
