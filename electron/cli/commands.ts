@@ -30,6 +30,10 @@ const COMMANDS = {
   service: async (args: string[]): Promise<CommandOutcome> => ((await (await import('../local-service/cli.ts')).runServiceCli(args)) ? 'running' : Number(process.exitCode ?? 0)),
   status: async (args: string[]) => (await import('./status.ts')).runStatus(args, processIo()),
   update: async (args: string[]) => (await import('./update.ts')).runUpdate(args, processIo()),
+  recheck: async (args: string[]) => {
+    favourMemoryOverSpeed();
+    return (await import('./recheck.ts')).runRecheck(args, processIo());
+  },
   'allow-name': async (args: string[]) => (await import('./allow-name.ts')).runAllowName(args, processIo()),
 } satisfies Record<string, (args: string[]) => Promise<CommandOutcome>>;
 
@@ -62,6 +66,7 @@ Commands:
   service                      run the local File Scanning Service (verdict service --help)
   status                       the protection state: engine, signatures and their age (verdict status --json)
   update                       download the ClamAV signatures into Verdict's own folder (verdict update --help)
+  recheck                      judge recent files again with the signatures in use now (verdict recheck --help)
   allow-name NAME              allow a detection name; --remove NAME, --list (verdict allow-name --help)
 
 Without a command, Verdict opens its window; files and folders named are scanned there.`;

@@ -50,6 +50,8 @@ export interface CoreTuning {
     systemConfigPath?: string;
     freshclam?: { freshclamPath?: string | null; mirror?: string; maxAttempts?: number };
   };
+  /** The recheck after a signature update: automatic on signature changes (default true; `verdict recheck` starts it itself). */
+  recheck?: { automatic?: boolean; settleMs?: number };
   /** Called at each named step of a quarantine operation (crash tests kill the process there). */
   onQuarantineStep?: QuarantineOptions['onStep'];
 }

@@ -5,6 +5,7 @@ import type { Result } from '../../shared/result.ts';
 import type { ModeChoice, ScanEvent, ScanOrigin, SubmitSummary } from '../../shared/scans/record.ts';
 import type { Scheduler } from '../jobs/schedule/scheduler.ts';
 import type { PowerPort } from '../jobs/schedule/power.ts';
+import type { Recheck } from '../recheck/recheck.ts';
 import type { SecretList } from '../logging/logger.ts';
 
 export interface CoreOptions {
@@ -60,6 +61,8 @@ export interface Core extends CoreApi {
   readonly startupWarnings: readonly StartupWarning[];
   /** The scan schedules: the next run of each kind (the tray's "Next scan"), and their changes. */
   readonly schedules: Pick<Scheduler, 'view' | 'onChange'>;
+  /** Recent files judged again after a signature update: a file judged clean before and detected now (electron/recheck/). */
+  readonly recheck?: Pick<Recheck, 'onFinding'>;
   /** Resolves when every queued and in-flight scan has reached a terminal state (CLI, tests). */
   idle(): Promise<void>;
   close(): Promise<void>;

@@ -25,6 +25,8 @@ import { historyApi, setupHistory, setupRetention, setupScanEvents } from './set
 import { quarantineApi, setupQuarantine, setupThreats } from './setup-quarantine.ts';
 import { jobsApi } from './jobs-api.ts';
 import { setupJobs } from './setup-jobs.ts';
+import { prepareRecheck } from './setup-recheck.ts';
+import type { Recheck } from '../recheck/recheck.ts';
 import { setupScanning } from './setup-scanning.ts';
 import { setupSchedules } from './setup-schedules.ts';
 import { setupWatching } from './setup-watching.ts';
@@ -49,6 +51,8 @@ export interface CoreInternals extends Core {
   readonly jobs: Jobs;
   /** The scan schedules, with settled() for tests. */
   readonly schedules: Scheduler;
+  /** Recent files judged again after a signature update (electron/recheck/). */
+  readonly recheck: Recheck & { idle(): Promise<void> };
 }
 
 export async function createCore(options: CoreOptions, tuning: CoreTuning = {}): Promise<CoreInternals> {
@@ -86,11 +90,13 @@ async function openCore(dataDir: string, options: CoreOptions, tuning: CoreTunin
     // After recovery, before retention: a record whose file a crash left restored, allowed, deleted or lost says so.
     threats.reconcile();
     threats.finishPending();
-    const jobs = setupJobs(ctx, { history, scans, events, allowBasicOnly: (ids) => void engine.allowBasicOnly(ids) });
+    const rechecking = prepareRecheck(ctx, { history, events, engine });
+    const jobs = setupJobs(ctx, { history, scans, events, allowBasicOnly: (ids) => void engine.allowBasicOnly(ids), walks: rechecking.walks });
     scans.start();
     jobs.resumeUnfinished();
     // Retention at start runs before anything can await: a record recovery re-queues must not finish (and look old) first.
     const retention = setupRetention(ctx, history, events, jobs);
+    const recheck = Object.assign(rechecking.start(jobs), { idle: () => rechecking.idle() });
     const schedules = await setupSchedules(ctx, { jobs, history, uploadWaitsForConsent: () => scanning.scheduledUploadWaits() });
     const submit = createSubmit(scans, ctx.log);
     const watch = await setupWatching(ctx, { exclusions: scanning.exclusions, submit: (paths) => submit(paths, { origin: 'watch' }) });
@@ -106,6 +112,7 @@ async function openCore(dataDir: string, options: CoreOptions, tuning: CoreTunin
       idle: () => scans.idle(),
       jobs,
       schedules,
+      recheck,
       async close() {
         if (closed) return;
         closed = true;

@@ -3,12 +3,15 @@
 import { homedir } from 'node:os';
 import type { History } from '../history/history.ts';
 import { expandPaths } from '../intake/expand-paths.ts';
-import { createJobs, type Jobs } from '../jobs/jobs.ts';
+import { createJobs, type Jobs, type JobsInput } from '../jobs/jobs.ts';
 import type { ScanEvents } from '../scans/events.ts';
 import type { ScanPipeline } from '../scans/pipeline.ts';
 import type { CoreContext } from './core-context.ts';
 
-export function setupJobs(ctx: CoreContext, input: { history: History; scans: ScanPipeline; events: ScanEvents; allowBasicOnly?: (serviceScanIds: readonly string[]) => void }): Jobs {
+export function setupJobs(
+  ctx: CoreContext,
+  input: { history: History; scans: ScanPipeline; events: ScanEvents; allowBasicOnly?: (serviceScanIds: readonly string[]) => void; walks?: JobsInput['walks'] },
+): Jobs {
   const jobs = createJobs({
     history: input.history,
     pipeline: input.scans,
@@ -17,6 +20,7 @@ export function setupJobs(ctx: CoreContext, input: { history: History; scans: Sc
     places: ctx.tuning.jobPlaces ?? { platform: process.platform, home: homedir(), env: process.env },
     dataDir: ctx.dataDir,
     ...(input.allowBasicOnly ? { allowBasicOnly: input.allowBasicOnly } : {}),
+    ...(input.walks ? { walks: input.walks } : {}),
     onError: (error, job) => ctx.log.error({ err: error, jobId: job.id, kind: job.kind }, 'scan job stopped; it resumes at the next start'),
     onCompactError: (error, jobId) => ctx.log.warn({ err: error, jobId }, "compacting a finished job's clean files failed; tried again at the next start"),
   });

@@ -154,7 +154,7 @@ export function jobTotals(h: HistoryDb, id: number): JobTotals {
   const n = (verdict: string) => Number(rows.find((row) => row.verdict === verdict)?.n ?? 0);
   // A finished job's clean files are in the compact store (job-files/).
   const safe = all - rows.reduce((sum, row) => sum + Number(row.n), 0) + compactCount(h, id);
-  return { scanned: safe + n('allowed') + n('unsafe') + n('partial'), threats: n('unsafe'), couldNotScan: n('could-not-scan'), skipped: n('skipped'), pending: n('pending') };
+  return { scanned: safe + n('allowed') + n('unsafe') + n('partial'), threats: n('unsafe'), couldNotScan: n('could-not-scan'), skipped: n('skipped'), partial: n('partial'), pending: n('pending') };
 }
 
 export interface HistoryJobs {

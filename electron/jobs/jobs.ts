@@ -82,6 +82,8 @@ export interface JobsInput {
   allowBasicOnly?: (serviceScanIds: readonly string[]) => void;
   /** Moving a finished job's clean rows to the compact store failed (it is tried again at the next start). */
   onCompactError?: (error: unknown, jobId: number) => void;
+  /** A kind's own walk (the recheck's selection) instead of walking its roots. */
+  walks?: JobDeps['walks'];
 }
 
 /** Progress events of a job go out at most this often (changes of state always). */
@@ -106,7 +108,7 @@ export function createJobs(input: JobsInput): Jobs {
   const fileDone = (run: JobRun, record: ScanRecord) => send({ type: 'file', jobId: run.state.id, record });
   const compactor = createCompactor({ history, onError: input.onCompactError });
   const stoppedBy = new Map<number, unknown>();
-  const deps: JobDeps = { history, pipeline: input.pipeline, intake: input.intake, now, emit, fileDone };
+  const deps: JobDeps = { history, pipeline: input.pipeline, intake: input.intake, now, emit, fileDone, ...(input.walks ? { walks: input.walks } : {}) };
 
   const unsubscribe = input.events.subscribe((event) => {
     if (event.type !== 'record') return;

@@ -9,7 +9,7 @@ import type { Intake } from '../scans/ports.ts';
 import { activeMs } from './job-progress.ts';
 import { waitFor, type JobRun } from './job-run.ts';
 import type { JobRunOptions, JobState } from './job-state.ts';
-import { walkJob } from './walk-job.ts';
+import { walkJob, type JobWalk } from './walk-job.ts';
 
 /** The walk goes on once no more than this many of the job's rows are unfinished (then a batch of up to 500 follows). */
 export const DRAIN_MARK = 200;
@@ -23,6 +23,8 @@ export interface JobDeps {
   emit: (run: JobRun, forced: boolean) => void;
   /** One of the job's files reached its end (or one the caller stopped waiting for). */
   fileDone: (run: JobRun, record: ScanRecord) => void;
+  /** A kind's own walk instead of its roots' (the recheck after a signature update walks its selection). */
+  walks?: Partial<Record<JobState['kind'], JobWalk>>;
 }
 
 export async function runJob(deps: JobDeps, run: JobRun, options: JobRunOptions): Promise<JobState | null> {
@@ -35,7 +37,7 @@ export async function runJob(deps: JobDeps, run: JobRun, options: JobRunOptions)
       force: options.force,
       ...(options.basicOnly ? { basicOnly: true } : {}),
       jobId: state.id,
-      walk: (intakeOptions) => walkJob(run, deps.intake, intakeOptions),
+      walk: (intakeOptions) => (deps.walks?.[state.kind] ?? walkJob)(run, deps.intake, intakeOptions),
       afterBatch: (records) => afterBatch(deps, run, records),
     });
     if (run.stopping) return null;
@@ -77,6 +79,8 @@ export function countFinished(run: JobRun, record: ScanRecord): void {
   else if (verdict === 'safe' || verdict === 'basic-only' || verdict === 'partial' || verdict === 'allowed' || verdict === 'unsafe') counts.scanned++;
   else counts.couldNotScan++;
   if (verdict === 'unsafe') counts.threats++;
+  if (verdict === 'basic-only') counts.basicOnly = (counts.basicOnly ?? 0) + 1;
+  if (verdict === 'partial') counts.partial = (counts.partial ?? 0) + 1;
 }
 
 export function isSettled(run: Pick<JobRun, 'settled'>, record: ScanRecord | null): boolean {

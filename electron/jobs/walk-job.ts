@@ -8,6 +8,9 @@ import type { Intake, IntakeEntry, IntakeOptions } from '../scans/ports.ts';
 import { jobExclusionError } from './default-exclusions.ts';
 import type { JobRun } from './job-run.ts';
 
+/** How a job finds its files: its roots walked (walkJob), or a kind's own selection. */
+export type JobWalk = (run: JobRun, intake: Intake, options: IntakeOptions) => AsyncGenerator<IntakeEntry>;
+
 export async function* walkJob(run: JobRun, intake: Intake, options: IntakeOptions): AsyncGenerator<IntakeEntry> {
   const { state } = run;
   const excluded = new Set(state.excluded);

@@ -10,9 +10,10 @@ import { isFinalStatus, shownOutsideItsJob } from '../../shared/jobs/job.ts';
 import { createFinishedScanCollector, DEFAULT_MAX_INDIVIDUAL, jobNotice, planNotifications, type Notice, type NotificationPolicy } from './notification-rules.ts';
 import { consentHostLabel } from '../../shared/settings/protection.ts';
 import { shellLanguage, textsFor } from './texts.ts';
+import { recheckNotice } from './recheck-notice.ts';
 
 export interface NotificationsOptions {
-  core: Pick<Core, 'onEvent' | 'settings'> & Partial<Pick<Core, 'scanJobs' | 'schedules' | 'protection'>>;
+  core: Pick<Core, 'onEvent' | 'settings'> & Partial<Pick<Core, 'scanJobs' | 'schedules' | 'protection' | 'recheck'>>;
   /** A click on a notice about one scan. */
   onShowScan(id: string): void;
   /** A click on a notice about many. */
@@ -57,12 +58,25 @@ export function setupNotifications(options: NotificationsOptions): () => void {
       })().catch((error: unknown) => options.log.error({ err: error }, 'could not show notifications'));
     },
   });
+  // A recheck's threats have a notice of their own (recheck-notice.ts), told from its findings.
+  const rechecks = new Set<number>();
+  const stopRecheck = options.core.recheck?.onFinding((finding) => {
+    void shellLanguage(options.core.settings)
+      .then((language) => {
+        const notice = recheckNotice(finding, language, Date.now());
+        if (notice) show(notice);
+      })
+      .catch((error: unknown) => options.log.error({ err: error }, 'could not tell of a file detected after a signature update'));
+  });
   // A job's own files are told once, in its summary at the end; only its threats are notified as they come.
   const stop = options.core.onEvent((event) => {
-    if (event.type === 'record' && shownOutsideItsJob(event.record)) collector.offer(event.record);
+    if (event.type !== 'record' || !shownOutsideItsJob(event.record)) return;
+    if (options.core.recheck && event.record.jobId != null && rechecks.has(event.record.jobId)) return;
+    collector.offer(event.record);
   });
   const toldJobs = new Set<number>();
   const stopJobs = options.core.scanJobs?.onEvent((update) => {
+    if (update.type === 'progress' && update.progress.job.kind === 'recheck') rechecks.add(update.progress.job.id);
     if (update.type !== 'progress' || !isFinalStatus(update.progress.job.status) || toldJobs.has(update.progress.job.id)) return;
     const job = update.progress.job;
     void shellLanguage(options.core.settings)
@@ -78,6 +92,7 @@ export function setupNotifications(options: NotificationsOptions): () => void {
   const stopSelfTest = notifyFailingDetection(options, show);
   return () => {
     stop();
+    stopRecheck?.();
     stopJobs?.();
     stopSchedules();
     stopSelfTest();

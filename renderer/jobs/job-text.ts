@@ -4,7 +4,7 @@ import type { JobKind, JobState, JobStatus } from '../../shared/jobs/job.ts';
 import { formatCount, formatDuration } from '../i18n/format.ts';
 import type { MessageKey, Translator } from '../i18n/messages.ts';
 
-export const KIND_KEYS: Record<JobKind, MessageKey> = { quick: 'jobs.kind.quick', full: 'jobs.kind.full', custom: 'jobs.kind.custom' };
+export const KIND_KEYS: Record<JobKind, MessageKey> = { quick: 'jobs.kind.quick', full: 'jobs.kind.full', custom: 'jobs.kind.custom', recheck: 'jobs.kind.recheck' };
 export const STATUS_KEYS: Record<JobStatus, MessageKey> = {
   running: 'jobs.status.running',
   paused: 'jobs.status.paused',

@@ -4,7 +4,9 @@
 import { z } from 'zod';
 import type { ScanOrigin, ScanRecord } from '../scans/record.ts';
 
-export const JOB_KINDS = ['quick', 'full', 'custom'] as const;
+/** The kinds a user starts; `recheck` (recent files judged again after a signature update) is started by Verdict (electron/recheck/) or `verdict recheck`. */
+export const STARTABLE_JOB_KINDS = ['quick', 'full', 'custom'] as const;
+export const JOB_KINDS = [...STARTABLE_JOB_KINDS, 'recheck'] as const;
 export const jobKindSchema = z.enum(JOB_KINDS);
 export type JobKind = z.infer<typeof jobKindSchema>;
 
@@ -25,6 +27,10 @@ export interface JobCounts {
   threats: number;
   couldNotScan: number;
   skipped: number;
+  /** Among the scanned: judged by basic checks only (never clean). Absent in jobs counted before it was kept. */
+  basicOnly?: number;
+  /** Among the scanned: scanned in part (over a scan limit, encrypted; never clean). Absent as above. */
+  partial?: number;
 }
 
 export interface JobState {
@@ -73,7 +79,7 @@ const jobId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
 /** A job to start: a quick or full scan of the user's folders, or a custom scan of chosen folders and files. */
 export const jobStartSchema = z
-  .object({ kind: jobKindSchema, roots: z.array(path).min(1).max(1000).optional() })
+  .object({ kind: z.enum(STARTABLE_JOB_KINDS), roots: z.array(path).min(1).max(1000).optional() })
   .strict()
   .refine((start) => (start.kind === 'custom') === (start.roots !== undefined), { message: 'A custom scan needs its folders; a quick or full scan takes none.' });
 export type JobStart = z.infer<typeof jobStartSchema>;

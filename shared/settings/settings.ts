@@ -112,6 +112,8 @@ const userPreferences = {
   autoUpdateSignatures: z.boolean(),
   /** Start Verdict's own clamd when the built-in service starts and none answers (taken at the next start). */
   startOwnClamd: z.boolean(),
+  /** After each signature change, files first seen within this many days and judged clean before are judged again (0: off; issue 27 §1). */
+  recheckAfterUpdateDays: z.number().int().min(0).max(365),
 };
 
 export const settingsSchema = z.object({
@@ -130,6 +132,7 @@ export const settingsSchema = z.object({
   clamavDatabaseDir: userPreferences.clamavDatabaseDir.default(null),
   autoUpdateSignatures: userPreferences.autoUpdateSignatures.default(true),
   startOwnClamd: userPreferences.startOwnClamd.default(true),
+  recheckAfterUpdateDays: userPreferences.recheckAfterUpdateDays.default(14),
   /**
    * Detection names the user allows: a verdict whose every finding has one of them reads "allowed
    * (by detection name)". Not in the patch: changed only through the core's allow-name actions,

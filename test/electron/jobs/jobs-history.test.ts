@@ -36,7 +36,7 @@ describe('scan jobs in the history', () => {
 
       expect([...history.jobs.paths(jobId)].sort()).toEqual(['/tree/a.txt', '/tree/b.txt']);
       expect(history.jobs.pendingIds(jobId)).toEqual(['00000000-0000-4000-8000-000000000003']);
-      expect(history.jobs.totals(jobId)).toEqual({ scanned: 1, threats: 0, couldNotScan: 0, skipped: 0, pending: 1 });
+      expect(history.jobs.totals(jobId)).toEqual({ scanned: 1, threats: 0, couldNotScan: 0, skipped: 0, partial: 0, pending: 1 });
       expect(history.jobs.unfinished().map((job) => job.id)).toEqual([jobId]);
     } finally {
       history.close();

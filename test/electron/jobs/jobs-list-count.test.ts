@@ -136,6 +136,7 @@ describe("a job's totals", () => {
       threats: byVerdict('unsafe'),
       couldNotScan: byVerdict('could-not-scan'),
       skipped: byVerdict('skipped'),
+      partial: byVerdict('partial'),
       pending: 0,
     });
     history.close();

@@ -39,7 +39,7 @@ describe('a job and its files scanned in part', () => {
       const patches = [VERDICTS.clean, VERDICTS.partial, { ...VERDICTS.partial, findings: [{ name: 'Heuristics.Limits.Exceeded.MaxFileSize' }] }, VERDICTS.threat];
       patches.forEach((patch, i) => history.update(id(i + 1), patch));
 
-      expect(history.jobs.totals(jobId)).toEqual({ scanned: 4, threats: 1, couldNotScan: 0, skipped: 0, pending: 0 });
+      expect(history.jobs.totals(jobId)).toEqual({ scanned: 4, threats: 1, couldNotScan: 0, skipped: 0, partial: 2, pending: 0 });
       const partial = history.query({ job: jobId, verdicts: ['partial'], limit: 10 });
       expect(partial.items.map((r) => r.fileName).sort()).toEqual(['big.iso', 'photos.zip']);
       expect(history.query({ job: jobId, verdicts: ['unsafe', 'allowed'], limit: 10 }).items.map((r) => r.fileName)).toEqual(['eicar.com']);
@@ -47,13 +47,13 @@ describe('a job and its files scanned in part', () => {
       // As they end, the run counts the same.
       const run = { state: { ...fields, id: jobId, counts: { found: 4, bytes: 0, scanned: 0, threats: 0, couldNotScan: 0, skipped: 0 } } } as unknown as Parameters<typeof countFinished>[0];
       for (const n of [1, 2, 3, 4]) countFinished(run, history.get(id(n))!);
-      expect(run.state.counts).toMatchObject({ scanned: 4, threats: 1, couldNotScan: 0 });
+      expect(run.state.counts).toMatchObject({ scanned: 4, threats: 1, couldNotScan: 0, partial: 2 });
 
       // Only the clean file moves to the compact store; the ones scanned in part stay rows of their own.
       history.jobs.save({ ...fields, id: jobId, status: 'completed', finishedAt: at });
       while (!history.jobs.compactStep(jobId, 100).done);
       expect(history.query({ job: jobId, verdicts: ['partial'], limit: 10 }).total).toBe(2);
-      expect(history.jobs.totals(jobId)).toEqual({ scanned: 4, threats: 1, couldNotScan: 0, skipped: 0, pending: 0 });
+      expect(history.jobs.totals(jobId)).toEqual({ scanned: 4, threats: 1, couldNotScan: 0, skipped: 0, partial: 2, pending: 0 });
     } finally {
       history.close();
     }

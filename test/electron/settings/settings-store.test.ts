@@ -38,6 +38,7 @@ const fullSettings: Settings = {
   clamavDatabaseDir: '/srv/clamav-db',
   autoUpdateSignatures: false,
   startOwnClamd: false,
+  recheckAfterUpdateDays: 7,
   allowedDetectionNames: ['Win.Tool.Foo-123'],
   watchedFolders: [
     {

@@ -1,0 +1,114 @@
+// What the recheck learns from every finished scan on the local engine path: a file judged
+// clean is remembered with its identity, the signatures that judged it and when it arrived (its
+// scan's queue time; a scan job's file: its mtime); one no longer clean leaves the selection. A
+// recheck job's own scan keeps the file's first sighting, and one whose verdict changed is linked
+// to the scan it replaces and told as a finding ("now detected as X").
+import { LOCAL_LABEL } from '../backend/backend-state.ts';
+import { signatureKey } from '../../shared/engine/verdict-reuse.ts';
+import { TERMINAL_STATUSES, verdictOf, type ScanRecord } from '../../shared/scans/record.ts';
+import type { RecheckStore, SeenFile } from '../history/recheck-candidates.ts';
+import { identityNow } from './recheck-walk.ts';
+
+/** A file a recheck judged other than clean (a threat, mostly): the most important thing Verdict tells. */
+export interface RecheckFinding {
+  /** The new scan (its disposition says what the threat response did). */
+  record: ScanRecord;
+  /** The scan that had judged it clean. */
+  previousId: string;
+  /** When the file arrived (ms since the epoch). */
+  firstSeenMs: number;
+  /** How it arrived: a scan origin (`watch`, `drop`…) or `job`. */
+  origin: string;
+}
+
+export interface SeenFilesInput {
+  store: Pick<RecheckStore, 'remember' | 'forget' | 'find' | 'link'>;
+  /** The files a running recheck job handed over, by job id and path (recheck-walk.ts). */
+  selected: ReadonlyMap<number, ReadonlyMap<string, SeenFile>>;
+  /**
+   * Per recheck job: the signature key it judges under. Its clean verdicts are remembered under it: a
+   * verdict's engine identity may still name the signatures before the reload for a while (the service
+   * keeps an engine's VERSION identity for up to a minute), and the recheck must not select them again.
+   */
+  keys: ReadonlyMap<number, string>;
+  onFinding: (finding: RecheckFinding) => void;
+  onError: (error: unknown) => void;
+}
+
+export interface SeenFiles {
+  offer(record: ScanRecord): void;
+  /** Resolves once every record offered so far is written (tests, close). */
+  idle(): Promise<void>;
+}
+
+/** A threat on its way to quarantine is told with its next record, which says what Verdict did. */
+const settled = (record: ScanRecord) => TERMINAL_STATUSES.includes(record.status) && record.disposition !== 'quarantine_pending';
+
+export function createSeenFiles(input: SeenFilesInput): SeenFiles {
+  let queue: ScanRecord[] = [];
+  let running: Promise<void> | null = null;
+  const told = new Set<string>();
+
+  const drain = async () => {
+    while (queue.length > 0) {
+      const batch = queue;
+      queue = [];
+      const clean: SeenFile[] = [];
+      for (const record of batch) {
+        try {
+          const seen = await learn(record);
+          if (seen) clean.push(seen);
+        } catch (error) {
+          input.onError(error);
+        }
+      }
+      try {
+        input.store.remember(clean);
+      } catch (error) {
+        input.onError(error);
+      }
+    }
+  };
+
+  async function learn(record: ScanRecord): Promise<SeenFile | null> {
+    const jobId = record.jobId ?? null;
+    const picked = jobId === null ? undefined : input.selected.get(jobId)?.get(record.path);
+    const verdict = verdictOf(record);
+    if (verdict === 'safe') {
+      const key = (picked && jobId !== null ? input.keys.get(jobId) : undefined) ?? signatureKey(record.engine);
+      if (key === null) return null;
+      // The identity now: the file as it stands after its clean verdict (a later change makes it differ, and then it is not rechecked as this file).
+      const file = await identityNow(record.path);
+      if (file === null) return null;
+      const earlier = picked ?? (jobId === null ? null : input.store.find(file.dev, file.ino));
+      const mtimeMs = Number(BigInt(file.mtimeNs) / 1_000_000n);
+      const firstSeenMs = earlier ? earlier.firstSeenMs : jobId === null ? Date.parse(record.queuedAt) : mtimeMs;
+      const origin = earlier ? earlier.origin : jobId === null ? record.origin : 'job';
+      return { file, path: record.path, signatureKey: key, recordId: record.id, origin, firstSeenMs };
+    }
+    if (record.status !== 'completed') return null;
+    // Judged other than clean now: out of the selection; a recheck's finding is linked and told.
+    const file = picked?.file ?? (await identityNow(record.path));
+    const earlier = picked ?? (file ? input.store.find(file.dev, file.ino) : null);
+    if (file) input.store.forget(file);
+    if (picked && earlier && !told.has(record.id)) {
+      told.add(record.id);
+      input.store.link({ recordId: record.id, recheckedFromId: earlier.recordId, firstSeenMs: earlier.firstSeenMs });
+      input.onFinding({ record, previousId: earlier.recordId, firstSeenMs: earlier.firstSeenMs, origin: earlier.origin });
+    }
+    return null;
+  }
+
+  return {
+    offer(record) {
+      if (record.backend !== LOCAL_LABEL || !settled(record)) return;
+      queue.push(record);
+      running ??= drain().finally(() => {
+        running = null;
+      });
+    },
+    async idle() {
+      while (running) await running;
+    },
+  };
+}
