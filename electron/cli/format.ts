@@ -43,9 +43,9 @@ export function formatPlain(record: ScanRecord): string {
   }
 }
 
-/** An unsafe verdict's label with its findings' names: `infected: Win.Test.EICAR_HDB-1`. */
+/** An unsafe verdict's label with its findings' names (and signature feed): `infected: Win.Test.EICAR_HDB-1`, `infected: X.UNOFFICIAL (feed: URLhaus)`. */
 function withFindings(record: ScanRecord): string {
-  const names = record.findings.map((finding) => finding.name).join(', ');
+  const names = record.findings.map((finding) => (finding.feed ? `${finding.name} (feed: ${finding.feed})` : finding.name)).join(', ');
   return names ? `${record.detailed ?? 'unsafe'}: ${names}` : (record.detailed ?? 'unsafe');
 }
 
