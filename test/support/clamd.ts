@@ -34,6 +34,8 @@ export interface StartClamdOptions {
    * skipped outside CI, an error in CI.
    */
   user?: string;
+  /** Writes more database files into clamd's database folder before it starts (the bench's realistic database). */
+  moreDatabases?: (dbDir: string) => Promise<void>;
 }
 
 export interface RunningClamd {
@@ -84,6 +86,7 @@ export async function startClamd(options: StartClamdOptions = {}): Promise<Runni
   await mkdir(dbDir);
   await mkdir(join(root, 'tmp'));
   await writeSignatureDatabase(dbDir);
+  await options.moreDatabases?.(dbDir);
   await writeFile(configPath, clamdConfig({ root, dbDir, socketPath, ...options }));
   if (account) {
     // clamd drops to the user before it makes its socket and opens its log.
