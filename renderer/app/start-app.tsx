@@ -12,7 +12,7 @@ import { nextTask } from './next-task.ts';
 import { intlWarmUps } from './warm-intl.ts';
 
 export async function startApp(root: HTMLElement): Promise<void> {
-  const feed = boot();
+  const feed = await boot();
   for (const warmUp of intlWarmUps(selectLocale(verdictStore.getState()))) {
     await nextTask();
     warmUp();
