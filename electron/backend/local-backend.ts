@@ -15,6 +15,9 @@ import type { EngineReport, EngineScanOutcome, EngineScanRequest, ThreadServiceO
 import { createEngineRequests } from '../local-service/thread/engine-requests.ts';
 import type { LiveEngineTuning } from '../local-service/engines/live/start-live-engine.ts';
 import { LOCAL_SERVICE_REQUEST_BUDGET } from '../request-budget/request-budget.ts';
+import type { DetectionSettings } from '../../shared/settings/detection.ts';
+import type { ResolvedClamdChoice } from '../../shared/engine/clamd-choice.ts';
+import { engineOptionsForChoice } from '../local-service/engines/clamd-choice-engine.ts';
 
 /** The one integration the app uses on its embedded service. */
 export const EMBEDDED_INTEGRATION_ID = 'verdict-embedded';
@@ -38,6 +41,8 @@ export interface LocalServiceHandle {
   onFinished?(listener: (scanIds: readonly string[]) => void): () => void;
   /** The database folder setting changed: Verdict's own clamd starts again on it (null: the default order). */
   setDatabaseDir?(databaseDir: string | null): void;
+  /** The detection settings changed (issue 28 §2): Verdict's own clamd starts again with them; files wait meanwhile. */
+  setDetection?(detection: DetectionSettings): void;
   /**
    * The local engine path: one file scanned by the service's engine, with no HTTP request. Present
    * with `path: 'engine'` (the default); then the app's files go this way, not to the URL.
@@ -51,11 +56,13 @@ export type LocalServiceStarter = (input: { apiKey: string; dataDir: string }) =
 export interface EmbeddedServiceOptions {
   engine?: EngineKind;
   clamdSocket?: string;
+  /** The user's clamd choice (settings or `--clamd`); absent: the usual order. */
+  clamd?: ResolvedClamdChoice;
   /**
    * Verdict's own clamd, started by the service when no clamd answers: its data directory (the
    * app's) and the signature folder (setting or --clamav-db; absent: Verdict's own, else the system's).
    */
-  ownClamd?: { dataDir: string; databaseDir?: string; clamdPath?: string };
+  ownClamd?: { dataDir: string; databaseDir?: string; clamdPath?: string; detection?: DetectionSettings };
   /** The live engine's knobs (tests). */
   engineTuning?: LiveEngineTuning;
   scanDelayMs?: number;
@@ -97,6 +104,7 @@ const stderrErrors: ServiceLogger = {
 
 export function embeddedServiceStarter(options: EmbeddedServiceOptions = {}): LocalServiceStarter {
   return async ({ apiKey, dataDir }) => {
+    const { ownAllowed, ...choiceOptions } = engineOptionsForChoice(options.clamd ?? { kind: 'auto' });
     const serviceOptions: ThreadServiceOptions = {
       host: '127.0.0.1',
       port: 0,
@@ -107,8 +115,9 @@ export function embeddedServiceStarter(options: EmbeddedServiceOptions = {}): Lo
       rateLimit: EMBEDDED_RATE_LIMIT,
       engine: {
         kind: options.engine ?? 'auto',
+        ...choiceOptions,
         ...(options.clamdSocket ? { clamdSocket: options.clamdSocket } : {}),
-        ...(options.ownClamd ? { ownClamd: options.ownClamd } : {}),
+        ...(options.ownClamd && ownAllowed ? { ownClamd: options.ownClamd } : {}),
         ...options.engineTuning,
       },
       ...(options.scanDelayMs !== undefined ? { scanDelayMs: options.scanDelayMs } : {}),
@@ -131,6 +140,7 @@ export function embeddedServiceStarter(options: EmbeddedServiceOptions = {}): Lo
           allowBasicOnly: (scanIds) => threaded.allowBasicOnly(scanIds),
           onFinished: (listener) => threaded.onFinished(listener),
           setDatabaseDir: (databaseDir) => threaded.setDatabaseDir(databaseDir),
+          setDetection: (detection) => threaded.setDetection(detection),
           ...(direct ? { scanFile: (request, signal) => threaded.scanFile(request, signal) } : {}),
           close: () => threaded.close(),
         };
@@ -159,6 +169,7 @@ export function embeddedServiceStarter(options: EmbeddedServiceOptions = {}): Lo
       allowBasicOnly: (scanIds) => void (service.allowBasicOnly(scanIds), atEngine.allowBasicOnly(scanIds)),
       onFinished: (listener) => service.onFinished(listener),
       setDatabaseDir: (databaseDir) => void live?.setDatabaseDir(databaseDir ?? undefined).catch(() => undefined),
+      setDetection: (detection) => void live?.setDetection(detection).catch(() => undefined),
       ...(direct ? { scanFile: (request, signal) => atEngine.scan(request, signal) } : {}),
       close: () => service.close(),
     };

@@ -13,6 +13,8 @@ import { scrubText, type SecretList } from '../logging/logger.ts';
 import type { Language } from '../../shared/service-contract/limits.ts';
 import { cliLanguage, diskFullLine } from './disk-full-report.ts';
 import { startEngineLine } from './engine-line.ts';
+import { CLAMD_USAGE, readClamdOption } from './clamd-option.ts';
+import { dataDirLanguage } from './cli-language.ts';
 
 export interface CliIo {
   stdout: (line: string) => void;
@@ -48,6 +50,7 @@ export const COMMON_OPTIONS = {
   'data-dir': { type: 'string' },
   engine: { type: 'string' },
   'clamav-db': { type: 'string' },
+  clamd: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const satisfies ParseArgsOptionsConfig;
 
@@ -57,7 +60,8 @@ export const COMMON_USAGE = `  --service URL        a remote File Scanning Servi
   --data-dir DIR       history, settings and the local service's data (default: ${defaultDataDir()})
   --engine KIND        the engine on this computer: auto (a clamd that answers, else Verdict's own clamd when clamd
                        and signatures are installed, else basic checks), clamd or builtin (basic checks: EICAR only)
-  --clamav-db DIR      the signature folder for Verdict's own clamd (default: <data dir>/clamav-db, else the system's)`;
+  --clamav-db DIR      the signature folder for Verdict's own clamd (default: <data dir>/clamav-db, else the system's)
+${CLAMD_USAGE}`;
 
 type Parsed<T extends ParseArgsOptionsConfig> = ReturnType<
   typeof parseArgs<{ args: string[]; allowPositionals: true; strict: true; options: typeof COMMON_OPTIONS & T }>
@@ -127,11 +131,17 @@ export async function openCliCore(input: {
   serviceOverride: ServiceOverride | undefined;
   engine: EngineChoice | undefined;
   clamavDb?: string | undefined;
+  /** --clamd as given: checked here (exit 2 with a sentence in the settings' language), before anything starts. */
+  clamd?: string | undefined;
   tuning?: CoreTuning;
 }): Promise<CoreInternals> {
   const { io } = input;
   const dataDir = resolve(input.dataDir ?? defaultDataDir(io.env));
   io.dataDir = dataDir;
+  const clamd = readClamdOption(input.clamd, dataDirLanguage(dataDir, io.env));
+  if (!clamd.ok) throw new CliExit(clamd.message);
+  if (clamd.address !== undefined && input.engine === 'builtin') throw new CliExit('--clamd names a clamd: it cannot be combined with --engine builtin.');
+  if (clamd.address !== undefined && input.serviceOverride !== undefined) throw new CliExit('--clamd is for the service on this computer: it cannot be combined with --service.');
   let core: CoreInternals;
   try {
     core = await createCore(
@@ -142,6 +152,7 @@ export async function openCliCore(input: {
         localService: {
           ...(input.engine ? { engine: input.engine } : {}),
           ...(input.clamavDb !== undefined ? { clamavDb: input.clamavDb } : {}),
+          ...(clamd.address !== undefined ? { clamd: clamd.address } : {}),
         },
         secrets: io.secrets,
       },
@@ -152,6 +163,7 @@ export async function openCliCore(input: {
   }
   const settings = await core.settings.get();
   io.language = cliLanguage(io, settings.ok ? settings.value.language : null);
+  const language = io.language;
   for (const warning of core.startupWarnings) io.stderr(`Warning: ${warning.message}`);
   // Which engine judges this run's files: the service has made its first choice by now.
   // Again whenever it changes during the run (Verdict's own clamd has loaded, ClamAV went away).
@@ -160,9 +172,9 @@ export async function openCliCore(input: {
     if (line !== lastLine) io.stderr(line);
     lastLine = line;
   };
-  core.protection.onChange((next) => say(startEngineLine(next)));
+  core.protection.onChange((next) => say(startEngineLine(next, language)));
   const view = await core.protection.status();
-  if (view.ok) say(startEngineLine(view.value));
+  if (view.ok) say(startEngineLine(view.value, language));
   return core;
 }
 

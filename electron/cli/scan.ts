@@ -51,7 +51,7 @@ async function scan(argv: string[], io: CliIo): Promise<number> {
   const mode = values.mode as ModeChoice | undefined;
   if (mode !== undefined && !MODES.includes(mode)) throw new CliExit(`--mode must be auto, sync or async (got ${mode}).`);
   const serviceOverride = await serviceOverrideFrom(values.service, io);
-  const core = await openCliCore({ io, dataDir: values['data-dir'], serviceOverride, engine, clamavDb });
+  const core = await openCliCore({ io, dataDir: values['data-dir'], serviceOverride, engine, clamavDb, clamd: values.clamd as string | undefined });
 
   const mine = new Map<string, ScanRecord | null>();
   const printed = new Set<string>();

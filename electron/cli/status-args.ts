@@ -3,6 +3,9 @@
 import { parseArgs } from 'node:util';
 import { defaultDataDir } from '../core/data-dir.ts';
 import type { EngineKind } from '../local-service/engines/select-engine.ts';
+import type { ClamdAddress } from '../../shared/engine/clamd-address.ts';
+import { readClamdOption } from './clamd-option.ts';
+import { dataDirLanguage } from './cli-language.ts';
 
 export const STATUS_USAGE = `Usage: npm run -s status -- [options]
 
@@ -15,6 +18,7 @@ Options:
   --data-dir DIR       Verdict's data directory (default: ${defaultDataDir()})
   --engine KIND        auto (default: configured clamd, a system clamd, Verdict's own, else basic checks), clamd or builtin
   --clamav-db DIR      the signature folder for Verdict's own clamd
+  --clamd ADDRESS      the clamd to ask: unix:/path/to/clamd.sock or tcp:HOST:PORT (default: the settings' choice)
   -h, --help           this text
 
 Exit codes: 0 protected; 1 outdated, limited, not running or failing (the engine missed the EICAR test file); 2 bad arguments or an error.`;
@@ -24,6 +28,8 @@ export interface StatusArgs {
   dataDir: string;
   engine: EngineKind;
   clamavDb: string | undefined;
+  /** --clamd, read; undefined: the settings' choice. */
+  clamd: ClamdAddress | undefined;
 }
 
 /** A problem with the arguments: the message for stderr and the exit code (2, or 0 for --help). */
@@ -38,7 +44,7 @@ export class StatusArgsError extends Error {
 const ENGINE_KINDS: readonly string[] = ['auto', 'clamd', 'builtin'];
 
 export function parseStatusArgs(argv: string[], env: NodeJS.ProcessEnv): StatusArgs {
-  let values: { json?: boolean; 'data-dir'?: string; engine?: string; 'clamav-db'?: string; help?: boolean };
+  let values: { json?: boolean; 'data-dir'?: string; engine?: string; 'clamav-db'?: string; clamd?: string; help?: boolean };
   try {
     ({ values } = parseArgs({
       args: argv,
@@ -49,6 +55,7 @@ export function parseStatusArgs(argv: string[], env: NodeJS.ProcessEnv): StatusA
         'data-dir': { type: 'string' },
         engine: { type: 'string' },
         'clamav-db': { type: 'string' },
+        clamd: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -62,5 +69,9 @@ export function parseStatusArgs(argv: string[], env: NodeJS.ProcessEnv): StatusA
     if (values[name] !== undefined && values[name].trim() === '') throw new StatusArgsError(`--${name} needs a folder.`);
   }
   if (values['clamav-db'] !== undefined && engine === 'builtin') throw new StatusArgsError('--clamav-db is for ClamAV: it cannot be combined with --engine builtin.');
-  return { json: values.json ?? false, dataDir: values['data-dir'] ?? defaultDataDir(env), engine: engine as EngineKind, clamavDb: values['clamav-db'] };
+  const dataDir = values['data-dir'] ?? defaultDataDir(env);
+  const clamd = readClamdOption(values.clamd, dataDirLanguage(dataDir, env));
+  if (!clamd.ok) throw new StatusArgsError(clamd.message);
+  if (clamd.address !== undefined && engine === 'builtin') throw new StatusArgsError('--clamd names a clamd: it cannot be combined with --engine builtin.');
+  return { json: values.json ?? false, dataDir, engine: engine as EngineKind, clamavDb: values['clamav-db'], clamd: clamd.address };
 }

@@ -1,6 +1,8 @@
 // `status` tests detection as it looks: the engine it found scans the EICAR test file
 // (the way the app's self-test does), so `failing` and the last self-test are this run's.
-import type { ProtectionStatus } from '../../shared/engine/protection-state.ts';
+// It goes through the session client as the app's files do, so the run also finds how
+// files reach clamd (by descriptor, or streamed when clamd takes none).
+import type { ClamdTransfer, ProtectionStatus } from '../../shared/engine/protection-state.ts';
 import type { SelfTestResult } from '../../shared/engine/self-test.ts';
 import { BuiltinEngine } from '../local-service/engines/builtin-engine.ts';
 import { ClamdEngine } from '../local-service/engines/clamd-engine.ts';
@@ -8,17 +10,24 @@ import type { ScanEngine } from '../local-service/engines/engine.ts';
 import { endpointOfLabel } from '../local-service/engines/live/live-state.ts';
 import { runSelfTest } from '../local-service/engines/self-test/run-self-test.ts';
 
-/** null when there is no engine to test (ClamAV not running, or an address that is not clamd's). */
-export async function statusSelfTest(status: ProtectionStatus, timeoutMs = 10_000): Promise<SelfTestResult | null> {
-  if (status.state === 'not_running') return null;
+export interface StatusSelfTest {
+  /** null when there is no engine to test (ClamAV not running, or an address that is not clamd's). */
+  result: SelfTestResult | null;
+  /** How files reach the clamd tested; null for basic checks or no engine. */
+  transport: ClamdTransfer | null;
+}
+
+export async function statusSelfTest(status: ProtectionStatus, timeoutMs = 10_000): Promise<StatusSelfTest> {
+  if (status.state === 'not_running') return { result: null, transport: null };
   let engine: ScanEngine;
   try {
-    engine = status.engine.name === 'builtin' ? new BuiltinEngine() : new ClamdEngine({ endpoint: endpointOfLabel(status.engine.where) });
+    engine = status.engine.name === 'builtin' ? new BuiltinEngine() : new ClamdEngine({ endpoint: endpointOfLabel(status.engine.where), sessions: 1, sessionClient: true });
   } catch {
-    return null;
+    return { result: null, transport: null };
   }
   try {
-    return await runSelfTest({ engine, status, timeoutMs });
+    const result = await runSelfTest({ engine, status, timeoutMs });
+    return { result, transport: engine instanceof ClamdEngine ? engine.transfer : null };
   } finally {
     await engine.close?.();
   }

@@ -12,6 +12,9 @@ import { protectionActionText, protectionReasonText, streamLimitText } from '../
 import { dataDirLanguage } from './cli-language.ts';
 import { statusSelfTest } from './status-self-test.ts';
 import { parseStatusArgs, StatusArgsError } from './status-args.ts';
+import { clamdWords } from './clamd-words.ts';
+import { clamdChoiceFor } from './settings-clamd.ts';
+import { engineOptionsForChoice } from '../local-service/engines/clamd-choice-engine.ts';
 
 export interface StatusIo {
   stdout: (line: string) => void;
@@ -30,13 +33,16 @@ export async function runStatus(argv: string[], io: StatusIo): Promise<number> {
   }
   let result;
   try {
-    result = await engineStatus({ kind: args.engine, dataDir: args.dataDir, clamavDb: args.clamavDb });
+    const choice = engineOptionsForChoice(clamdChoiceFor(args.dataDir, args.clamd));
+    result = await engineStatus({ kind: args.engine, dataDir: args.dataDir, clamavDb: args.clamavDb, ...choice });
   } catch (error) {
     io.stderr(`Could not determine the engine: ${(error as Error).message}`);
     return 2;
   }
   try {
-    const status = withSelfTest(result.status, await statusSelfTest(result.status));
+    const tested = await statusSelfTest(result.status);
+    const engine = tested.transport === null ? result.status.engine : { ...result.status.engine, transport: tested.transport };
+    const status = withSelfTest({ ...result.status, engine }, tested.result);
     const language = dataDirLanguage(args.dataDir, io.env);
     if (args.json) io.stdout(JSON.stringify(statusJson(status, language)));
     else for (const line of statusLines(status, result.databaseDir, language, coverageLimitsFor(status.engine.source))) io.stdout(line);
@@ -51,7 +57,15 @@ export function statusJson(status: ProtectionStatus, language: Language = 'en') 
   const { engine } = status;
   return {
     state: status.state,
-    engine: { name: engine.name, source: engine.source, where: engine.where, version: engine.version, signatures: engine.signatures },
+    engine: {
+      name: engine.name,
+      source: engine.source,
+      where: engine.where,
+      version: engine.version,
+      signatures: engine.signatures,
+      /** How files reach clamd: `descriptor` (FILDES) or `stream` (INSTREAM); null when not ClamAV or not reached. */
+      transport: engine.transport === undefined ? null : engine.transport === 'fildes' ? 'descriptor' : 'stream',
+    },
     reason: [protectionReasonText(status, language), protectionActionText(status, language), streamLimitText(status, language)].filter(Boolean).join(' '),
     /** This run's EICAR test of the engine: at, result (passed, failed, error), engine, detail, durationMs; null when none could run. */
     selfTest: status.selfTest ?? null,
@@ -64,7 +78,6 @@ const WORDS = {
     engine: 'Engine',
     basic: 'basic checks (EICAR test file only)',
     at: 'at',
-    sources: { configured: 'the configured clamd', system: 'the system clamd', own: "Verdict's own clamd", builtin: 'basic checks' },
     signatures: 'Signatures',
     signaturesOf: (version: number, date: string, days: number) => `version ${version} of ${date} (${days === 1 ? '1 day' : `${days} days`} old)`,
     noSignatures: 'no official signatures (no version or date reported)',
@@ -82,7 +95,6 @@ const WORDS = {
     engine: 'Engine',
     basic: 'Basisprüfungen (nur die EICAR-Testdatei)',
     at: 'unter',
-    sources: { configured: 'der eingestellte clamd', system: 'der clamd des Systems', own: 'Verdicts eigener clamd', builtin: 'Basisprüfungen' },
     signatures: 'Signaturen',
     signaturesOf: (version: number, date: string, days: number) => `Version ${version} vom ${date} (${days === 1 ? '1 Tag' : `${days} Tage`} alt)`,
     noSignatures: 'keine offiziellen Signaturen (weder Version noch Datum gemeldet)',
@@ -106,9 +118,11 @@ const WORDS = {
 export function statusLines(status: ProtectionStatus, databaseDir: string | null, language: Language = 'en', coverage?: CoverageLimits | null): string[] {
   const { engine } = status;
   const w = WORDS[language];
+  const clamd = clamdWords(language);
   const lines = [`${w.protection}: ${status.state.replace('_', ' ')}`];
   if (engine.name === 'builtin') lines.push(`${w.engine}: ${w.basic}`);
-  else lines.push(`${w.engine}: ClamAV${engine.version ? ` ${engine.version}` : ''}, ${w.sources[engine.source]} ${w.at} ${engine.where}`);
+  else lines.push(`${w.engine}: ClamAV${engine.version ? ` ${engine.version}` : ''}, ${clamd.sources[engine.source]} ${w.at} ${engine.where}`);
+  if (engine.transport !== undefined) lines.push(`${clamd.reach}: ${clamd.how[engine.transport]}`);
   if (engine.name === 'clamav' && engine.version !== null) {
     const s = engine.signatures;
     lines.push(`${w.signatures}: ${s ? w.signaturesOf(s.version, s.date.slice(0, 10), s.ageDays) : w.noSignatures}`);

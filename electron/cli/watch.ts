@@ -64,7 +64,7 @@ async function watch(argv: string[], io: WatchIo): Promise<number> {
   }
   const serviceOverride = await serviceOverrideFrom(values.service, io);
   // This process watches the folders on its command line, not the app's.
-  const core = await openCliCore({ io, dataDir: values['data-dir'], serviceOverride, engine, clamavDb });
+  const core = await openCliCore({ io, dataDir: values['data-dir'], serviceOverride, engine, clamavDb, clamd: values.clamd as string | undefined });
 
   // Records this run queued: id → printed yet. Events may come before submit() returns the ids.
   const mine = new Map<string, boolean>();

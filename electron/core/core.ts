@@ -1,6 +1,7 @@
 // The core's public face: what the Electron shell, the CLI and the e2e test
 // bridge use. Implemented by createCore() in ./create-core.ts. Plain Node.
 import type { CoreApi, StartupWarning } from '../../shared/bridge/api.ts';
+import type { ClamdAddress } from '../../shared/engine/clamd-address.ts';
 import type { Result } from '../../shared/result.ts';
 import type { ModeChoice, ScanEvent, ScanOrigin, SubmitSummary } from '../../shared/scans/record.ts';
 import type { Scheduler } from '../jobs/schedule/scheduler.ts';
@@ -22,6 +23,8 @@ export interface CoreOptions {
   localService?: {
     engine?: 'auto' | 'clamd' | 'builtin';
     clamdSocket?: string;
+    /** The clamd named for this run (`--clamd`): wins over the settings' choice. */
+    clamd?: ClamdAddress;
     /** The signature folder for Verdict's own clamd (--clamav-db); default Verdict's own, else the system's. */
     clamavDb?: string;
     /** false: never start Verdict's own clamd (default: start it when no clamd answers and clamd and a database exist). */

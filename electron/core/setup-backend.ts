@@ -9,6 +9,7 @@ import { embeddedServiceStarter, type LocalServiceHandle, type LocalServiceStart
 import { accountForBaseUrl, createKeychain, DEFAULT_KEYCHAIN_ACCOUNT, DEFAULT_KEYCHAIN_SERVICE, type Keychain } from '../keychain/keychain.ts';
 import type { CoreContext } from './core-context.ts';
 import { systemLanguage } from './system-language.ts';
+import { resolveClamdChoice } from '../../shared/engine/clamd-choice.ts';
 
 export interface CoreKeys {
   keychain: Keychain;
@@ -32,12 +33,15 @@ export function setupKeys(ctx: CoreContext): CoreKeys {
 /** `onLocalService`: told of the embedded service (its engine reports), each time it starts. */
 export async function setupBackend(ctx: CoreContext, keys: CoreKeys, onLocalService?: (service: LocalServiceHandle | null) => void): Promise<BackendManager> {
   const { settings, options, tuning, log } = ctx;
-  const { clamavDb, ownClamd, ...localService } = options.localService ?? {};
+  const { clamavDb, ownClamd, clamd, ...localService } = options.localService ?? {};
   // Built at each start: the database folder setting is taken when the service starts.
   const startEmbedded: LocalServiceStarter = (input) => {
     const databaseDir = clamavDb ?? settings.get().clamavDatabaseDir ?? undefined;
+    // Which clamd: `--clamd` of this run, else the settings' choice, taken at each start.
+    const choice = clamd !== undefined ? { kind: 'address' as const, address: clamd } : resolveClamdChoice(settings.get().clamd);
     return embeddedServiceStarter({
       ...localService,
+      clamd: choice,
       // Verdict's own clamd lives in the app's data directory (one per data directory), not the service's.
       ...(ownClamd === false
         ? {}
@@ -45,6 +49,7 @@ export async function setupBackend(ctx: CoreContext, keys: CoreKeys, onLocalServ
             ownClamd: {
               dataDir: ctx.dataDir,
               ...(databaseDir !== undefined ? { databaseDir } : {}),
+              detection: settings.get().detection,
               ...(tuning.engine?.ownClamdPath !== undefined ? { clamdPath: tuning.engine.ownClamdPath } : {}),
             },
           }),

@@ -24,7 +24,7 @@ export async function runSignatureUpdate(input: SignatureUpdateInput): Promise<S
   const at = () => new Date().toISOString();
   if (input.remote) return { code: 'remote_service', params: {}, at: at() };
   const source = input.status?.engine.source;
-  if (source === 'system' || source === 'configured') {
+  if (source === 'system' || source === 'configured' || source === 'found') {
     return { code: 'system_database', params: { where: input.status?.engine.where ?? '' }, at: at() };
   }
   // Only a clamd that loads Verdict's own folder is reloaded after an update.

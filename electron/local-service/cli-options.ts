@@ -6,6 +6,9 @@ import { defaultDataDir } from '../core/data-dir.ts';
 import { API_KEY_PATTERN } from './auth/api-keys.ts';
 import type { EngineKind } from './engines/select-engine.ts';
 import { webhookKeyOf } from './webhooks/signature.ts';
+import { readClamdOption } from '../cli/clamd-option.ts';
+import { systemLanguage } from '../core/system-language.ts';
+import { engineOptionsForChoice, type ChoiceEngineOptions } from './engines/clamd-choice-engine.ts';
 import type { LocalServiceOptions } from './server.ts';
 
 export interface CliOptions {
@@ -23,6 +26,7 @@ export const USAGE = `Usage: npm run service -- [options]
   --host H                 address to listen on (default 127.0.0.1)
   --api-key KEY            accepted API key, one integration each; repeatable (default: one generated key, printed)
   --engine KIND            auto (clamd if reachable, else built-in), clamd, or builtin (default auto)
+  --clamd ADDRESS          the clamd to use: unix:/path/to/clamd.sock or tcp:HOST:PORT (a clamav container: tcp:127.0.0.1:3310)
   --clamd-socket PATH      clamd's Unix socket
   --clamd-host H, --clamd-port N   clamd over TCP
   --data-dir DIR           database and uploads (default ${defaultServiceDataDir()})
@@ -44,6 +48,7 @@ export function parseCliOptions(argv: string[]): CliOptions | 'help' {
       host: { type: 'string' },
       'api-key': { type: 'string', multiple: true },
       engine: { type: 'string' },
+      clamd: { type: 'string' },
       'clamd-socket': { type: 'string' },
       'clamd-host': { type: 'string' },
       'clamd-port': { type: 'string' },
@@ -64,6 +69,13 @@ export function parseCliOptions(argv: string[]): CliOptions | 'help' {
   if ((values['webhook-url'] === undefined) !== (values['webhook-secret'] === undefined)) {
     throw new Error('--webhook-url and --webhook-secret go together.');
   }
+  const clamd = readClamdOption(values.clamd, systemLanguage());
+  if (!clamd.ok) throw new Error(clamd.message);
+  if (clamd.address !== undefined && (values['clamd-socket'] ?? values['clamd-host'] ?? values['clamd-port']) !== undefined) {
+    throw new Error('--clamd names the clamd: give it without --clamd-socket, --clamd-host or --clamd-port.');
+  }
+  if (clamd.address !== undefined && engine === 'builtin') throw new Error('--clamd names a clamd: it cannot be combined with --engine builtin.');
+  const named: Partial<ChoiceEngineOptions> = clamd.address === undefined ? {} : engineOptionsForChoice({ kind: 'address', address: clamd.address });
   const given = values['api-key'] ?? [];
   // Checked here, so a bad value is named as the option it came from (not found at start, or worse, used).
   if (given.some((key) => !API_KEY_PATTERN.test(key))) throw new Error('--api-key must be 8 to 512 printable ASCII characters without spaces.');
@@ -80,6 +92,8 @@ export function parseCliOptions(argv: string[]): CliOptions | 'help' {
     dataDir: resolve(values['data-dir'] ?? defaultServiceDataDir()),
     engine: {
       kind: engine as EngineKind,
+      ...(named.clamdSocket !== undefined ? { clamdSocket: named.clamdSocket } : {}),
+      ...(named.clamdHost !== undefined ? { clamdHost: named.clamdHost, clamdPort: named.clamdPort } : {}),
       ...(values['clamd-socket'] !== undefined ? { clamdSocket: values['clamd-socket'] } : {}),
       ...(values['clamd-host'] !== undefined ? { clamdHost: values['clamd-host'] } : {}),
       ...(values['clamd-port'] !== undefined ? { clamdPort: integer(values['clamd-port'], '--clamd-port', 3310, { min: 1, max: MAX_PORT }) } : {}),

@@ -9,8 +9,13 @@ import { signatureAgeDays, type EngineIdentity, type EngineName, type SignatureB
 export const PROTECTION_STATES = ['protected', 'outdated', 'limited', 'not_running', 'failing'] as const;
 export type ProtectionState = (typeof PROTECTION_STATES)[number];
 
-/** Where the engine runs: the configured clamd, one answering at the usual sockets, Verdict's own, or none. */
-export const ENGINE_SOURCES = ['configured', 'system', 'own', 'builtin'] as const;
+/**
+ * Whose clamd it is, from facts, never from its socket path: `configured` the user named it (Settings,
+ * `--clamd`); `own` Verdict started it (its config in the data directory); `system` one at the usual
+ * sockets that another account runs (the socket is not the user's own, as with Debian's `clamav`);
+ * `found` one at the usual sockets that the user's own account runs and Verdict did not start; or none.
+ */
+export const ENGINE_SOURCES = ['configured', 'system', 'own', 'found', 'builtin'] as const;
 export type EngineSource = (typeof ENGINE_SOURCES)[number];
 
 /** Signatures older than this many days are outdated (ClamTk warns from 4). */
@@ -53,6 +58,9 @@ export type EngineFacts =
   | { kind: 'starting'; where: string }
   | { kind: 'not_running'; source: Exclude<EngineSource, 'builtin'>; where: string; why: 'clamd_not_answering' | 'clamd_failed'; params?: ProtectionParams };
 
+/** `fildes`: the open file's descriptor is passed to clamd; `instream`: its bytes are streamed (TCP, no addon, descriptors dropped). */
+export type ClamdTransfer = 'fildes' | 'instream';
+
 /** A clamd's StreamMaxLength, when its config file could be read. */
 export interface StreamLimit {
   bytes: number;
@@ -73,6 +81,8 @@ export interface ProtectionStatus {
     /** ClamAV: what its signatures are known by (EngineIdentity); absent otherwise. */
     signatureBasis?: SignatureBasis;
     databases?: string;
+    /** How files reach clamd: by descriptor (FILDES) or streamed (INSTREAM); absent when not ClamAV or not known. */
+    transport?: ClamdTransfer;
   };
   /** Set when the clamd in use limits streams below what Verdict sends (100 MB). */
   streamLimit: StreamLimit | null;

@@ -13,6 +13,7 @@ import {
   threatActionSchema,
 } from './protection.ts';
 import { scanSchedulesSchema } from './schedules.ts';
+import { clamdChoiceSchema } from '../engine/clamd-choice.ts';
 
 export const SETTINGS_VERSION = 1;
 
@@ -112,6 +113,8 @@ const userPreferences = {
   autoUpdateSignatures: z.boolean(),
   /** Start Verdict's own clamd when the built-in service starts and none answers (taken at the next start). */
   startOwnClamd: z.boolean(),
+  /** Which clamd: the usual order, only Verdict's own, only the system's, or a named one (taken when the built-in service starts). */
+  clamd: clamdChoiceSchema,
   /** After each signature change, files first seen within this many days and judged clean before are judged again (0: off; issue 27 §1). */
   recheckAfterUpdateDays: z.number().int().min(0).max(365),
 };
@@ -132,6 +135,7 @@ export const settingsSchema = z.object({
   clamavDatabaseDir: userPreferences.clamavDatabaseDir.default(null),
   autoUpdateSignatures: userPreferences.autoUpdateSignatures.default(true),
   startOwnClamd: userPreferences.startOwnClamd.default(true),
+  clamd: userPreferences.clamd.default({ kind: 'auto' }),
   recheckAfterUpdateDays: userPreferences.recheckAfterUpdateDays.default(14),
   /**
    * Detection names the user allows: a verdict whose every finding has one of them reads "allowed

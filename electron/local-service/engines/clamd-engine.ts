@@ -12,6 +12,7 @@ import { COMMANDS, endpointLabel, parseInstreamReply, quoteReply, replyMessages,
 import { ClamdSessionPool } from './clamd-session-pool.ts';
 import { ClamdIdentity, IDENTITY_MAX_AGE_MS } from './clamd-identity.ts';
 import type { DatabaseFolder } from './database-digest.ts';
+import { expectedTransport } from '../../engine/clamd/expected-transport.ts';
 
 export interface ClamdEngineOptions {
   endpoint: ClamdEndpoint;
@@ -45,6 +46,8 @@ export interface ClamdEngineOptions {
   sessionClient?: boolean;
   /** For the session client. 'off': files are streamed even where clamd could take their descriptors (FILDES); default 'auto'. */
   fdPassing?: 'auto' | 'off';
+  /** Told when the session client stops passing descriptors and streams instead (the engine line says how files go). */
+  onTransportChange?: (transport: ClamdTransport) => void;
 }
 
 export const CLAMD_DEFAULTS = {
@@ -63,6 +66,7 @@ export class ClamdEngine implements ScanEngine {
   readonly #identity: ClamdIdentity;
   readonly #fdPassing: 'auto' | 'off';
   readonly #useClient: boolean;
+  readonly #onTransportChange: ((transport: ClamdTransport) => void) | undefined;
   #client: ClamdClient | null = null;
 
   constructor(options: ClamdEngineOptions) {
@@ -74,6 +78,7 @@ export class ClamdEngine implements ScanEngine {
     this.#sessions = sessions > 0 ? new ClamdSessionPool(this.endpoint, sessions, Math.min(this.#connectTimeoutMs, 2_000)) : null;
     this.#fdPassing = options.fdPassing ?? 'auto';
     this.#useClient = options.sessionClient === true;
+    this.#onTransportChange = options.onTransportChange;
     this.#identity = new ClamdIdentity(() => this.version({ timeoutMs: Math.min(this.#connectTimeoutMs, 2_000) }), options.identityMaxAgeMs ?? IDENTITY_MAX_AGE_MS, options.databaseFolder);
   }
 
@@ -101,12 +106,17 @@ export class ClamdEngine implements ScanEngine {
     return this.#client?.transport ?? null;
   }
 
+  /** How files reach clamd: as the session client found, else as they will go (TCP or no addon: streamed; no session client: streamed). */
+  get transfer(): ClamdTransport {
+    return this.#client?.transport ?? (this.#useClient ? expectedTransport(this.where, this.#fdPassing) : 'instream');
+  }
+
   /** The session client, once clamd has answered in a session; null before (and with a clamd that keeps none). */
   #sessionClient(): ClamdClient | null {
     if (this.#client === null && this.#useClient && this.#sessions?.ready === true) {
       const address = 'socketPath' in this.endpoint ? { kind: 'unix' as const, path: this.endpoint.socketPath } : { kind: 'tcp' as const, ...this.endpoint };
       // A clamd gone for more than a moment is the live engine's to notice (it pings, then waits for ClamAV).
-      this.#client = openClamdClient({ address, fdPassing: this.#fdPassing, connectTimeoutMs: this.#connectTimeoutMs, replyTimeoutMs: this.#idleTimeoutMs, chunkSize: this.#chunkSize, reconnectWindowMs: 1_000 });
+      this.#client = openClamdClient({ address, fdPassing: this.#fdPassing, connectTimeoutMs: this.#connectTimeoutMs, replyTimeoutMs: this.#idleTimeoutMs, chunkSize: this.#chunkSize, reconnectWindowMs: 1_000, ...(this.#onTransportChange ? { onTransportChange: this.#onTransportChange } : {}) });
     }
     return this.#client;
   }

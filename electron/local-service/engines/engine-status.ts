@@ -17,6 +17,7 @@ import { OwnClamd, type OwnClamdOptions } from './own-clamd/own-clamd.ts';
 import { clamdCandidates, DEFAULT_CLAMD_SOCKETS, type EngineKind } from './select-engine.ts';
 import { parseClamdConf, readClamdConf, SYSTEM_CLAMD_CONF, type ClamdConfFacts } from './system-clamd-conf.ts';
 import { coverageLimitsFor } from './coverage-limits.ts';
+import { usualSocketSource } from './clamd-owner.ts';
 
 export interface EngineStatusInput {
   kind: EngineKind;
@@ -81,9 +82,11 @@ export async function engineStatus(input: EngineStatusInput): Promise<EngineStat
 
   const system = await firstAnswering(input.socketCandidates ?? DEFAULT_CLAMD_SOCKETS);
   if (system) {
-    const conf = systemConf(system, input.systemConfigPath ?? SYSTEM_CLAMD_CONF);
+    // The system's config describes this clamd only when the system runs it (clamd-owner.ts).
+    const source = usualSocketSource(system);
+    const conf = source === 'system' ? systemConf(system, input.systemConfigPath ?? SYSTEM_CLAMD_CONF) : null;
     const folder = conf ? systemFolder(conf, now.getTime()) : null;
-    const facts = await clamavFacts({ socketPath: system }, 'system', conf?.streamLimit ?? null, folder);
+    const facts = await clamavFacts({ socketPath: system }, source, conf?.streamLimit ?? null, folder);
     if (facts) return done(facts, null, conf?.databaseDir ?? null, folder);
   }
 
@@ -128,7 +131,7 @@ export async function engineStatus(input: EngineStatusInput): Promise<EngineStat
   return done({ kind: 'not_running', source: 'own', where: ownClamdFiles(input.dataDir).configPath, why: 'clamd_failed', params: { problem: state.problem, detail: state.detail } });
 }
 
-async function clamavFacts(endpoint: ClamdEndpoint, source: 'configured' | 'system' | 'own', streamLimit: StreamLimit | null, folder: DatabaseFolder | null): Promise<EngineFacts | null> {
+async function clamavFacts(endpoint: ClamdEndpoint, source: 'configured' | 'system' | 'own' | 'found', streamLimit: StreamLimit | null, folder: DatabaseFolder | null): Promise<EngineFacts | null> {
   let identity: EngineIdentity | null;
   try {
     identity = await clamdIdentityWithDatabases(await clamdVersion(endpoint, PROBE_MS), folder);

@@ -11,6 +11,7 @@ import { clamdAnswers } from '../../../electron/local-service/engines/own-clamd/
 import { findClamd } from '../../../electron/local-service/engines/own-clamd/find-clamav.ts';
 import { DEFAULT_CLAMD_SOCKETS } from '../../../electron/local-service/engines/select-engine.ts';
 import { writeCustomSignature, writeEicarDatabase } from '../../support/clamav-db.ts';
+import { loadFdPassing } from '../../../electron/engine/clamd/fd-passing.ts';
 import { runNode, type ChildRun } from '../../support/node-child.ts';
 import { tempDir } from '../scans/harness.ts';
 
@@ -66,7 +67,7 @@ describe('scan CLI and the engine', () => {
     const engineLines = run.stderr.split('\n').filter((line) => line.startsWith('Engine:'));
     const engineLine = engineLines.at(-1);
     expect(engineLines.slice(0, -1).every((line) => line.startsWith('Engine: Starting ClamAV…'))).toBe(true);
-    expect(engineLine).toBe(`Engine: ClamAV ${/ClamAV (\S+)/.exec(engineLine ?? '')?.[1]} · custom signatures only at unix:${join(dataDir, 'clamd.sock')} (outdated), Verdict's own clamd, signatures from ${db}`);
+    expect(engineLine).toBe(`Engine: ClamAV ${/ClamAV (\S+)/.exec(engineLine ?? '')?.[1]} · custom signatures only at unix:${join(dataDir, 'clamd.sock')} (outdated), Verdict's own clamd, signatures from ${db}; ${loadFdPassing().ok ? 'files go to clamd by descriptor (FILDES)' : 'files are streamed to clamd (INSTREAM)'}`);
     expect(existsSync(join(dataDir, 'clamd.pid'))).toBe(false);
     expect(processesWith(`--config-file=${join(dataDir, 'clamd.conf')}`)).toEqual([]);
     console.info(`scan --clamav-db, one file: ${wallMs} ms wall time`);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { findClamd } from '../../../electron/local-service/engines/own-clamd/find-clamav.ts';
 import { writeEicarDatabase } from '../../support/clamav-db.ts';
+import { loadFdPassing } from '../../../electron/engine/clamd/fd-passing.ts';
 
 const STATUS = join(import.meta.dirname, '..', '..', '..', 'electron', 'cli', 'status.ts');
 const clamdPath = findClamd();
@@ -66,7 +67,9 @@ describe.skipIf(clamdPath === null)('with Verdict\'s own clamd', () => {
       engine: { name: 'clamav', source: 'own', where: `unix:${join(dataDir, 'clamd.sock')}`, version: expect.stringMatching(/^\d+\.\d+/), signatures: null },
       reason: expect.stringContaining('no dated official signatures'),
     });
-    expect(Object.keys(json.engine as object)).toEqual(['name', 'source', 'where', 'version', 'signatures']);
+    expect(Object.keys(json.engine as object)).toEqual(['name', 'source', 'where', 'version', 'signatures', 'transport']);
+    // How files reach Verdict's own clamd: by descriptor over its socket (streamed without the fd-passing addon).
+    expect((json.engine as { transport: string }).transport).toBe(loadFdPassing().ok ? 'descriptor' : 'stream');
     expect(await clamdsOf(dataDir)).toEqual([]);
     console.info(`status CLI with --clamav-db (starts and stops its own clamd): ${Math.round(run.ms)} ms wall`);
   });
@@ -131,7 +134,7 @@ describe('a clamd with dated official signatures (recorded VERSION answer)', () 
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({
       state: 'protected',
-      engine: { name: 'clamav', source: 'own', where: `unix:${join(dataDir, 'clamd.sock')}`, version: '1.4.6', signatures: { version: 27467, date: built.toISOString(), ageDays: 1 } },
+      engine: { name: 'clamav', source: 'own', where: `unix:${join(dataDir, 'clamd.sock')}`, version: '1.4.6', signatures: { version: 27467, date: built.toISOString(), ageDays: 1 }, transport: expect.stringMatching(/^(descriptor|stream)$/) },
       reason: expect.stringContaining('signatures (version 27467) are 1 day old'),
       // The stand-in answers no scan: a self-test that could not run proves nothing either way.
       selfTest: expect.objectContaining({ result: 'error' }),
@@ -153,7 +156,7 @@ describe('the built-in engine and bad arguments', () => {
     expect(run.code).toBe(1);
     expect(JSON.parse(run.stdout)).toEqual({
       state: 'limited',
-      engine: { name: 'builtin', source: 'builtin', where: 'in-process', version: null, signatures: null },
+      engine: { name: 'builtin', source: 'builtin', where: 'in-process', version: null, signatures: null, transport: null },
       reason: expect.stringContaining('only the EICAR test file'),
       selfTest: expect.objectContaining({ result: 'passed', engine: expect.objectContaining({ name: 'builtin' }) }),
     });

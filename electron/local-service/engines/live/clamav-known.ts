@@ -13,7 +13,7 @@ export interface KnownClamav {
 }
 
 const FILE = 'clamav-known.json';
-const SOURCES = new Set(['configured', 'system', 'own']);
+const SOURCES = new Set(['configured', 'system', 'own', 'found']);
 
 export function readKnownClamav(dataDir: string): KnownClamav | null {
   try {

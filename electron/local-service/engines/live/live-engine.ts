@@ -90,7 +90,15 @@ export class LiveEngine implements ScanEngine {
 
   /** The protection state of the engine in use, with its last self-test (`failing` when it missed EICAR); null before the first look. */
   get status(): ProtectionStatus | null {
-    return this.#state.phase === 'choosing' || this.#state.phase === 'closed' ? null : withSelfTest(this.#state.status, this.#selfTest.last);
+    if (this.#state.phase === 'choosing' || this.#state.phase === 'closed') return null;
+    return withSelfTest(this.#withTransport(this.#state), this.#selfTest.last);
+  }
+
+  /** With how files reach the clamd in use: as its session client found, else as expected (TCP, the addon). */
+  #withTransport(state: Exclude<LiveEngineState, { phase: 'choosing' | 'closed' }>): ProtectionStatus {
+    if (state.phase !== 'clamav') return state.status;
+    const transport = this.#clamdFor(state.where).transfer;
+    return { ...state.status, engine: { ...state.status.engine, transport } };
   }
 
   /** The last self-test, null before the first. */
@@ -219,7 +227,9 @@ export class LiveEngine implements ScanEngine {
       const clamd: Omit<ClamdEngineOptions, 'endpoint'> = this.#options.clamd ?? {};
       // The watch knows the folder of the clamd in use; a clamd no longer in use is not vouched for.
       const databaseFolder = () => (this.#state.phase === 'clamav' && this.#state.where === where ? this.#watch.databaseFolder : null);
-      engine = new ClamdEngine({ ...clamd, endpoint: endpointOfLabel(where), databaseFolder });
+      // A switch to streaming is told like any change of the protection state.
+      const onTransportChange = () => void (this.#state.phase !== 'closed' && this.#set(this.#state));
+      engine = new ClamdEngine({ ...clamd, endpoint: endpointOfLabel(where), databaseFolder, onTransportChange });
       this.#clamds.set(where, engine);
     }
     return engine;

@@ -64,18 +64,30 @@ describe('clamd.conf facts', () => {
 });
 
 describe.skipIf(findClamd() === null)('the order: configured, system, own, built-in', () => {
-  test('a system clamd at a usual socket comes first, with its config\'s stream limit', async () => {
+  test('a system clamd (run by another account, as Debian\'s runs as clamav) at a usual socket comes first, with its config\'s stream limit', async ({ skip }) => {
+    const clamd = await startClamd({ streamMaxLength: '25M', user: 'clamav' });
+    if (!clamd) return skip();
+    try {
+      const result = await engineStatus({ kind: 'auto', dataDir: join(root, 'd1'), socketCandidates: [join(root, 'nothing.sock'), clamd.socketPath], systemConfigPath: clamd.configPath });
+      expect(result.started).toBeNull();
+      expect(result.status).toMatchObject({
+        state: 'outdated',
+        reason: { code: 'signatures_undated' },
+        action: 'check_system_updater',
+        engine: { name: 'clamav', source: 'system', where: `unix:${clamd.socketPath}` },
+        streamLimit: { bytes: 25 * MB, configPath: clamd.configPath },
+      });
+    } finally {
+      await clamd.stop();
+    }
+  });
+
+  test('a clamd the user\'s own account runs at a usual socket is not called the system\'s, whatever its path; the system config is not its', async () => {
     const clamd = systemClamd;
     if (!clamd) throw new Error('no clamd');
-    const result = await engineStatus({ kind: 'auto', dataDir: join(root, 'd1'), socketCandidates: [join(root, 'nothing.sock'), clamd.socketPath], systemConfigPath: clamd.configPath });
-    expect(result.started).toBeNull();
-    expect(result.status).toMatchObject({
-      state: 'outdated',
-      reason: { code: 'signatures_undated' },
-      action: 'check_system_updater',
-      engine: { name: 'clamav', source: 'system', where: `unix:${clamd.socketPath}` },
-      streamLimit: { bytes: 25 * MB, configPath: clamd.configPath },
-    });
+    const result = await engineStatus({ kind: 'auto', dataDir: join(root, 'd1b'), socketCandidates: [clamd.socketPath], systemConfigPath: clamd.configPath });
+    expect(result.status).toMatchObject({ state: 'outdated', engine: { name: 'clamav', source: 'found', where: `unix:${clamd.socketPath}` }, streamLimit: null });
+    expect(result.databaseDir).toBeNull();
   });
 
   test('a configured clamd that does not answer: not running (no fallback to the others)', async () => {
