@@ -123,7 +123,9 @@ export function whereText(view: ProtectionView, tr: Translator): string {
   if (view.remote !== null) return tr.t('engine.where.remote', { host: hostOf(view.remote) });
   const engine = view.status?.engine;
   if (!engine) return '';
-  return tr.t(`engine.where.${engine.source}` as MessageKey, { where: engine.where });
+  const where = tr.t(`engine.where.${engine.source}` as MessageKey, { where: engine.where });
+  // How files reach clamd, once the engine says (by descriptor, or streamed).
+  return engine.transport === undefined ? where : `${where}; ${tr.t(`engine.transport.${engine.transport}`)}`;
 }
 
 export function signaturesText(status: ProtectionStatus, tr: Translator): string {

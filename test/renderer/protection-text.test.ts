@@ -143,7 +143,14 @@ describe('the one action per state', () => {
 
 describe('the engine’s facts', () => {
   it('where it runs, its signatures with date and age, and the remote service instead of a ClamAV state', () => {
-    expect(whereText(view(status('signatures_fresh')), en)).toBe('System clamd at unix:/run/clamav/clamd.ctl');
+    expect(whereText(view(status('signatures_fresh')), en)).toBe('The system’s clamd at unix:/run/clamav/clamd.ctl');
+    // Whose clamd from the facts the core found, and how files reach it once known.
+    const named = status('signatures_fresh');
+    const tcp = { ...named, engine: { ...named.engine, source: 'configured' as const, where: 'tcp:127.0.0.1:3310', transport: 'instream' as const } };
+    expect(whereText(view(tcp), en)).toBe('The clamd you named at tcp:127.0.0.1:3310; files are streamed to it (INSTREAM)');
+    expect(whereText(view(tcp), de)).toBe('Der von Ihnen genannte clamd unter tcp:127.0.0.1:3310; Dateien werden an ihn gestreamt (INSTREAM)');
+    const found = { ...named, engine: { ...named.engine, source: 'found' as const, transport: 'fildes' as const } };
+    expect(whereText(view(found), en)).toBe('A clamd your own account runs, not started by Verdict, at unix:/run/clamav/clamd.ctl; files go to it by descriptor (FILDES)');
     expect(whereText(view(status('signatures_old')), de)).toBe('Verdicts eigener clamd unter unix:/data/clamd.sock');
     expect(whereText(view(status('clamav_not_found')), en)).toBe('Inside Verdict');
     expect(whereText(view(null, 'https://scan.example.com/api'), en)).toBe('The remote service at scan.example.com');
