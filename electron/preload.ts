@@ -53,6 +53,7 @@ export const api: VerdictApi = {
     basicOnlyCount: () => invoke('scans:basicOnlyCount'),
     rescanBasicOnly: () => invoke('scans:rescanBasicOnly'),
     scanWithBasicChecks: (ids) => invoke('scans:scanWithBasicChecks', ids),
+    digests: (id) => invoke('scans:digests', id),
     allowUpload: (ids, origin) => invoke('scans:allowUpload', ids, origin),
     // Scan events arrive batched (an array per message) and are delivered one by one.
     onEvent: (listener) =>
@@ -126,6 +127,19 @@ export const api: VerdictApi = {
     status: () => invoke('fileManagerMenus:status'),
     add: (language) => invoke('fileManagerMenus:add', language),
     remove: () => invoke('fileManagerMenus:remove'),
+  },
+  virusTotal: {
+    lookup: (sha256) => invoke('virusTotal:lookup', sha256),
+    keyStatus: () => invoke('virusTotal:keyStatus'),
+    setKey: (key) => invoke('virusTotal:setKey', key),
+    clearKey: () => invoke('virusTotal:clearKey'),
+  },
+  feeds: {
+    list: () => invoke('feeds:list'),
+    add: (input) => invoke('feeds:add', input),
+    setEnabled: (id, enabled) => invoke('feeds:setEnabled', id, enabled),
+    remove: (id) => invoke('feeds:remove', id),
+    update: () => invoke('feeds:update'),
   },
   app: {
     onShowScan: (listener) =>

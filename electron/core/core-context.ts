@@ -12,6 +12,8 @@ import { openSettings, type SettingsStore } from '../settings/settings-store.ts'
 import type { CoreOptions } from './core.ts';
 import { DISK_FULL_CODE, isDiskFull } from './disk-full.ts';
 import { diskFullTexts } from './disk-full-text.ts';
+import type { VirusTotalTuning } from '../virustotal/virustotal.ts';
+import type { DrivesTuning } from './setup-drives.ts';
 
 /** Knobs for tests and CLIs; the app uses the defaults. */
 export interface CoreTuning {
@@ -52,6 +54,10 @@ export interface CoreTuning {
   };
   /** The recheck after a signature update: automatic on signature changes (default true; `verdict recheck` starts it itself). */
   recheck?: { automatic?: boolean; settleMs?: number };
+  /** VirusTotal lookups: a stand-in for its API and a clock (tests only; never a setting). */
+  virusTotal?: VirusTotalTuning;
+  /** Removable drives: the mount roots looked at and how often (tests); watched only with CoreOptions.watchDrives. */
+  drives?: DrivesTuning;
   /** Called at each named step of a quarantine operation (crash tests kill the process there). */
   onQuarantineStep?: QuarantineOptions['onStep'];
 }

@@ -27,11 +27,14 @@ import { jobsApi } from './jobs-api.ts';
 import { setupJobs } from './setup-jobs.ts';
 import { prepareRecheck } from './setup-recheck.ts';
 import type { Recheck } from '../recheck/recheck.ts';
+import type { QuarantineRecheck } from '../recheck/quarantine-recheck.ts';
 import { setupScanning } from './setup-scanning.ts';
 import { setupSchedules } from './setup-schedules.ts';
 import { setupWatching } from './setup-watching.ts';
 import { collectStartupWarnings } from './startup-warnings.ts';
 import { watchApi } from './watch-api.ts';
+import { setupVirusTotal } from './setup-virustotal.ts';
+import { feedsApi } from '../feeds/feeds-api.ts';
 
 export { DEFAULT_KEYCHAIN_SERVICE };
 export type { CoreTuning };
@@ -52,7 +55,7 @@ export interface CoreInternals extends Core {
   /** The scan schedules, with settled() for tests. */
   readonly schedules: Scheduler;
   /** Recent files judged again after a signature update (electron/recheck/). */
-  readonly recheck: Recheck & { idle(): Promise<void> };
+  readonly recheck: Recheck & { idle(): Promise<void>; quarantine: QuarantineRecheck };
 }
 
 export async function createCore(options: CoreOptions, tuning: CoreTuning = {}): Promise<CoreInternals> {
@@ -90,13 +93,13 @@ async function openCore(dataDir: string, options: CoreOptions, tuning: CoreTunin
     // After recovery, before retention: a record whose file a crash left restored, allowed, deleted or lost says so.
     threats.reconcile();
     threats.finishPending();
-    const rechecking = prepareRecheck(ctx, { history, events, engine });
+    const rechecking = prepareRecheck(ctx, { history, events, engine, quarantine, localClient: () => backend.client('local') });
     const jobs = setupJobs(ctx, { history, scans, events, allowBasicOnly: (ids) => void engine.allowBasicOnly(ids), walks: rechecking.walks });
     scans.start();
     jobs.resumeUnfinished();
     // Retention at start runs before anything can await: a record recovery re-queues must not finish (and look old) first.
     const retention = setupRetention(ctx, history, events, jobs);
-    const recheck = Object.assign(rechecking.start(jobs), { idle: () => rechecking.idle() });
+    const recheck = Object.assign(rechecking.start(jobs), { idle: () => rechecking.idle(), quarantine: rechecking.quarantine });
     const schedules = await setupSchedules(ctx, { jobs, history, uploadWaitsForConsent: () => scanning.scheduledUploadWaits() });
     const submit = createSubmit(scans, ctx.log);
     const watch = await setupWatching(ctx, { exclusions: scanning.exclusions, submit: (paths) => submit(paths, { origin: 'watch' }) });
@@ -134,6 +137,8 @@ async function openCore(dataDir: string, options: CoreOptions, tuning: CoreTunin
       watch: watchApi(ctx, guard, watch),
       protection,
       scanJobs: jobsApi(guard, jobs),
+      virusTotal: setupVirusTotal(ctx, guard),
+      feeds: feedsApi({ guard, dataDir, afterChange: () => protection.refresh() }),
     };
   } catch (error) {
     await teardown.run();

@@ -28,6 +28,7 @@ import { linkOutsideText } from './exclusion-text.ts';
 import { ThreatResponse } from './ThreatResponse.tsx';
 import { BasicChecksChoice } from './BasicChecksChoice.tsx';
 import { PartialExplanation } from './PartialExplanation.tsx';
+import { VirusTotalLookup } from './VirusTotalLookup.tsx';
 import { unsafeHint } from '../quarantine/disposition-text.ts';
 import { Fact } from '../app/Fact.tsx';
 
@@ -154,6 +155,12 @@ function RecordDetails({ record }: { record: ScanRecord }): ReactElement {
                       <span lang={TOOL_LANGUAGE}>{displayName(finding.engine)}</span>)
                     </span>
                   ) : null}
+                  {finding.feed ? (
+                    <span className="muted" data-testid="finding-feed">
+                      {` · ${t('detail.findingFeed')} `}
+                      <bdi>{displayName(finding.feed)}</bdi>
+                    </span>
+                  ) : null}
                 </li>
               ))}
             </ul>
@@ -185,6 +192,7 @@ function RecordDetails({ record }: { record: ScanRecord }): ReactElement {
         <Hash name="SHA-1" value={record.sha1} />
         <Hash name="SHA-256" value={record.sha256} />
       </dl>
+      <VirusTotalLookup record={record} />
     </div>
   );
 }

@@ -6,6 +6,7 @@ import type { Settings } from '../../shared/settings/settings.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
 import { useVerdict } from '../store/use-verdict.ts';
 import { EngineSettings } from './EngineSettings.tsx';
+import { SignatureFeeds } from './SignatureFeeds.tsx';
 import { FileManagerMenus } from './FileManagerMenus.tsx';
 import { AllowedNames } from './AllowedNames.tsx';
 import { AllowedFiles, ExclusionSettings, HistorySettings, PrivacySettings, ThreatSettings } from './ProtectionSettings.tsx';
@@ -14,6 +15,7 @@ import { ServiceSettings } from './ServiceSettings.tsx';
 import { updateSettings } from './settings-actions.ts';
 import { StartupSettings } from './StartupSettings.tsx';
 import { WatchedFolders } from './WatchedFolders.tsx';
+import { VirusTotalKey } from './VirusTotalKey.tsx';
 
 const MODES: readonly ModeChoice[] = ['auto', 'sync', 'async'];
 
@@ -28,11 +30,13 @@ export function SettingsView(): ReactElement {
       {/* Not keyed on the backend: rebuilding the section after Apply would drop what is being typed (the API key). */}
       <ServiceSettings settings={settings} />
       <EngineSettings />
+      <SignatureFeeds />
       <PrivacySettings settings={settings} />
       <ThreatSettings settings={settings} />
       <WatchedFolders />
       <StartupSettings settings={settings} />
       <FileManagerMenus />
+      <VirusTotalKey />
       <ScheduleSettings settings={settings} />
       <ExclusionSettings settings={settings} />
       <HistorySettings settings={settings} />

@@ -27,6 +27,8 @@ import {
 import { consentOriginSchema } from '../settings/protection.ts';
 import type { ProtectionView, SignatureUpdateOutcome } from '../engine/protection-view.ts';
 import { jobIdSchema, jobStartSchema, type JobProgress, type JobStart, type JobUpdate } from '../jobs/job.ts';
+import { FEEDS_CHANNELS, type FeedsApi } from '../feeds/feeds-api.ts';
+import { VIRUSTOTAL_CHANNELS, type VirusTotalApi } from '../virustotal/lookup.ts';
 
 export { watchedFolderPatchSchema, type WatchedFolderPatch };
 export type { ProtectionView, SignatureUpdateOutcome };
@@ -38,6 +40,13 @@ export type Unsubscribe = () => void;
 export interface DroppedFile {
   readonly name: string;
   readonly size: number;
+}
+
+/** MD5 and SHA-1 computed on request from the file still on disk, with the sha256 that ties them to the scan. */
+export interface FileDigestsOnRequest {
+  md5: string;
+  sha1: string;
+  sha256: string;
 }
 
 export interface KeyStatus {
@@ -158,6 +167,11 @@ export interface VerdictApi {
      * to `origin`; they go on if it is still the service in use.
      */
     allowUpload(ids: string[], origin: string): Promise<Result<{ released: number }>>;
+    /**
+     * "Compute MD5 and SHA-1" for a scanned file still on disk: `file_changed` when its content is not
+     * what was scanned (another sha256 or size), `file_gone` when it is no longer there.
+     */
+    digests(id: string): Promise<Result<FileDigestsOnRequest>>;
     onEvent(listener: (event: ScanEvent) => void): Unsubscribe;
   };
   quarantine: {
@@ -257,6 +271,10 @@ export interface VerdictApi {
     /** Removes every entry Verdict wrote, leaving the user's own files and Thunar actions. */
     remove(): Promise<Result<FileManagerMenusStatus>>;
   };
+  /** A second opinion by hash only (shared/virustotal/). */
+  virusTotal: VirusTotalApi;
+  /** Extra signature feeds for Verdict's own clamd (shared/feeds/). */
+  feeds: FeedsApi;
   app: {
     /** Fired when the main process asks the UI to show a scan (notification click). */
     onShowScan(listener: (id: string) => void): Unsubscribe;
@@ -269,7 +287,7 @@ export interface VerdictApi {
  * `files`, `fileManagerMenus` and `app` belong to the Electron shell. The exception is `history:export`:
  * the shell asks for the file with its save dialog, then calls `core.history.export(path, …)`.
  */
-export type CoreApi = Pick<VerdictApi, 'scans' | 'settings' | 'watch' | 'quarantine' | 'protection' | 'scanJobs'> & {
+export type CoreApi = Pick<VerdictApi, 'scans' | 'settings' | 'watch' | 'quarantine' | 'protection' | 'scanJobs' | 'virusTotal' | 'feeds'> & {
   history: Omit<VerdictApi['history'], 'export'> & {
     /** Streams the matching scans to `path` (written atomically). */
     export(path: string, options: { format: ExportFormat; query?: HistoryQuery }): Promise<Result<HistoryExportResult>>;
@@ -323,6 +341,7 @@ export const INVOKE_CHANNELS = {
   'scans:rescanBasicOnly': z.tuple([]),
   'scans:scanWithBasicChecks': z.tuple([ids]),
   'scans:allowUpload': z.tuple([ids, consentOriginSchema]),
+  'scans:digests': z.tuple([id]),
   'quarantine:list': z.tuple([z.object({ include: z.enum(['active', 'all']).optional() }).strict().optional()]),
   'quarantine:forRecord': z.tuple([id]),
   'quarantine:add': z.tuple([ids]),
@@ -369,6 +388,8 @@ export const INVOKE_CHANNELS = {
   'fileManagerMenus:status': z.tuple([]),
   'fileManagerMenus:add': z.tuple([z.enum(['en', 'de'])]),
   'fileManagerMenus:remove': z.tuple([]),
+  ...FEEDS_CHANNELS,
+  ...VIRUSTOTAL_CHANNELS,
 } as const;
 export type InvokeChannel = keyof typeof INVOKE_CHANNELS;
 

@@ -110,6 +110,10 @@ export function createTestCore(): TestCore {
         record('scans.allowUpload', args);
         return ok({ released: args[0].length });
       },
+      async digests(...args) {
+        record('scans.digests', args);
+        return ok({ md5: 'd41d8cd98f00b204e9800998ecf8427e', sha1: 'da39a3ee5e6b4b0d3255bfef95601890afd80709', sha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855' });
+      },
       onEvent(listener) {
         listeners.add(listener);
         return () => listeners.delete(listener);
@@ -270,6 +274,31 @@ export function createTestCore(): TestCore {
         jobListeners.add(listener);
         return () => jobListeners.delete(listener);
       },
+    },
+    virusTotal: {
+      async lookup(sha256) {
+        record('virusTotal.lookup', [sha256]);
+        return ok({ kind: 'unknown' });
+      },
+      keyStatus: async () => ok({ isSet: false, masked: null, keychainError: null }),
+      async setKey(key) {
+        record('virusTotal.setKey', [key]);
+        return ok({ isSet: true, masked: '••••••••', keychainError: null });
+      },
+      clearKey: async () => ok({ isSet: false, masked: null, keychainError: null }),
+    },
+    feeds: {
+      list: async () => ok({ feeds: [], databaseDir: '/data/clamav-db', blocked: null }),
+      async add(input) {
+        record('feeds.add', [input]);
+        return ok({ feeds: [], databaseDir: '/data/clamav-db', blocked: null });
+      },
+      async setEnabled(id, enabled) {
+        record('feeds.setEnabled', [id, enabled]);
+        return ok({ feeds: [], databaseDir: '/data/clamav-db', blocked: null });
+      },
+      remove: async () => ok({ feeds: [], databaseDir: '/data/clamav-db', blocked: null }),
+      update: async () => ok({ feeds: [], databaseDir: '/data/clamav-db', blocked: null }),
     },
   };
   return core;

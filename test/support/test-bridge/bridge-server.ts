@@ -62,6 +62,8 @@ export function createTestBridge(core: CoreApi, files: TestFiles): TestBridge {
     quarantine: core.quarantine,
     protection: core.protection,
     scanJobs: core.scanJobs,
+    virusTotal: core.virusTotal,
+    feeds: core.feeds,
     history: { ...core.history, export: exportHistory },
     files,
     fileManagerMenus: files.fileManagerMenus ?? NO_FILE_MANAGER_MENUS,

@@ -74,6 +74,7 @@ export function installTestBridge(config: BrowserBridgeConfig): void {
       basicOnlyCount: () => invoke('scans', 'basicOnlyCount'),
       rescanBasicOnly: () => invoke('scans', 'rescanBasicOnly'),
       scanWithBasicChecks: (ids) => invoke('scans', 'scanWithBasicChecks', ids),
+      digests: (id) => invoke('scans', 'digests', id),
       counts: () => invoke('scans', 'counts'),
       allowUpload: (ids, origin) => invoke('scans', 'allowUpload', ids, origin),
       onEvent: (listener) => subscribe('scan', (payload) => listener(payload as ScanEvent)),
@@ -143,6 +144,19 @@ export function installTestBridge(config: BrowserBridgeConfig): void {
       status: () => invoke('fileManagerMenus', 'status'),
       add: (language) => invoke('fileManagerMenus', 'add', language),
       remove: () => invoke('fileManagerMenus', 'remove'),
+    },
+    virusTotal: {
+      lookup: (sha256) => invoke('virusTotal', 'lookup', sha256),
+      keyStatus: () => invoke('virusTotal', 'keyStatus'),
+      setKey: (key) => invoke('virusTotal', 'setKey', key),
+      clearKey: () => invoke('virusTotal', 'clearKey'),
+    },
+    feeds: {
+      list: () => invoke('feeds', 'list'),
+      add: (input) => invoke('feeds', 'add', input),
+      setEnabled: (id, enabled) => invoke('feeds', 'setEnabled', id, enabled),
+      remove: (id) => invoke('feeds', 'remove', id),
+      update: () => invoke('feeds', 'update'),
     },
     app: {
       onShowScan: (listener) => subscribe('showScan', (payload) => listener(payload as string)),
