@@ -2,7 +2,8 @@
 // real local service used as the remote backend — the key set through
 // settings.setApiKey (a private, real gnome-keyring), a wrong key first (401,
 // the queue waits), then the right one; clean and EICAR scans, test connection,
-// settings changes, history exports, the scan CLI with VERDICT_API_KEY — and
+// settings changes, history exports, the scan CLI with VERDICT_API_KEY, a VirusTotal
+// key (refused by a stand-in for its v3 API, then accepted) and its lookups — and
 // then every file under the data dirs (SQLite files, WAL, logs, exports), every
 // event and every Result the core gave, everything written to stdout/stderr,
 // and every error message is searched for the key and its encodings.
@@ -17,6 +18,7 @@ import { openHistory } from '../../../electron/history/history.ts';
 import { EICAR_TEST_STRING } from '../../../electron/local-service/engines/builtin-engine.ts';
 import { startLocalService, type LocalService } from '../../../electron/local-service/server.ts';
 import { keyringTestsCanRun, startKeyring, type Keyring } from '../../support/keyring.ts';
+import { startVirusTotalStandIn, type VirusTotalStandIn } from '../../support/virustotal-stand-in.ts';
 import { tempDir } from '../scans/harness.ts';
 import { isTerminal, records, until, waitForBatch } from './pipeline-kit.ts';
 
@@ -50,7 +52,10 @@ function forms(secret: string): string[] {
   }
   return [...out].filter((form) => form.length >= 8);
 }
-const NEEDLES = [...forms(KEY), ...forms(WRONG_KEY)];
+/** The VirusTotal key (issue 29 §4), right and refused: a 64-hex key like VirusTotal's, and one with characters encodings change. */
+const VT_KEY = 'f00dcafe0badc0de5eedfeed1eafbead00112233445566778899aabbccddeeff';
+const VT_WRONG_KEY = 'vt_LEAK+CANARY/refused=0123456789';
+const NEEDLES = [...forms(KEY), ...forms(WRONG_KEY), ...forms(VT_KEY), ...forms(VT_WRONG_KEY)];
 
 function findLeaks(where: string, content: Buffer | string): string[] {
   const buffer = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
@@ -71,12 +76,15 @@ const canRun = keyringTestsCanRun();
 let keyring: Keyring | null = null;
 let dir: Awaited<ReturnType<typeof tempDir>>;
 let service: LocalService;
+let virusTotal: VirusTotalStandIn;
 const serviceLog: string[] = [];
 
 beforeAll(async () => {
   if (!canRun) return;
   keyring = await startKeyring();
   dir = await tempDir('verdict-reliability-secrets-');
+  virusTotal = await startVirusTotalStandIn(VT_KEY);
+  virusTotal.known.set('e'.repeat(64), { malicious: 1, suspicious: 0, undetected: 69, harmless: 0, analysedAt: 1_764_000_000 });
   const line = (level: string) => (fields: unknown, message?: string) => serviceLog.push(`${level} ${JSON.stringify(fields)} ${message ?? ''}`);
   service = await startLocalService({
     apiKeys: [KEY],
@@ -87,6 +95,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await service?.close();
+  await virusTotal?.close();
   await keyring?.stop();
   await dir?.remove();
 });
@@ -110,7 +119,7 @@ describe.runIf(canRun)('a full session with a known API key', () => {
 
     let core: CoreInternals | null = null;
     try {
-      core = await createCore({ dataDir, keychainService }, { watch: false, logLevel: 'debug', poll: { initialDelayMs: 50, maxDelayMs: 300 }, retryBaseMs: 50, retryMaxMs: 300 });
+      core = await createCore({ dataDir, keychainService }, { watch: false, logLevel: 'debug', poll: { initialDelayMs: 50, maxDelayMs: 300 }, retryBaseMs: 50, retryMaxMs: 300, virusTotal: { baseUrl: virusTotal.url } });
       const c = core;
       c.onEvent((event) => seen.push(event));
       c.watch.onChange((statuses) => seen.push(statuses));
@@ -180,6 +189,19 @@ describe.runIf(canRun)('a full session with a known API key', () => {
       if (late.ok) await waitForBatch(c, late.value.ids);
       await call(c.settings.clearApiKey());
       await call(c.settings.keyStatus());
+
+      // VirusTotal: keys refused by the checks, one refused by VirusTotal (401), then the right one.
+      for (const bad of [`${VT_KEY} trailing`, `${VT_KEY}\u00e9`]) expect((await call(c.virusTotal.setKey(bad))).ok).toBe(false);
+      await call(c.virusTotal.setKey(VT_WRONG_KEY));
+      expect(await call(c.virusTotal.lookup('d'.repeat(64)))).toEqual({ ok: true, value: { kind: 'key_refused' } });
+      await call(c.virusTotal.setKey(VT_KEY));
+      await call(c.virusTotal.keyStatus());
+      expect(await call(c.virusTotal.lookup('e'.repeat(64)))).toMatchObject({ ok: true, value: { kind: 'known', malicious: 1 } });
+      expect(await call(c.virusTotal.lookup('0'.repeat(64)))).toEqual({ ok: true, value: { kind: 'unknown' } });
+      await call(c.virusTotal.lookup('not a hash'));
+      await call(c.virusTotal.clearKey());
+      // Both keys did reach VirusTotal's stand-in, in the header only.
+      expect(virusTotal.requests.map((r) => r.keyAccepted)).toEqual([false, true, true]);
     } finally {
       await core?.close();
       process.stdout.write = writes.out;
@@ -214,7 +236,7 @@ describe.runIf(canRun)('a full session with a known API key', () => {
     leaks.push(...findLeaks('stdout/stderr of this process', output.join('')));
     leaks.push(...findLeaks('service log', serviceLog.join('\n')));
     for (const [i, run] of cliRuns.entries()) leaks.push(...findLeaks(`CLI run ${i + 1} output`, run.output));
-    console.log(`searched ${files.length} files, ${seen.length} events/results, ${output.length} writes to stdout/stderr, ${NEEDLES.length} forms of 2 keys`);
+    console.log(`searched ${files.length} files, ${seen.length} events/results, ${output.length} writes to stdout/stderr, ${NEEDLES.length} forms of 4 keys`);
     expect(leaks).toEqual([]);
     // The search itself works: the needles are found where the key is.
     expect(findLeaks('self-check', `x${Buffer.from(`..${KEY}..`).toString('base64')}y`).length).toBeGreaterThan(0);
