@@ -14,6 +14,8 @@ import { ownDatabaseDir } from '../local-service/engines/own-clamd/find-clamav.t
 import { parseClamdConf } from '../local-service/engines/system-clamd-conf.ts';
 import { dataDirLanguage } from './cli-language.ts';
 import { updateTexts, type UpdateTexts } from './update-text.ts';
+import { feedsTexts } from './feeds-text.ts';
+import { updateFeeds } from '../feeds/update-feeds.ts';
 
 export interface UpdateIo {
   stdout: (line: string) => void;
@@ -66,7 +68,11 @@ export async function runUpdate(argv: string[], io: UpdateIo): Promise<number> {
       reloaded = await reloadOwnClamd(dataDir);
     },
   });
-  return report({ result, said, databaseDir, reloaded }, io, texts);
+  const code = report({ result, said, databaseDir, reloaded }, io, texts);
+  // The extra signature feeds follow (verdict feeds); their failures are told, freshclam's outcome decides the exit code.
+  const feeds = await updateFeeds(dataDir, { onProgress: (line) => io.stderr(`  ${line}`) });
+  if (feeds.failed.length > 0) io.stderr(feedsTexts(dataDirLanguage(dataDir, io.env)).updated(feeds.changed, feeds.failed));
+  return code;
 }
 
 function report(run: { result: UpdateSignaturesResult; said: string[]; databaseDir: string; reloaded: boolean }, io: UpdateIo, texts: UpdateTexts): number {

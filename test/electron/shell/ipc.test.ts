@@ -152,6 +152,10 @@ describe('argument validation', () => {
     ['protection:status', ['now']],
     ['protection:refresh', [{ force: true }]],
     ['protection:updateSignatures', ['/var/lib/clamav']],
+    ['feeds:add', [{ url: 'https://example.org/a.ndb', path: '/etc/passwd' }]],
+    ['feeds:add', [{ url: `https://example.org/${'a'.repeat(3000)}.ndb` }]],
+    ['feeds:setEnabled', ['../../etc', false]],
+    ['feeds:setEnabled', ['urlhaus', 'yes']],
   ])('%s with %j answers invalid_argument without calling the handler', async (channel, args) => {
     const result = (await invoke(channel, args)) as { ok: boolean; error: { code: string; message: string } };
     expect(result.ok).toBe(false);

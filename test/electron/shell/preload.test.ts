@@ -113,6 +113,11 @@ describe('named methods', () => {
       ['fileManagerMenus:status', () => api.fileManagerMenus.status(), []],
       ['fileManagerMenus:add', () => api.fileManagerMenus.add('de'), ['de']],
       ['fileManagerMenus:remove', () => api.fileManagerMenus.remove(), []],
+      ['feeds:list', () => api.feeds.list(), []],
+      ['feeds:add', () => api.feeds.add({ url: 'https://example.org/a.ndb' }), [{ url: 'https://example.org/a.ndb' }]],
+      ['feeds:setEnabled', () => api.feeds.setEnabled('urlhaus', true), ['urlhaus', true]],
+      ['feeds:remove', () => api.feeds.remove('a'), ['a']],
+      ['feeds:update', () => api.feeds.update(), []],
     ];
     expect(cases.map(([channel]) => channel).sort()).toEqual(Object.keys(INVOKE_CHANNELS).sort());
     for (const [channel, call, args] of cases) {
