@@ -6,6 +6,7 @@ import type { ClamdEndpoint } from '../local-service/engines/clamd-protocol.ts';
 import { clamdReload } from '../local-service/engines/own-clamd/clamd-commands.ts';
 import { markDatabasesLoading } from '../local-service/engines/own-clamd/databases-loaded.ts';
 import { updateSignatures, type UpdateSignaturesResult } from '../local-service/engines/freshclam/run-freshclam.ts';
+import { updateFeeds } from '../feeds/update-feeds.ts';
 import { endpointOfLabel } from '../local-service/engines/live/live-state.ts';
 
 export interface SignatureUpdateInput {
@@ -39,6 +40,8 @@ export async function runSignatureUpdate(input: SignatureUpdateInput): Promise<S
     ...(endpoint ? { reload: () => reloadOwn(input.dataDir, endpoint) } : {}),
   });
   input.onResult?.(result);
+  // The extra feeds follow each update of Verdict's own folder, whatever freshclam managed (offline it fails).
+  await updateFeeds(input.dataDir, { onProgress: input.onProgress }).catch(() => undefined);
   return { ...updateOutcome(result), at: at() };
 }
 
