@@ -41,7 +41,8 @@ export async function runSignatureUpdate(input: SignatureUpdateInput): Promise<S
   });
   input.onResult?.(result);
   // The extra feeds follow each update of Verdict's own folder, whatever freshclam managed (offline it fails).
-  await updateFeeds(input.dataDir, { onProgress: input.onProgress }).catch(() => undefined);
+  // Not told as progress: the window shows progress lines as freshclam's words; each feed's health is in its list.
+  await updateFeeds(input.dataDir).catch(() => undefined);
   return { ...updateOutcome(result), at: at() };
 }
 
