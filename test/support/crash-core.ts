@@ -6,6 +6,7 @@
  *
  * ```ts
  * const core = await openCrashCore({ dataDir, serviceUrl, apiKey });
+ * const local = await openCrashCore({ dataDir, clamdSocket }); // the local engine path to a real clamd
  * armKill(core, 'processing:4'); // the 4th record that turns processing; `time:400` kills after 400 ms
  * const other = await openCrashCore({ dataDir, killAtQuarantineStep: 'restore:placed' });
  * ```
@@ -27,8 +28,10 @@ const KILL_POINTS: Readonly<Record<string, (event: ScanEvent) => boolean>> = {
 
 const die = () => process.kill(process.pid, 'SIGKILL');
 
-/** The service to scan with, or none: the embedded one with the built-in engine. */
-type CrashService = { serviceUrl: string; apiKey: string } | { serviceUrl?: undefined; apiKey?: undefined };
+/** The service to scan with, or none: the embedded one with the built-in engine, or the local engine path to this clamd. */
+type CrashService =
+  | { serviceUrl: string; apiKey: string; clamdSocket?: undefined }
+  | { serviceUrl?: undefined; apiKey?: undefined; clamdSocket?: string };
 
 export function openCrashCore(
   input: CrashService & {
@@ -39,7 +42,11 @@ export function openCrashCore(
   },
 ): Promise<CoreInternals> {
   const service =
-    input.serviceUrl !== undefined ? { serviceOverride: { baseUrl: input.serviceUrl, apiKey: input.apiKey } } : { localService: { engine: 'builtin' as const } };
+    input.serviceUrl !== undefined
+      ? { serviceOverride: { baseUrl: input.serviceUrl, apiKey: input.apiKey } }
+      : input.clamdSocket !== undefined
+        ? { localService: { engine: 'clamd' as const, clamdSocket: input.clamdSocket } }
+        : { localService: { engine: 'builtin' as const } };
   return createCore(
     { dataDir: input.dataDir, keychainService: `verdict-crash-test-${process.pid}`, ...service },
     {
