@@ -54,6 +54,7 @@ export const api: VerdictApi = {
     rescanBasicOnly: () => invoke('scans:rescanBasicOnly'),
     scanWithBasicChecks: (ids) => invoke('scans:scanWithBasicChecks', ids),
     digests: (id) => invoke('scans:digests', id),
+    digests: (id) => invoke('scans:digests', id),
     allowUpload: (ids, origin) => invoke('scans:allowUpload', ids, origin),
     // Scan events arrive batched (an array per message) and are delivered one by one.
     onEvent: (listener) =>

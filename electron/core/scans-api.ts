@@ -13,6 +13,7 @@ import type { ScanEvents } from '../scans/events.ts';
 import type { ScanPipeline } from '../scans/pipeline.ts';
 import { basicChecksApi } from './basic-checks-choice.ts';
 import { basicOnlyApi } from './basic-only-rescan.ts';
+import { digestsApi } from './digests-on-request.ts';
 import type { Guard } from './core-context.ts';
 
 export interface CoreSubmitOptions {
@@ -62,6 +63,7 @@ export function scansApi(input: {
   return {
     ...basicOnlyApi({ guard, history, submit, protection: input.protection }),
     ...basicChecksApi({ guard, history, submit, allowBasicOnly: input.allowBasicOnly }),
+    ...digestsApi({ guard, history }),
     submit: async (paths, submitOptions) => {
       const result = await submit(paths, { origin: 'dialog', mode: submitOptions?.mode, uploadConsent: submitOptions?.consent });
       return result.ok

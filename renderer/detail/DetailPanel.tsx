@@ -28,6 +28,7 @@ import { linkOutsideText } from './exclusion-text.ts';
 import { ThreatResponse } from './ThreatResponse.tsx';
 import { BasicChecksChoice } from './BasicChecksChoice.tsx';
 import { PartialExplanation } from './PartialExplanation.tsx';
+import { DigestsOnRequest } from './DigestsOnRequest.tsx';
 import { VirusTotalLookup } from './VirusTotalLookup.tsx';
 import { unsafeHint } from '../quarantine/disposition-text.ts';
 import { Fact } from '../app/Fact.tsx';
@@ -192,6 +193,7 @@ function RecordDetails({ record }: { record: ScanRecord }): ReactElement {
         <Hash name="SHA-1" value={record.sha1} />
         <Hash name="SHA-256" value={record.sha256} />
       </dl>
+      <DigestsOnRequest key={record.id} record={record} />
       <VirusTotalLookup record={record} />
     </div>
   );

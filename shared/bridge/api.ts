@@ -49,6 +49,13 @@ export interface FileDigestsOnRequest {
   sha256: string;
 }
 
+/** MD5 and SHA-1 computed on request from the file still on disk, with the sha256 that ties them to the scan. */
+export interface FileDigestsOnRequest {
+  md5: string;
+  sha1: string;
+  sha256: string;
+}
+
 export interface KeyStatus {
   /** Whether a key for the configured remote service is in the keychain. */
   isSet: boolean;
@@ -167,6 +174,11 @@ export interface VerdictApi {
      * to `origin`; they go on if it is still the service in use.
      */
     allowUpload(ids: string[], origin: string): Promise<Result<{ released: number }>>;
+    /**
+     * "Compute MD5 and SHA-1" for a scanned file still on disk: `file_changed` when its content is not
+     * what was scanned (another sha256 or size), `file_gone` when it is no longer there.
+     */
+    digests(id: string): Promise<Result<FileDigestsOnRequest>>;
     /**
      * "Compute MD5 and SHA-1" for a scanned file still on disk: `file_changed` when its content is not
      * what was scanned (another sha256 or size), `file_gone` when it is no longer there.
@@ -341,6 +353,7 @@ export const INVOKE_CHANNELS = {
   'scans:rescanBasicOnly': z.tuple([]),
   'scans:scanWithBasicChecks': z.tuple([ids]),
   'scans:allowUpload': z.tuple([ids, consentOriginSchema]),
+  'scans:digests': z.tuple([id]),
   'scans:digests': z.tuple([id]),
   'quarantine:list': z.tuple([z.object({ include: z.enum(['active', 'all']).optional() }).strict().optional()]),
   'quarantine:forRecord': z.tuple([id]),

@@ -67,6 +67,7 @@ describe('named methods', () => {
       ['scans:rescanBasicOnly', () => api.scans.rescanBasicOnly(), []],
       ['scans:scanWithBasicChecks', () => api.scans.scanWithBasicChecks(['id4']), [['id4']]],
       ['scans:allowUpload', () => api.scans.allowUpload(['id3'], 'https://scan.example.com'), [['id3'], 'https://scan.example.com']],
+      ['scans:digests', () => api.scans.digests('id5'), ['id5']],
       ['quarantine:list', () => api.quarantine.list({ include: 'all' }), [{ include: 'all' }]],
       ['quarantine:forRecord', () => api.quarantine.forRecord('r1'), ['r1']],
       ['quarantine:add', () => api.quarantine.add(['r1', 'r2']), [['r1', 'r2']]],

@@ -114,6 +114,10 @@ export function createTestCore(): TestCore {
         record('scans.digests', args);
         return ok({ md5: 'd41d8cd98f00b204e9800998ecf8427e', sha1: 'da39a3ee5e6b4b0d3255bfef95601890afd80709', sha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855' });
       },
+      async digests(...args) {
+        record('scans.digests', args);
+        return ok({ md5: 'd41d8cd98f00b204e9800998ecf8427e', sha1: 'da39a3ee5e6b4b0d3255bfef95601890afd80709', sha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855' });
+      },
       onEvent(listener) {
         listeners.add(listener);
         return () => listeners.delete(listener);

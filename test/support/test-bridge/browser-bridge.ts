@@ -75,6 +75,7 @@ export function installTestBridge(config: BrowserBridgeConfig): void {
       rescanBasicOnly: () => invoke('scans', 'rescanBasicOnly'),
       scanWithBasicChecks: (ids) => invoke('scans', 'scanWithBasicChecks', ids),
       digests: (id) => invoke('scans', 'digests', id),
+      digests: (id) => invoke('scans', 'digests', id),
       counts: () => invoke('scans', 'counts'),
       allowUpload: (ids, origin) => invoke('scans', 'allowUpload', ids, origin),
       onEvent: (listener) => subscribe('scan', (payload) => listener(payload as ScanEvent)),
