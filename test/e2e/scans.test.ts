@@ -139,6 +139,32 @@ describe('scanning from the main view', () => {
     expectNoProblems(app);
   });
 
+  it('computes MD5 and SHA-1 on request for a file still as scanned, and says so when one has changed', async () => {
+    const { app, page } = await start();
+    const files = await writeFiles({ 'kept.txt': 'still as it was scanned', 'edited.txt': 'first draft' });
+    app.pickNext([files['kept.txt']!, files['edited.txt']!]);
+    await page.getByRole('button', { name: en['drop.addFiles'] }).click();
+    await rowFor(page, 'kept.txt').and(page.locator('[data-verdict=safe]')).waitFor({ timeout: 60_000 });
+    await rowFor(page, 'edited.txt').and(page.locator('[data-verdict=safe]')).waitFor({ timeout: 60_000 });
+    const detail = page.getByTestId('detail-panel');
+
+    await rowFor(page, 'kept.txt').click();
+    await detail.getByRole('button', { name: en['digests.compute'] }).click();
+    const computed = detail.getByTestId('digests-computed');
+    await computed.waitFor();
+    const md5 = createHash('md5').update('still as it was scanned').digest('hex');
+    const sha1 = createHash('sha1').update('still as it was scanned').digest('hex');
+    expect(await computed.textContent()).toBe(`MD5${md5}SHA-1${sha1}`);
+
+    await writeFile(files['edited.txt']!, 'second version!');
+    await rowFor(page, 'edited.txt').click();
+    await detail.getByRole('button', { name: en['digests.compute'] }).click();
+    await detail.getByRole('alert').filter({ hasText: en['digests.problem.file_changed'] }).waitFor();
+    expect(await detail.getByTestId('digests-computed').count()).toBe(0);
+    expect(app.bridge.calls.filter((call) => call.channel === 'scans:digests').length).toBe(2);
+    expectNoProblems(app);
+  });
+
   it('shows why a scan failed and what to do next, and never as clean', async () => {
     const { real, app, page } = await start();
     const files = await writeFiles({ 'vanished.txt': 'soon gone', 'huge.iso': '' });
