@@ -9,6 +9,8 @@ export interface RecheckTexts {
   /** A file detected now that an earlier scan judged clean. */
   nowDetected(name: string, label: string, days: number): string;
   summary(rechecked: number, detected: number, changed: number): string;
+  /** A quarantined file the signatures in use no longer detect. */
+  noLongerDetected(name: string, quarantinedAt: string): string;
   interrupted: string;
   waiting: string;
 }
@@ -31,6 +33,8 @@ const EN: RecheckTexts = {
   nowDetected: (name, label, days) => `NOW DETECTED ${name} (first seen ${ago.en(days)}, judged clean before): ${label}`,
   summary: (rechecked, detected, changed) =>
     `Rechecked ${rechecked === 1 ? '1 file' : `${rechecked} files`}: ${detected === 1 ? '1 is' : `${detected} are`} now detected, ${changed === 1 ? '1 changed its verdict' : `${changed} changed their verdict`} in all.`,
+  noLongerDetected: (name, at) =>
+    `NO LONGER DETECTED ${name} (in quarantine since ${at.slice(0, 10)}): the signatures in use now find nothing in it. If you trust it, restore it in Verdict's Quarantine; Verdict never restores it by itself.`,
   interrupted: 'Interrupted: the recheck goes on when Verdict starts, or when you run verdict recheck again.',
   waiting: 'Waiting for the engine to say which signatures it holds…',
 };
@@ -48,6 +52,8 @@ const DE: RecheckTexts = {
   nowDetected: (name, label, days) => `JETZT ERKANNT ${name} (zuerst gesehen ${ago.de(days)}, zuvor als sauber beurteilt): ${label}`,
   summary: (rechecked, detected, changed) =>
     `${rechecked === 1 ? '1 Datei' : `${rechecked} Dateien`} nachgeprüft: ${detected} jetzt erkannt, ${changed === 1 ? '1 mit geändertem Urteil' : `${changed} mit geändertem Urteil`} insgesamt.`,
+  noLongerDetected: (name, at) =>
+    `NICHT MEHR ERKANNT ${name} (seit ${at.slice(0, 10)} in Quarantäne): Die jetzt verwendeten Signaturen finden darin nichts mehr. Wenn Sie der Datei vertrauen, stellen Sie sie in Verdicts Quarantäne wieder her; Verdict stellt sie nie von selbst wieder her.`,
   interrupted: 'Unterbrochen: Die Nachprüfung geht weiter, wenn Verdict startet oder Sie verdict recheck erneut ausführen.',
   waiting: 'Warten, bis die Engine sagt, welche Signaturen sie geladen hat…',
 };

@@ -81,6 +81,15 @@ async function signaturesKnown(core: CoreInternals, io: CliIo, texts: RecheckTex
   }
 }
 
+/** The quarantine judged under the signatures in use: each entry they no longer detect is said, with Restore to decide on. */
+async function judgeQuarantine(core: CoreInternals, io: CliIo, texts: RecheckTexts): Promise<void> {
+  const view = await core.protection.status();
+  const key = view.ok ? signaturesInUse(view.value) : null;
+  if (key === null) return;
+  await core.recheck.quarantine.run(key);
+  for (const { entry } of core.recheck.quarantine.noLongerDetected()) io.stderr(texts.noLongerDetected(displayName(entry.originalPath ?? entry.fileName), entry.quarantinedAt));
+}
+
 async function runRecheckJob(core: CoreInternals, io: CliIo, texts: RecheckTexts, json: boolean): Promise<number> {
   const out = createJobPrinter(io, json);
   let jobId: number | null = null;
@@ -106,6 +115,7 @@ async function runRecheckJob(core: CoreInternals, io: CliIo, texts: RecheckTexts
     const started = await core.recheck.start('cli');
     if (started.job === null) {
       io.stderr(texts.refused(started.why));
+      if (started.why === 'nothing_to_recheck') await judgeQuarantine(core, io, texts);
       return started.why === 'no_signatures' ? 2 : 0;
     }
     jobId = started.job.id;
@@ -129,6 +139,7 @@ async function runRecheckJob(core: CoreInternals, io: CliIo, texts: RecheckTexts
     const detected = findings.filter((finding) => verdictOf(finding.record) === 'unsafe').length;
     io.stderr(texts.summary(job.counts.scanned + job.counts.couldNotScan, detected, findings.length));
     await core.jobs.compacted(job.id);
+    await judgeQuarantine(core, io, texts);
     const partial = [...out.partial().values()].reduce((sum, n) => sum + n, 0);
     const { threats, couldNotScan } = job.counts;
     return threats > 0 ? 1 : couldNotScan + partial > 0 ? 2 : out.basicOnly() > 0 ? 3 : 0;

@@ -3,7 +3,10 @@
 // they resume), then the trigger on signature changes once the jobs run.
 import type { ProtectionView } from '../../shared/engine/protection-view.ts';
 import type { History } from '../history/history.ts';
-import { openRecheckStore, type SeenFile } from '../history/recheck-candidates.ts';
+import type { SeenFile } from '../history/recheck-candidates.ts';
+import type { Quarantine } from '../quarantine/quarantine.ts';
+import { createQuarantineRecheck, type QuarantineRecheck } from '../recheck/quarantine-recheck.ts';
+import type { ServiceClient } from '../service-client/client.ts';
 import type { Jobs, JobsInput } from '../jobs/jobs.ts';
 import { mainsPower } from '../jobs/schedule/power.ts';
 import { createRecheck, type Recheck } from '../recheck/recheck.ts';
@@ -15,16 +18,28 @@ import type { CoreContext } from './core-context.ts';
 
 export interface RecheckSetup {
   walks: NonNullable<JobsInput['walks']>;
+  /** The quarantine judged again after a change (and by `verdict recheck`). */
+  quarantine: QuarantineRecheck;
   /** Once the jobs run: the trigger (automatic unless the tuning turns it off). */
   start(jobs: Jobs): Recheck;
   /** Resolves once every finished scan offered so far is remembered (tests). */
   idle(): Promise<void>;
 }
 
-export function prepareRecheck(ctx: CoreContext, input: { history: History; events: ScanEvents; engine: { current(): ProtectionView; onViewChange(listener: (view: ProtectionView) => void): () => void } }): RecheckSetup {
-  const store = openRecheckStore(input.history.file);
-  // Registered before the jobs: closes after them.
-  ctx.onClose(() => store.close());
+export interface RecheckSetupInput {
+  history: History;
+  events: ScanEvents;
+  engine: { current(): ProtectionView; onViewChange(listener: (view: ProtectionView) => void): () => void };
+  quarantine: Pick<Quarantine, 'list' | 'get' | 'storedFile'>;
+  /** The embedded service's client (the engine in use), or null. */
+  localClient: () => Pick<ServiceClient, 'submitAndResolve'> | null;
+}
+
+export function prepareRecheck(ctx: CoreContext, input: RecheckSetupInput): RecheckSetup {
+  const { files: store, quarantine: judgements } = input.history.recheck;
+  const stopQuarantine = new AbortController();
+  ctx.onClose(() => stopQuarantine.abort());
+  const quarantine = createQuarantineRecheck({ quarantine: input.quarantine, judgements, client: input.localClient, now: Date.now });
   const selected = new Map<number, Map<string, SeenFile>>();
   const keys = new Map<number, string>();
   const findings = new Set<(finding: RecheckFinding) => void>();
@@ -49,6 +64,7 @@ export function prepareRecheck(ctx: CoreContext, input: { history: History; even
   const walk = recheckWalk({ store, keyNow: () => signaturesInUse(input.engine.current()), windowDays, now: Date.now, selected, keys });
   return {
     walks: { recheck: walk },
+    quarantine,
     idle: () => seen.idle(),
     start(jobs) {
       const recheck = createRecheck({
@@ -64,6 +80,8 @@ export function prepareRecheck(ctx: CoreContext, input: { history: History; even
         findings,
         log: ctx.log,
         automatic: ctx.tuning.recheck?.automatic ?? true,
+        afterChange: (key) =>
+          quarantine.run(key, stopQuarantine.signal).catch((error: unknown) => ctx.log.warn({ err: error }, 'the quarantine could not be judged again')),
         ...(ctx.tuning.recheck?.settleMs !== undefined ? { settleMs: ctx.tuning.recheck.settleMs } : {}),
       });
       ctx.onClose(() => recheck.close());

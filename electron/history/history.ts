@@ -19,6 +19,7 @@ import { migrate } from './migrations.ts';
 import { openCompactNames } from './job-files/compact-names.ts';
 import { openNameIndex } from './name-index.ts';
 import type { ScanRecordPatch } from './row-mapping.ts';
+import { quarantineJudgementsOn, recheckStoreOn, type QuarantineJudgements, type RecheckStore } from './recheck-candidates.ts';
 import { findUnchanged, forgetUnchanged, forgetUnchangedBefore, rememberUnchanged, type UnchangedEntry } from './unchanged-files.ts';
 
 export type { ScanRecordPatch } from './row-mapping.ts';
@@ -73,6 +74,8 @@ export interface History {
     /** Joins the open grouped commit (the one its verdict's row is written in): no commit of its own. */
     remember(entry: UnchangedEntry): void;
   };
+  /** Recent files judged clean, and the quarantine as the signatures judged it: the recheck after a signature update (recheck-candidates.ts). */
+  readonly recheck: { files: RecheckStore; quarantine: QuarantineJudgements };
   /** Changes some fields of a record; returns the updated record, or null if there is none with this id. */
   update(id: string, patch: ScanRecordPatch): ScanRecord | null;
   /**
@@ -185,6 +188,7 @@ function createHistory(db: DatabaseSync, file: string, warning: string | null, o
       find: (dev, ino) => findUnchanged(h, dev, ino),
       remember: (entry) => group.soon(() => rememberUnchanged(h, entry)),
     },
+    recheck: { files: recheckStoreOn(db, write), quarantine: quarantineJudgementsOn(db, write) },
     update: (id, patch) => write(() => updateRecord(h, id, patch)),
     apply: (record, patch, durability) => (durability === 'now' ? write : group.soon)(() => applyPatch(h, record, patch)),
     flush: () => group.flush(),

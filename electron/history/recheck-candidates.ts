@@ -1,8 +1,8 @@
 // The recheck's memory (migration 15, recheck-migration.ts): files judged clean on the local
 // engine path with their identity then, and the selection of those to judge again after a
-// signature update. Its own connection to the history file (it writes in batches of its own,
-// apart from the pipeline's grouped commits); the schema is the history's.
-import { DatabaseSync } from 'node:sqlite';
+// signature update. On the history's own connection, its writes in the history's transactions
+// (a second connection would wait, blocking, for the grouped commit that stays open across turns).
+import type { DatabaseSync } from 'node:sqlite';
 import { fromStoredText, toStoredText } from '../sqlite/stored-text.ts';
 import type { FileIdentity } from './unchanged-files.ts';
 
@@ -43,8 +43,10 @@ export interface RecheckStore {
   link(link: RecheckLink): void;
   /** The scan a rechecked record replaces, or null. */
   linkOf(recordId: string): RecheckLink | null;
-  close(): void;
 }
+
+/** BEGIN IMMEDIATE … COMMIT on the history's connection (history-db.ts HistoryDb.transaction). */
+export type Write = <T>(fn: () => T) => T;
 
 interface Row {
   dev: string;
@@ -61,10 +63,8 @@ interface Row {
 
 const COLUMNS = 'dev, ino, path, size, mtime_ns, ctime_ns, signature_key, record_id, origin, first_seen_ms';
 
-/** Opens the store on a history file that openHistory() has brought to migration 15 or later. */
-export function openRecheckStore(historyFile: string): RecheckStore {
-  const db = new DatabaseSync(historyFile, { timeout: 10_000 });
-  db.exec('PRAGMA synchronous = NORMAL');
+/** The store on the history's connection (migration 15 or later). */
+export function recheckStoreOn(db: DatabaseSync, write: Write): RecheckStore {
   const upsert = db.prepare(
     `INSERT INTO recheck_files (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (dev, ino) DO UPDATE SET path = excluded.path, size = excluded.size, mtime_ns = excluded.mtime_ns,
@@ -81,27 +81,17 @@ export function openRecheckStore(historyFile: string): RecheckStore {
   const one = db.prepare(`SELECT ${COLUMNS} FROM recheck_files WHERE dev = ? AND ino = ?`);
   const addLink = db.prepare('INSERT OR REPLACE INTO recheck_links (record_id, rechecked_from_id, first_seen_ms) VALUES (?, ?, ?)');
   const getLink = db.prepare('SELECT record_id, rechecked_from_id, first_seen_ms FROM recheck_links WHERE record_id = ?');
-  const transaction = (fn: () => void) => {
-    db.exec('BEGIN IMMEDIATE');
-    try {
-      fn();
-      db.exec('COMMIT');
-    } catch (error) {
-      db.exec('ROLLBACK');
-      throw error;
-    }
-  };
   return {
     remember(files) {
       if (files.length === 0) return;
-      transaction(() => {
+      write(() => {
         for (const seen of files) {
           const { file } = seen;
           upsert.run(file.dev, file.ino, toStoredText(seen.path), file.size, file.mtimeNs, file.ctimeNs, seen.signatureKey, seen.recordId, seen.origin, Math.floor(seen.firstSeenMs));
         }
       });
     },
-    forget: (file) => void remove.run(file.dev, file.ino),
+    forget: (file) => void write(() => remove.run(file.dev, file.ino)),
     candidates(sinceMs, key, limit, after = null) {
       const rows = select.all(Math.floor(sinceMs), key, after?.firstSeenMs ?? -1, after?.dev ?? '', after?.ino ?? '', limit) as unknown as Row[];
       return rows.map(seenOf);
@@ -111,12 +101,11 @@ export function openRecheckStore(historyFile: string): RecheckStore {
       const row = one.get(dev, ino) as Row | undefined;
       return row ? seenOf(row) : null;
     },
-    link: (link) => void addLink.run(link.recordId, link.recheckedFromId, Math.floor(link.firstSeenMs)),
+    link: (link) => void write(() => addLink.run(link.recordId, link.recheckedFromId, Math.floor(link.firstSeenMs))),
     linkOf(recordId) {
       const row = getLink.get(recordId) as { record_id: string; rechecked_from_id: string; first_seen_ms: number } | undefined;
       return row ? { recordId: row.record_id, recheckedFromId: row.rechecked_from_id, firstSeenMs: Number(row.first_seen_ms) } : null;
     },
-    close: () => db.close(),
   };
 }
 
@@ -128,5 +117,50 @@ function seenOf(row: Row): SeenFile {
     recordId: row.record_id,
     origin: row.origin,
     firstSeenMs: Number(row.first_seen_ms),
+  };
+}
+
+/** A quarantine entry judged again: whether the signatures of `signatureKey` still detect it. */
+export interface QuarantineJudgement {
+  entryId: string;
+  signatureKey: string;
+  detected: boolean;
+  names: string[];
+  checkedMs: number;
+}
+
+export interface QuarantineJudgements {
+  save(judgement: QuarantineJudgement): void;
+  get(entryId: string): QuarantineJudgement | null;
+  /** Entries judged not detected (newest first); the caller keeps those still in quarantine. */
+  notDetected(): QuarantineJudgement[];
+}
+
+interface JudgementRow {
+  entry_id: string;
+  signature_key: string;
+  detected: number;
+  names_json: string;
+  checked_ms: number;
+}
+
+export function quarantineJudgementsOn(db: DatabaseSync, write: Write): QuarantineJudgements {
+  const put = db.prepare('INSERT OR REPLACE INTO recheck_quarantine (entry_id, signature_key, detected, names_json, checked_ms) VALUES (?, ?, ?, ?, ?)');
+  const one = db.prepare('SELECT * FROM recheck_quarantine WHERE entry_id = ?');
+  const missed = db.prepare('SELECT * FROM recheck_quarantine WHERE detected = 0 ORDER BY checked_ms DESC LIMIT 1000');
+  const judgementOf = (row: JudgementRow): QuarantineJudgement => ({
+    entryId: row.entry_id,
+    signatureKey: row.signature_key,
+    detected: Number(row.detected) === 1,
+    names: JSON.parse(row.names_json) as string[],
+    checkedMs: Number(row.checked_ms),
+  });
+  return {
+    save: (j) => void write(() => put.run(j.entryId, j.signatureKey, j.detected ? 1 : 0, JSON.stringify(j.names), Math.floor(j.checkedMs))),
+    get(entryId) {
+      const row = one.get(entryId) as JudgementRow | undefined;
+      return row ? judgementOf(row) : null;
+    },
+    notDetected: () => (missed.all() as unknown as JudgementRow[]).map(judgementOf),
   };
 }

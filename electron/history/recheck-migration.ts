@@ -2,7 +2,8 @@
 // `recheck_files`: each file last judged clean on the local engine path, by device and inode,
 // with its identity then, the signatures that judged it and when it was first seen; the
 // recheck job selects from it by first_seen_ms (its index). `recheck_links`: a rechecked
-// file's new scan whose verdict changed, linked to the scan it replaces.
+// file's new scan whose verdict changed, linked to the scan it replaces. `recheck_quarantine`: each
+// quarantine entry as the signatures it was last judged by see it (no longer detected: Restore is offered).
 import type { Migration } from './migrations.ts';
 
 export const RECHECK_FILES: Migration = {
@@ -30,6 +31,13 @@ export const RECHECK_FILES: Migration = {
         record_id TEXT PRIMARY KEY,
         rechecked_from_id TEXT NOT NULL,
         first_seen_ms INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE TABLE recheck_quarantine (
+        entry_id TEXT PRIMARY KEY,
+        signature_key TEXT NOT NULL,
+        detected INTEGER NOT NULL,
+        names_json TEXT NOT NULL,
+        checked_ms INTEGER NOT NULL
       ) WITHOUT ROWID;
     `);
   },

@@ -20,7 +20,7 @@ import { deleteEntry } from './delete-entry.ts';
 import { getEntry, listEntries, newestForRecord, wasRestoredTo } from './entry-listing.ts';
 import { guarded } from './quarantine-errors.ts';
 import { quarantineFile } from './quarantine-file.ts';
-import { openVault, type QuarantineStep } from './quarantine-vault.ts';
+import { openVault, storedPath, type QuarantineStep } from './quarantine-vault.ts';
 import { restoreEntry } from './restore-entry.ts';
 
 export {
@@ -89,6 +89,8 @@ export interface Quarantine {
   /** Entries still in quarantine (default), or every entry ever, newest first. */
   list(options?: { include?: 'active' | 'all' }): QuarantineEntry[];
   get(entryId: string): QuarantineEntry | null;
+  /** Where an entry's file lies in the quarantine folder while it is quarantined (read-only: the recheck judges it again), else null. */
+  storedFile(entryId: string): string | null;
   /** The newest entry for a scan record, if any. */
   byRecord(recordId: string): QuarantineEntry | null;
   /** Ends every unfinished operation; call once at start, before anything else. */
@@ -119,6 +121,10 @@ export async function openQuarantine(dataDir: string, options: QuarantineOptions
     revokeAllowed: (sha256) => revokeAllowed(vault, sha256),
     list: (listOptions = {}) => listEntries(vault, listOptions),
     get: (entryId) => getEntry(vault, entryId),
+    storedFile: (entryId) => {
+      const stored = vault.store.get(entryId);
+      return stored?.state === 'quarantined' ? storedPath(vault, stored) : null;
+    },
     byRecord: (recordId) => newestForRecord(vault, recordId),
     recover: () => recover(vault),
     quarantineMany: (files) => bulk(files, (file) => file.recordId ?? file.path, (file) => guarded(() => quarantineFile(vault, file))),

@@ -44,6 +44,8 @@ export interface RecheckInput {
   selected: Map<number, Map<string, SeenFile>>;
   findings: Set<(finding: RecheckFinding) => void>;
   log: { info(fields: object, message: string): void; warn(fields: object, message: string): void };
+  /** After the files of a change are judged (or there were none): the quarantine is judged under the same key. */
+  afterChange?: (key: string) => Promise<unknown>;
   /** Automatic starts on signature changes (default true; the CLI starts it itself). */
   automatic?: boolean;
   /** How often a recheck paused on battery looks at the power supply again (default 60 s). */
@@ -114,8 +116,12 @@ export function createRecheck(input: RecheckInput): Recheck {
         await delay(input.powerLookMs ?? 60_000);
         continue;
       }
-      if (input.settings().recheckAfterUpdateDays <= 0 || input.store.count(windowStart(), key) === 0) return;
-      await startJob('schedule');
+      if (input.settings().recheckAfterUpdateDays <= 0) return;
+      if (input.store.count(windowStart(), key) > 0) {
+        const job = await startJob('schedule');
+        await input.jobs.finished(job.id);
+      }
+      if (!closed && key === lastKey) await input.afterChange?.(key);
       return;
     }
   }

@@ -41,6 +41,12 @@ export interface SeenFiles {
   idle(): Promise<void>;
 }
 
+/**
+ * The key of a ClamAV verdict whose signatures are not known (clamd had not named them yet, e.g. right
+ * after it started): equal to no real key, so the file is judged once more under known signatures.
+ */
+export const UNKNOWN_SIGNATURES = 'clamav:unknown';
+
 /** A threat on its way to quarantine is told with its next record, which says what Verdict did. */
 const settled = (record: ScanRecord) => TERMINAL_STATUSES.includes(record.status) && record.disposition !== 'quarantine_pending';
 
@@ -75,7 +81,7 @@ export function createSeenFiles(input: SeenFilesInput): SeenFiles {
     const picked = jobId === null ? undefined : input.selected.get(jobId)?.get(record.path);
     const verdict = verdictOf(record);
     if (verdict === 'safe') {
-      const key = (picked && jobId !== null ? input.keys.get(jobId) : undefined) ?? signatureKey(record.engine);
+      const key = (picked && jobId !== null ? input.keys.get(jobId) : undefined) ?? signatureKey(record.engine) ?? (record.engine?.name === 'clamav' ? UNKNOWN_SIGNATURES : null);
       if (key === null) return null;
       // The identity now: the file as it stands after its clean verdict (a later change makes it differ, and then it is not rechecked as this file).
       const file = await identityNow(record.path);

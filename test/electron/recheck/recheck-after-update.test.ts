@@ -6,7 +6,8 @@
 // changed since its scan is not rechecked as the file judged; a job's file whose mtime is outside
 // the window is left, though B knows it.
 import { execFileSync } from 'node:child_process';
-import { appendFile, mkdir, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, copyFile, mkdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -134,5 +135,43 @@ describe.skipIf(findClamd() === null)('recheck after a signature update', () => 
     // Nothing is left to recheck, and a second change of nothing starts nothing.
     expect(core.recheck.selected()).toBe(0);
     expect(await core.recheck.start('cli')).toEqual({ job: null, why: 'nothing_to_recheck' });
+  }, 120_000);
+
+  test('the quarantine judged again: an entry the new signatures no longer detect says so and waits for Restore (never restored by itself)', async (context) => {
+    const dataDir = fixture.dataDir();
+    const dbDir = join(dataDir, 'clamav-db');
+    await writeEicarDatabase(dbDir);
+    const fp = join(fixture.dir.path, 'report.docx');
+    const probe = join(fixture.dir.path, 'probe.docx');
+    await writeFile(fp, randomBytes(2048));
+    await copyFile(fp, probe);
+    // Database A flags report.docx (a false positive); database B, after the vendor's fix, does not.
+    await knowFiles(dbDir, 'false-positive', [fp]);
+
+    const core = await fixture.open({ ...FAST, engine: { autoUpdate: false }, recheck: { settleMs: 0 } }, { localService: { engine: 'auto' } });
+    const view = async () => value(await core.protection.status());
+    await until(async () => (await view()).status?.engine.source === 'own' && (await view()).status?.engine.databases !== undefined, "Verdict's own clamd with its database digest", 60_000);
+    if ((await view()).status?.state === 'failing') return context.skip();
+    value(await core.settings.update({ threatAction: 'quarantine' }));
+    const [record] = (await scanDropped(core, [fp])).values();
+    await core.threatsSettled();
+    expect(value(await core.scans.get(record!.id))).toMatchObject({ safe: false, disposition: 'quarantined' });
+    expect(existsSync(fp)).toBe(false);
+    const [entry] = value(await core.quarantine.list());
+    expect(entry).toMatchObject({ originalPath: fp, state: 'quarantined' });
+
+    await rm(join(dbDir, 'false-positive.hdb'));
+    await reloadOwnClamd(dataDir);
+    await until(() => !detects(dataDir, probe), 'clamd to load database B');
+    value(await core.protection.refresh());
+    await until(() => core.recheck.quarantine.noLongerDetected().length === 1, 'the quarantine to be judged again', 30_000);
+    const [missed] = core.recheck.quarantine.noLongerDetected();
+    expect(missed?.entry.id).toBe(entry?.id);
+    expect(missed?.judgement).toMatchObject({ detected: false, names: [] });
+    // Said, never done by itself: the file is still in quarantine until the user restores it.
+    expect(existsSync(fp)).toBe(false);
+    expect(value(await core.quarantine.restore(entry!.id))).toMatchObject({ state: 'restored', restoredTo: fp });
+    expect(existsSync(fp)).toBe(true);
+    expect(core.recheck.quarantine.noLongerDetected()).toEqual([]);
   }, 120_000);
 });
