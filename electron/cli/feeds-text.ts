@@ -19,6 +19,7 @@ export interface FeedsTexts {
   notRunning: string;
   reloadFailed(detail: string): string;
   blocked(databaseDir: string): string;
+  busy: string;
 }
 
 const day = (iso: string | null) => (iso === null ? null : iso.slice(0, 16).replace('T', ' '));
@@ -59,6 +60,7 @@ const EN: FeedsTexts = {
   notRunning: "Verdict's own clamd is not running: it loads the feeds when it starts.",
   reloadFailed: (detail) => `Verdict's own clamd could not reload: ${detail}`,
   blocked: (dir) => `Feeds are not installed: ${dir} holds no ClamAV database of its own yet. Run "verdict update" first.`,
+  busy: 'Another Verdict process is updating the feeds now; try again when it has finished.',
 };
 
 const DE: FeedsTexts = {
@@ -97,6 +99,7 @@ const DE: FeedsTexts = {
   notRunning: 'Verdicts eigener clamd läuft nicht: Er lädt die Feeds bei seinem Start.',
   reloadFailed: (detail) => `Verdicts eigener clamd konnte nicht neu laden: ${detail}`,
   blocked: (dir) => `Feeds werden nicht installiert: ${dir} enthält noch keine eigene ClamAV-Datenbank. Führe zuerst „verdict update“ aus.`,
+  busy: 'Ein anderer Verdict-Prozess aktualisiert die Feeds gerade; versuche es erneut, wenn er fertig ist.',
 };
 
 export function feedsTexts(language: Language): FeedsTexts {

@@ -99,7 +99,7 @@ async function feeds(argv: string[], io: CliIo): Promise<number> {
       const state = readFeedsState(dataDir);
       out(report, () => [
         ...report.feeds.filter((feed) => feed.enabled).flatMap((feed) => feedLines(feed, texts)),
-        ...(report.blocked ? [texts.blocked(state.databaseDir)] : [texts.updated(report.changed, report.failed)]),
+        ...(report.blocked === 'busy' ? [texts.busy] : report.blocked ? [texts.blocked(state.databaseDir)] : [texts.updated(report.changed, report.failed)]),
         ...reloadLines(report.reload, texts),
       ]);
       return report.failed.length > 0 || report.blocked !== null || typeof report.reload === 'object' ? 1 : 0;

@@ -2,12 +2,14 @@
 // staged, checked and swapped in (or kept as it was, with its error), the state is written, and
 // Verdict's own clamd reloads once if its folder changed. It follows each signature update
 // (core/signature-update.ts, `verdict update`) and runs on its own from `verdict feeds update`.
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { acquirePidLock } from '../pid-lock/pid-lock.ts';
 import { checkDatabaseDir } from '../local-service/engines/own-clamd/find-clamav.ts';
 import { feedView, type FeedView } from '../../shared/feeds/feed.ts';
 import { findClamscan } from './check-feed-file.ts';
 import { DEFAULT_FEED_LIMITS, type FeedFetchLimits } from './fetch-feed-file.ts';
-import { FEED_FILE_PREFIX, readFeedsState, writeFeedsState, type FeedsState } from './feeds-state.ts';
+import { FEED_FILE_PREFIX, feedsPaths, readFeedsState, writeFeedsState, type FeedsState } from './feeds-state.ts';
 import { installFeed } from './install-feed.ts';
 import { pruneFeedFiles } from './prune-feed-files.ts';
 import { reloadOwnClamd, type ReloadOutcome } from './reload-own-clamd.ts';
@@ -30,8 +32,8 @@ export interface FeedsUpdateReport {
   failed: string[];
   changed: boolean;
   reload: ReloadOutcome | 'not_needed' | { error: string };
-  /** `no_own_database`: Verdict's own folder holds no database of its own yet, so no feed is installed. */
-  blocked: 'no_own_database' | null;
+  /** `no_own_database`: Verdict's own folder holds no database of its own yet, so no feed is installed; `busy`: another process updates them now. */
+  blocked: 'no_own_database' | 'busy' | null;
 }
 
 /**
@@ -56,9 +58,25 @@ export function updateFeeds(dataDir: string, options: FeedsUpdateOptions = {}): 
 }
 
 async function runUpdate(dataDir: string, options: FeedsUpdateOptions): Promise<FeedsUpdateReport> {
+  const paths = feedsPaths(dataDir);
+  mkdirSync(dirname(paths.statePath), { recursive: true, mode: 0o700 });
+  // One update per data directory across processes too (the app's schedule, `verdict feeds update`).
+  const lock = acquirePidLock(join(dirname(paths.statePath), 'update.lock'));
+  if (!lock.ok) return { feeds: readFeedsState(dataDir).feeds.map(feedView), failed: [], changed: false, reload: 'not_needed', blocked: 'busy' };
+  try {
+    return await runLocked(dataDir, options);
+  } finally {
+    lock.release();
+  }
+}
+
+async function runLocked(dataDir: string, options: FeedsUpdateOptions): Promise<FeedsUpdateReport> {
   const state = readFeedsState(dataDir);
   const blocked = feedsBlocked(state);
+  // Feeds never stand alone in the folder: Verdict's own clamd would load them instead of the system's database.
+  if (blocked !== null) state.feeds = state.feeds.map((feed) => ({ ...feed, enabled: false }));
   let changed = pruneFeedFiles(state) > 0;
+  if (blocked !== null) state.feeds = readFeedsState(dataDir).feeds.map((feed) => ({ ...feed, files: state.feeds.find((pruned) => pruned.id === feed.id)?.files ?? feed.files }));
   const failed: string[] = [];
   if (blocked === null) {
     const clamscan = options.clamscan === undefined ? findClamscan() : options.clamscan;
@@ -74,9 +92,13 @@ async function runUpdate(dataDir: string, options: FeedsUpdateOptions): Promise<
     }
     rmSync(state.stagingDir, { recursive: true, force: true });
   }
-  writeFeedsState(state);
+  // The list as it is now (switched off or removed while this ran), with this run's files.
+  const now = readFeedsState(dataDir);
+  now.feeds = now.feeds.map((feed) => ({ ...feed, files: state.feeds.find((ran) => ran.id === feed.id)?.files ?? feed.files }));
+  changed = pruneFeedFiles(now) > 0 || changed;
+  writeFeedsState(now);
   const reload = changed ? await reloadAfter(dataDir, options) : 'not_needed';
-  return { feeds: state.feeds.map(feedView), failed, changed, reload, blocked };
+  return { feeds: now.feeds.map(feedView), failed, changed, reload, blocked };
 }
 
 async function reloadAfter(dataDir: string, options: FeedsUpdateOptions): Promise<FeedsUpdateReport['reload']> {

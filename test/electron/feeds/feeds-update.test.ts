@@ -5,13 +5,14 @@
 // over the size cap fail their feed only; a feed switched off loses its signatures after the reload.
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { addFeed, setFeedEnabled } from '../../../electron/feeds/feed-changes.ts';
 import { readFeedsState } from '../../../electron/feeds/feeds-state.ts';
 import { reloadOwnClamd } from '../../../electron/feeds/reload-own-clamd.ts';
 import { updateFeeds } from '../../../electron/feeds/update-feeds.ts';
+import { acquirePidLock } from '../../../electron/pid-lock/pid-lock.ts';
 import { clamdAnswers } from '../../../electron/local-service/engines/own-clamd/clamd-commands.ts';
 import { findClamd, ownDatabaseDir } from '../../../electron/local-service/engines/own-clamd/find-clamav.ts';
 import { OwnClamd } from '../../../electron/local-service/engines/own-clamd/own-clamd.ts';
@@ -154,5 +155,33 @@ describe('feeds wait for a database of Verdict’s own', () => {
     expect(report).toMatchObject({ blocked: 'no_own_database', changed: false });
     expect(server.requests('/other.ndb').length).toBe(before);
     expect(existsSync(ownDatabaseDir(empty))).toBe(false);
+  });
+
+  test('a feed left alone in the folder (its database of its own gone) is taken out at the next update', async () => {
+    const data = join(dir.path, 'alone-data');
+    await writeEicarDatabase(ownDatabaseDir(data));
+    server.set('/alone.ndb', { kind: 'file', body: GOOD, etag: '"a"' });
+    expect(addFeed(data, server.url('/alone.ndb')).ok).toBe(true);
+    expect(await updateFeeds(data, { reload: async () => 'not_running' })).toMatchObject({ failed: [], changed: true, blocked: null });
+    const installed = join(ownDatabaseDir(data), 'verdict-feed-alone--alone.ndb');
+    expect(existsSync(installed)).toBe(true);
+    await rm(join(ownDatabaseDir(data), 'verdict-eicar.ndb'));
+    expect(await updateFeeds(data, { reload: async () => 'not_running' })).toMatchObject({ blocked: 'no_own_database', changed: true });
+    expect(existsSync(installed)).toBe(false);
+    expect(feedView(readFeedsState(data).feeds.find((feed) => feed.id === 'alone')!)).toMatchObject({ enabled: true, health: { signatures: null } });
+  });
+
+  test('one update per data directory across processes: while another holds it, the update says busy', async () => {
+    const data = join(dir.path, 'busy-data');
+    await writeEicarDatabase(ownDatabaseDir(data));
+    await mkdir(join(data, 'feeds'), { recursive: true });
+    const lock = acquirePidLock(join(data, 'feeds', 'update.lock'));
+    expect(lock.ok).toBe(true);
+    try {
+      expect(await updateFeeds(data)).toMatchObject({ blocked: 'busy', changed: false });
+    } finally {
+      if (lock.ok) lock.release();
+    }
+    expect(await updateFeeds(data, { reload: async () => 'not_running' })).toMatchObject({ blocked: null });
   });
 });
