@@ -69,6 +69,18 @@ describe.skipIf(process.platform !== 'linux')('--clamd with a real clamd', () =>
     expect(JSON.parse(json.stdout)).toMatchObject({ engine: { source: 'configured', where: `tcp:127.0.0.1:${clamd.tcpPort}`, transport: 'stream' }, selfTest: { result: 'passed' } });
   });
 
+  it('the settings\' choice, without --clamd: the clamd named in Settings judges the files, and is named so', async ({ skip }) => {
+    if (!clamd?.tcpPort) return skip();
+    const dataDir = join(dir.path, 'data-setting');
+    await mkdir(dataDir);
+    const address = `tcp:127.0.0.1:${clamd.tcpPort}`;
+    await writeFile(join(dataDir, 'settings.json'), JSON.stringify({ version: 1, clamd: { kind: 'address', address } }));
+    const run = await cli('scan', ['--data-dir', dataDir, files.eicar]);
+    expect(run.code, run.stderr).toBe(1);
+    expect(engineLineOf(run.stderr)).toContain(` at ${address} (`);
+    expect(engineLineOf(run.stderr)).toContain(', the clamd you named; files are streamed to clamd (INSTREAM)');
+  });
+
   it('German settings: the engine line and status say it in German', async ({ skip }) => {
     if (!clamd?.tcpPort) return skip();
     const dataDir = join(dir.path, 'data-de');
@@ -96,6 +108,9 @@ describe('a bad --clamd value', () => {
     const status = await cli('status', ['--data-dir', dataDir, '--clamd', 'http://localhost:3310']);
     expect(status.code).toBe(2);
     expect(status.stderr).toContain('"http" is not a kind of address');
+    const service = await runNode([join(ROOT, 'electron/local-service/cli.ts'), '--data-dir', dataDir, '--clamd', 'tcp:bad_host:3310'], { cwd: ROOT, env: { LANG: 'C.UTF-8', LC_ALL: '' }, timeoutMs: 30_000 });
+    expect(service.code).toBe(2);
+    expect(service.stderr).toContain('--clamd: "tcp:bad_host:3310" is not a clamd address: "bad_host" is not a host name or an IP address.');
   });
 
   it('in German when the settings say so', async () => {
