@@ -258,6 +258,33 @@ describe('scanning from the main view', () => {
 });
 
 describe('settings', () => {
+  it('Malware engine › which clamd: a named address is checked with its problem said, then kept by the core', async () => {
+    const { real, page } = await start();
+    await page.getByRole('button', { name: en['nav.settings'] }).click();
+    const choice = page.getByTestId('clamd-choice');
+    await choice.waitFor();
+    expect(await choice.getByRole('radio', { name: en['clamd.choice.auto'] }).isChecked()).toBe(true);
+    await choice.getByRole('radio', { name: en['clamd.choice.address'] }).check();
+    const field = choice.getByRole('textbox', { name: en['clamd.address'] });
+    await field.fill('tcp:clamav:0');
+    await choice.getByRole('button', { name: en['clamd.address.apply'] }).click();
+    const problem = choice.getByRole('alert');
+    expect(await problem.textContent()).toBe(en['clamd.problem.bad_port'].replace('{port}', '0'));
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    await field.fill('tcp:127.0.0.1:3310');
+    await choice.getByRole('button', { name: en['clamd.address.apply'] }).click();
+    await expect.poll(async () => {
+      const settings = await real.core.settings.get();
+      return settings.ok ? settings.value.clamd : null;
+    }).toEqual({ kind: 'address', address: 'tcp:127.0.0.1:3310' });
+    expect(await problem.count()).toBe(0);
+    await choice.getByRole('radio', { name: en['clamd.choice.own'] }).check();
+    await expect.poll(async () => {
+      const settings = await real.core.settings.get();
+      return settings.ok ? settings.value.clamd : null;
+    }).toEqual({ kind: 'own' });
+  });
+
   it('switches the UI to German, and the core keeps the choice', async () => {
     const { real, app, page } = await start();
     const files = await writeFiles({ 'rechnung.pdf': '%PDF-1.4 harmless', 'eicar.txt': EICAR_TEST_STRING });
