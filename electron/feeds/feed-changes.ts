@@ -15,7 +15,7 @@ export function addFeed(dataDir: string, url: string, name?: string): FeedChange
   const state = readFeedsState(dataDir);
   const existing = state.feeds.find((feed) => feed.urls.includes(checked.url));
   if (existing) return { ok: false, error: { code: 'already_added', detail: existing.id } };
-  const feed: Feed = { id: uniqueId(state, checked.file), name: name?.trim() || checked.file, urls: [checked.url], enabled: true, preset: null, licence: null, files: [] };
+  const feed: Feed = { id: uniqueId(state, checked.file), name: (name?.trim() || checked.file).slice(0, 120), urls: [checked.url], enabled: true, preset: null, licence: null, files: [] };
   state.feeds.push(feed);
   writeFeedsState(state);
   return { ok: true, state, feed, filesRemoved: 0 };

@@ -34,16 +34,38 @@ export function feedsPaths(dataDir: string): Omit<FeedsState, 'feeds'> {
 export function readFeedsState(dataDir: string): FeedsState {
   const paths = feedsPaths(dataDir);
   let stored: Feed[] = [];
+  let text: string | null = null;
   try {
-    const parsed = storedSchema.safeParse(JSON.parse(readFileSync(paths.statePath, 'utf8')));
-    if (parsed.success) stored = parsed.data.feeds;
+    text = readFileSync(paths.statePath, 'utf8');
   } catch {
-    // No file yet, or one that cannot be read: the presets alone.
+    // No file yet: the presets alone.
+  }
+  if (text !== null) {
+    const parsed = storedSchema.safeParse(safeJson(text));
+    if (parsed.success) stored = parsed.data.feeds;
+    else setAside(paths.statePath);
   }
   const presets = FEED_PRESETS.filter((preset) => !stored.some((feed) => feed.id === preset.id)).map(
     (preset): Feed => ({ id: preset.id, name: preset.name, urls: [...preset.urls], enabled: false, preset: preset.id, licence: preset.licence, files: [] }),
   );
   return { ...paths, feeds: [...presets, ...stored].sort(byPresetsFirst) };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/** A damaged list is kept beside (for the user to look at), not silently overwritten. */
+function setAside(path: string): void {
+  try {
+    renameSync(path, `${path}.damaged-${Date.now()}`);
+  } catch {
+    // Read as none stored anyway.
+  }
 }
 
 export function writeFeedsState(state: FeedsState): void {
