@@ -25,8 +25,10 @@ import { historyApi, setupHistory, setupRetention, setupScanEvents } from './set
 import { quarantineApi, setupQuarantine, setupThreats } from './setup-quarantine.ts';
 import { jobsApi } from './jobs-api.ts';
 import { setupJobs } from './setup-jobs.ts';
+import { setupDrives } from './setup-drives.ts';
 import { prepareRecheck } from './setup-recheck.ts';
 import type { Recheck } from '../recheck/recheck.ts';
+import type { Drives } from '../drives/drives.ts';
 import type { QuarantineRecheck } from '../recheck/quarantine-recheck.ts';
 import { setupScanning } from './setup-scanning.ts';
 import { setupSchedules } from './setup-schedules.ts';
@@ -34,6 +36,7 @@ import { setupWatching } from './setup-watching.ts';
 import { collectStartupWarnings } from './startup-warnings.ts';
 import { watchApi } from './watch-api.ts';
 import { setupVirusTotal } from './setup-virustotal.ts';
+import { openSavedScans, type SavedScans } from '../saved-scans/saved-scans.ts';
 import { feedsApi } from '../feeds/feeds-api.ts';
 
 export { DEFAULT_KEYCHAIN_SERVICE };
@@ -56,6 +59,10 @@ export interface CoreInternals extends Core {
   readonly schedules: Scheduler;
   /** Recent files judged again after a signature update (electron/recheck/). */
   readonly recheck: Recheck & { idle(): Promise<void>; quarantine: QuarantineRecheck };
+  /** Custom scans kept under a name (electron/saved-scans/). */
+  readonly savedScans: SavedScans;
+  /** Removable drives, with check() for tests (absent unless watchDrives). */
+  readonly drives?: Drives;
 }
 
 export async function createCore(options: CoreOptions, tuning: CoreTuning = {}): Promise<CoreInternals> {
@@ -100,9 +107,11 @@ async function openCore(dataDir: string, options: CoreOptions, tuning: CoreTunin
     // Retention at start runs before anything can await: a record recovery re-queues must not finish (and look old) first.
     const retention = setupRetention(ctx, history, events, jobs);
     const recheck = Object.assign(rechecking.start(jobs), { idle: () => rechecking.idle(), quarantine: rechecking.quarantine });
+    const savedScans = await openSavedScans({ dataDir, startJob: (request) => jobs.start(request) });
     const schedules = await setupSchedules(ctx, { jobs, history, uploadWaitsForConsent: () => scanning.scheduledUploadWaits() });
     const submit = createSubmit(scans, ctx.log);
     const watch = await setupWatching(ctx, { exclusions: scanning.exclusions, submit: (paths) => submit(paths, { origin: 'watch' }) });
+    const drives = setupDrives(ctx, jobs, options.watchDrives === true);
     ctx.settings.onChange(reactToSettings({ backend, scans, scanning, retention, watch }));
 
     const startupWarnings = collectStartupWarnings({ settings: ctx.settings, history, quarantine, recovery: recovered });
@@ -116,6 +125,8 @@ async function openCore(dataDir: string, options: CoreOptions, tuning: CoreTunin
       jobs,
       schedules,
       recheck,
+      savedScans,
+      ...(drives ? { drives } : {}),
       async close() {
         if (closed) return;
         closed = true;

@@ -28,6 +28,7 @@ export const runOptionsOf = (request: JobRequest): JobRunOptions => ({
   ...(request.mode ? { mode: request.mode } : {}),
   ...(request.force ? { force: true } : {}),
   ...(request.basicOnly ? { basicOnly: true } : {}),
+  ...(request.drive ? { drive: request.drive } : {}),
 });
 
 /** Adds the time since the run (re)started to the job's active time. */
@@ -42,7 +43,7 @@ export function startNew(ctx: JobsContext, request: JobRequest, roots: JobState[
   const draft: Omit<JobState, 'id'> = {
     kind: request.kind,
     roots,
-    excluded: defaultExclusions(request.kind, input.places, input.dataDir, roots),
+    excluded: [...new Set([...defaultExclusions(request.kind, input.places, input.dataDir, roots), ...(request.excluded ?? [])])],
     origin: request.origin ?? 'dialog',
     status: 'running',
     walkComplete: false,
@@ -52,6 +53,7 @@ export function startNew(ctx: JobsContext, request: JobRequest, roots: JobState[
     activeMs: 0,
     currentFolder: null,
     runningSince: at,
+    ...(request.drive ? { drive: request.drive } : {}),
   };
   const run = runOptionsOf(request);
   const state: JobState = { ...draft, id: deps.history.jobs.insert(draft, run) };

@@ -30,6 +30,10 @@ export interface JobRequest {
   basicOnly?: boolean;
   /** A non-terminal row to stop waiting for (the CLI: no key, service down): counted as could not scan. */
   settled?: (record: ScanRecord) => boolean;
+  /** A `drive` job's drive (electron/drives/): its label names the job. */
+  drive?: JobState['drive'];
+  /** Folders the job leaves out besides its kind's defaults (a saved scan's, electron/saved-scans/). */
+  excluded?: readonly string[];
 }
 
 /** Progress (throttled; every change of state is sent), each of a job's files as it ends, and jobs history retention removed. */
@@ -51,8 +55,8 @@ export interface Jobs {
   pause(id: number): JobState | null;
   /** A paused job goes on; an interrupted one (its run stopped by an error) starts again where it was. */
   resume(id: number): JobState | null;
-  /** Stops the walk; the few files already queued still finish (each file exactly once). */
-  cancel(id: number): JobState | null;
+  /** Stops the walk; the few files already queued still finish (each file exactly once). `reason`: not the user's (a drive removed). */
+  cancel(id: number, reason?: JobState['stopReason']): JobState | null;
   get(id: number): JobState | null;
   list(limit?: number): JobState[];
   progress(id: number): JobProgress | null;
@@ -161,9 +165,10 @@ export function createJobs(input: JobsInput): Jobs {
         run.state.runningSince = now();
       });
     },
-    cancel: (id) =>
+    cancel: (id, reason) =>
       change(id, (run) => {
         if (run.state.status === 'running') accrue(ctx, run.state);
+        if (reason && !run.cancelled) run.state.stopReason = reason;
         run.cancelled = true;
       }),
     get: (id) => {
