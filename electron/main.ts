@@ -21,6 +21,7 @@ import { forwardEvents, registerIpcHandlers } from './shell/ipc.ts';
 import { closeBeforeQuit } from './shell/lifecycle.ts';
 import { logFile, setupLogging } from './shell/logging.ts';
 import { setupNotifications } from './shell/notifications.ts';
+import { setupDriveNotices } from './shell/drive-notice.ts';
 import { electronPower } from './shell/power.ts';
 import { hardenAllWebContents, hardenSession } from './shell/session-hardening.ts';
 import { cliCommandOfLaunch, runCliInApp } from './shell/cli-mode.ts';
@@ -44,7 +45,7 @@ async function start(instance: SingleInstance, log: Logger, secrets: SecretList)
   serveAppProtocol(session.defaultSession, path.join(here, '../dist/renderer'), csp);
 
   // One SecretList for both logs: a key the core learns is scrubbed from main.log too.
-  const core: Core = await createCore({ dataDir: app.getPath('userData'), logFile: logFile('core.log'), secrets, power: electronPower() });
+  const core: Core = await createCore({ dataDir: app.getPath('userData'), logFile: logFile('core.log'), secrets, power: electronPower(), watchDrives: true });
   const icons = iconLocations({ packaged: app.isPackaged, resourcesPath: process.resourcesPath, appPath: app.getAppPath() });
 
   let tray: TrayController | null = null;
@@ -82,6 +83,7 @@ async function start(instance: SingleInstance, log: Logger, secrets: SecretList)
 
   tray = createTray({ core, iconPath: icons.trayIcon, onOpen: open, onShowScan: showScan, onQuit: () => app.quit(), log });
   const stopNotifications = setupNotifications({ core, onShowScan: showScan, onOpen: open, log, iconPath: icons.appIcon });
+  const stopDriveNotices = setupDriveNotices({ core, log, iconPath: icons.appIcon });
   const stopDiskFullNotice = setupDiskFullNotice({ dataDir: app.getPath('userData'), language: () => shellLanguage(core.settings), onOpen: open, iconPath: icons.appIcon, log });
 
   // A login start (--hidden) shows only the tray; a later launch brings the window.
@@ -101,6 +103,7 @@ async function start(instance: SingleInstance, log: Logger, secrets: SecretList)
       login.dispose();
       events.dispose();
       stopNotifications();
+      stopDriveNotices();
       stopDiskFullNotice();
       tray?.dispose();
       await core.close();

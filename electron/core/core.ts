@@ -7,6 +7,7 @@ import type { ModeChoice, ScanEvent, ScanOrigin, SubmitSummary } from '../../sha
 import type { Scheduler } from '../jobs/schedule/scheduler.ts';
 import type { PowerPort } from '../jobs/schedule/power.ts';
 import type { Recheck } from '../recheck/recheck.ts';
+import type { Drives } from '../drives/drives.ts';
 import type { SecretList } from '../logging/logger.ts';
 
 export interface CoreOptions {
@@ -42,6 +43,8 @@ export interface CoreOptions {
   secrets?: SecretList;
   /** On battery or not, and waking from sleep, for the scan schedules (the shell's powerMonitor; default: never on battery). */
   power?: PowerPort;
+  /** Notice removable drives when they are mounted (the app; not the CLIs). */
+  watchDrives?: boolean;
 }
 
 export interface Core extends CoreApi {
@@ -66,6 +69,8 @@ export interface Core extends CoreApi {
   readonly schedules: Pick<Scheduler, 'view' | 'onChange'>;
   /** Recent files judged again after a signature update: a file judged clean before and detected now (electron/recheck/). */
   readonly recheck?: Pick<Recheck, 'onFinding'>;
+  /** Removable drives (electron/drives/): offers to scan, and the drive jobs; absent unless watchDrives. */
+  readonly drives?: Pick<Drives, 'onEvent' | 'scan' | 'notNow' | 'alwaysFor' | 'offers'>;
   /** Resolves when every queued and in-flight scan has reached a terminal state (CLI, tests). */
   idle(): Promise<void>;
   close(): Promise<void>;

@@ -28,6 +28,8 @@ interface JobRow {
   scanned: number;
   threats: number;
   could_not_scan: number;
+  basic_only: number | null;
+  partial: number | null;
   skipped: number;
   started_at: string;
   finished_at: string | null;
@@ -43,13 +45,32 @@ const fromRow = (row: JobRow): JobState => ({
   origin: row.origin as JobState['origin'],
   status: row.status as JobState['status'],
   walkComplete: row.walk_complete === 1,
-  counts: { found: row.found, bytes: row.bytes, scanned: row.scanned, threats: row.threats, couldNotScan: row.could_not_scan, skipped: row.skipped },
+  counts: {
+    found: row.found,
+    bytes: row.bytes,
+    scanned: row.scanned,
+    threats: row.threats,
+    couldNotScan: row.could_not_scan,
+    skipped: row.skipped,
+    // Kept since migration 15; a job counted before has neither.
+    ...(row.basic_only !== null ? { basicOnly: row.basic_only } : {}),
+    ...(row.partial !== null ? { partial: row.partial } : {}),
+  },
   startedAt: row.started_at,
   finishedAt: row.finished_at,
   activeMs: row.active_ms,
   currentFolder: null,
   runningSince: null,
+  ...driveFields(row.run_json),
 });
+
+/** A drive job's drive and stop reason, kept in its run options (no column of their own). */
+function driveFields(runJson: string | null): Pick<JobState, 'drive' | 'stopReason'> {
+  if (!runJson?.includes('"drive"')) return {};
+  const parsed = jobRunOptionsSchema.safeParse(JSON.parse(runJson));
+  if (!parsed.success) return {};
+  return { ...(parsed.data.drive ? { drive: parsed.data.drive } : {}), ...(parsed.data.stopReason ? { stopReason: parsed.data.stopReason } : {}) };
+}
 
 /** Stores a new job and how its files are scanned; returns its id. */
 export function insertJob(h: HistoryDb, job: Omit<JobState, 'id'>, run: JobRunOptions = {}): number {
@@ -69,9 +90,10 @@ const storedStatus = (status: JobState['status']) => (status === 'running' ? 'in
 export function saveJob(h: HistoryDb, job: JobState): void {
   const c = job.counts;
   h.prepare(
-    `UPDATE jobs SET status = ?, walk_complete = ?, found = ?, bytes = ?, scanned = ?, threats = ?, could_not_scan = ?, skipped = ?,
+    `UPDATE jobs SET status = ?, walk_complete = ?, found = ?, bytes = ?, scanned = ?, threats = ?, could_not_scan = ?, skipped = ?, basic_only = ?, partial = ?,
        finished_at = ?, active_ms = ? WHERE id = ?`,
-  ).run(storedStatus(job.status), job.walkComplete ? 1 : 0, c.found, c.bytes, c.scanned, c.threats, c.couldNotScan, c.skipped, job.finishedAt, Math.round(job.activeMs), job.id);
+  ).run(storedStatus(job.status), job.walkComplete ? 1 : 0, c.found, c.bytes, c.scanned, c.threats, c.couldNotScan, c.skipped, c.basicOnly ?? null, c.partial ?? null, job.finishedAt, Math.round(job.activeMs), job.id);
+  if (job.stopReason) h.prepare("UPDATE jobs SET run_json = json_set(coalesce(run_json, '{}'), '$.stopReason', ?) WHERE id = ?").run(job.stopReason, job.id);
 }
 
 export function jobById(h: HistoryDb, id: number): JobState | null {

@@ -33,7 +33,8 @@ export function quickCandidates(places: JobPlaces): string[] {
 
 /** The job's roots: existing folders (or files, for custom), each once, none inside another. */
 export async function rootsFor(kind: JobKind, places: JobPlaces, given: readonly string[] = []): Promise<string[]> {
-  if (kind === 'custom') return [...new Set(given.map((root) => path.resolve(root)))];
+  // A drive job's root is its mount point (electron/drives/).
+  if (kind === 'custom' || kind === 'drive') return [...new Set(given.map((root) => path.resolve(root)))];
   // Its files are a selection from the history (electron/recheck/), not a walk of folders.
   if (kind === 'recheck') return [];
   const candidates = kind === 'full' ? [places.home] : quickCandidates(places);

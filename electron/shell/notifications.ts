@@ -11,6 +11,7 @@ import { createFinishedScanCollector, DEFAULT_MAX_INDIVIDUAL, jobNotice, planNot
 import { consentHostLabel } from '../../shared/settings/protection.ts';
 import { shellLanguage, textsFor } from './texts.ts';
 import { recheckNotice } from './recheck-notice.ts';
+import { driveJobNotice } from './drive-words.ts';
 
 export interface NotificationsOptions {
   core: Pick<Core, 'onEvent' | 'settings'> & Partial<Pick<Core, 'scanJobs' | 'schedules' | 'protection' | 'recheck'>>;
@@ -81,7 +82,7 @@ export function setupNotifications(options: NotificationsOptions): () => void {
     const job = update.progress.job;
     void shellLanguage(options.core.settings)
       .then((language) => {
-        const notice = jobNotice(job, textsFor(language));
+        const notice = job.kind === 'drive' ? driveJobNotice(job, language) : jobNotice(job, textsFor(language));
         if (!notice || toldJobs.has(job.id)) return;
         toldJobs.add(job.id);
         show(notice);

@@ -120,7 +120,7 @@ const en: ShellTexts = {
   nextScan: (kind, at) => `Next scan: ${kind === 'quick' ? 'quick scan' : 'full scan'}, ${scheduleWhen('en', at)}`,
   quickScan: 'Quick scan',
   fullScan: 'Full scan',
-  jobTitle: (kind, status) => `${{ quick: 'Quick scan', full: 'Full scan', custom: 'Custom scan', recheck: 'Recheck after update' }[kind]} ${status === 'completed' ? 'finished' : 'cancelled'}`,
+  jobTitle: (kind, status) => `${{ quick: 'Quick scan', full: 'Full scan', custom: 'Custom scan', recheck: 'Recheck after update', drive: 'Drive scan' }[kind]} ${status === 'completed' ? 'finished' : 'cancelled'}`,
   jobBody: (counts, durationMs) =>
     `${counts.scanned} ${counts.scanned === 1 ? 'file' : 'files'} scanned, ${counts.threats} ${counts.threats === 1 ? 'threat' : 'threats'}, ` +
     `${counts.couldNotScan} could not be scanned, ${counts.skipped} skipped, in ${duration(durationMs, 'min')}.`,
@@ -182,7 +182,7 @@ const de: ShellTexts = {
   quickScan: 'Schnellprüfung',
   fullScan: 'Vollständige Prüfung',
   jobTitle: (kind, status) =>
-    `${{ quick: 'Schnellprüfung', full: 'Vollständige Prüfung', custom: 'Benutzerdefinierte Prüfung', recheck: 'Nachprüfung nach dem Update' }[kind]} ${status === 'completed' ? 'abgeschlossen' : 'abgebrochen'}`,
+    `${{ quick: 'Schnellprüfung', full: 'Vollständige Prüfung', custom: 'Benutzerdefinierte Prüfung', recheck: 'Nachprüfung nach dem Update', drive: 'Laufwerksprüfung' }[kind]} ${status === 'completed' ? 'abgeschlossen' : 'abgebrochen'}`,
   jobBody: (counts, durationMs) =>
     `${counts.scanned} ${counts.scanned === 1 ? 'Datei' : 'Dateien'} geprüft, ${counts.threats} ${counts.threats === 1 ? 'Bedrohung' : 'Bedrohungen'}, ` +
     `${counts.couldNotScan} nicht prüfbar, ${counts.skipped} übersprungen, in ${duration(durationMs, 'Min.')}.`,

@@ -9,7 +9,7 @@ import type { MessageKey } from '../i18n/messages.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
 import { FolderIcon } from '../icons/icons.tsx';
 import { controlJob } from './job-actions.ts';
-import { KIND_KEYS, STATUS_KEYS } from './job-text.ts';
+import { jobName, statusKey } from './job-text.ts';
 import { JobDetails } from './JobDetails.tsx';
 
 export const JobRow = memo(function JobRow({ progress }: { progress: JobProgress }): ReactElement {
@@ -46,8 +46,8 @@ export const JobRow = memo(function JobRow({ progress }: { progress: JobProgress
       <div className="job__head">
         <button type="button" className="job__toggle" aria-expanded={expanded} aria-controls={detailsId} onClick={() => setExpanded(!expanded)}>
           <span className="job__chevron" aria-hidden="true" />
-          <span className="job__kind">{t(KIND_KEYS[job.kind])}</span>
-          <span className={`job__status job__status--${job.status}`}>{t(STATUS_KEYS[job.status])}</span>
+          <span className="job__kind">{jobName(t, job)}</span>
+          <span className={`job__status job__status--${job.status}`}>{t(statusKey(job))}</span>
           <time className="job__time" dateTime={job.startedAt}>
             {formatRowTime(locale, job.startedAt)}
           </time>

@@ -14,6 +14,7 @@ import { ScheduleSettings } from './ScheduleSettings.tsx';
 import { ServiceSettings } from './ServiceSettings.tsx';
 import { updateSettings } from './settings-actions.ts';
 import { StartupSettings } from './StartupSettings.tsx';
+import { DriveSettings } from './DriveSettings.tsx';
 import { WatchedFolders } from './WatchedFolders.tsx';
 import { VirusTotalKey } from './VirusTotalKey.tsx';
 
@@ -35,6 +36,7 @@ export function SettingsView(): ReactElement {
       <ThreatSettings settings={settings} />
       <WatchedFolders />
       <StartupSettings settings={settings} />
+      <DriveSettings settings={settings} />
       <FileManagerMenus />
       <VirusTotalKey />
       <ScheduleSettings settings={settings} />

@@ -6,7 +6,8 @@ import type { ScanOrigin, ScanRecord } from '../scans/record.ts';
 
 /** The kinds a user starts; `recheck` (recent files judged again after a signature update) is started by Verdict (electron/recheck/) or `verdict recheck`. */
 export const STARTABLE_JOB_KINDS = ['quick', 'full', 'custom'] as const;
-export const JOB_KINDS = [...STARTABLE_JOB_KINDS, 'recheck'] as const;
+/** `drive`: a removable drive when it is mounted (electron/drives/), named after its label. */
+export const JOB_KINDS = [...STARTABLE_JOB_KINDS, 'recheck', 'drive'] as const;
 export const jobKindSchema = z.enum(JOB_KINDS);
 export type JobKind = z.infer<typeof jobKindSchema>;
 
@@ -50,7 +51,13 @@ export interface JobState {
   currentFolder: string | null;
   /** When the current run started (ms), or null while paused or finished. */
   runningSince: number | null;
+  /** A `drive` job's drive: its label (the job's name) and filesystem UUID (null when it has none). */
+  drive?: { label: string; uuid: string | null };
+  /** Why a cancelled job ended, when not by the user: `drive_removed` (its drive was unmounted mid-scan). */
+  stopReason?: JobStopReason;
 }
+
+export type JobStopReason = 'drive_removed';
 
 export interface JobProgress {
   job: JobState;

@@ -14,6 +14,8 @@ import {
 } from './protection.ts';
 import { scanSchedulesSchema } from './schedules.ts';
 import { clamdChoiceSchema } from '../engine/clamd-choice.ts';
+import { detectionSettingsFieldSchema, detectionSettingsSchema } from './detection.ts';
+import { driveSettingsSchema } from './drives.ts';
 
 export const SETTINGS_VERSION = 1;
 
@@ -117,6 +119,10 @@ const userPreferences = {
   clamd: clamdChoiceSchema,
   /** After each signature change, files first seen within this many days and judged clean before are judged again (0: off; issue 27 §1). */
   recheckAfterUpdateDays: z.number().int().min(0).max(365),
+  /** What Verdict's own clamd detects and its scan limits (issue 28 §2); replaced whole; a change restarts it. */
+  detection: detectionSettingsSchema,
+  /** Removable drives: ask, scan or never, a size cap, and drives always scanned (issue 29 §2); replaced whole. */
+  drives: driveSettingsSchema,
 };
 
 export const settingsSchema = z.object({
@@ -136,7 +142,9 @@ export const settingsSchema = z.object({
   autoUpdateSignatures: userPreferences.autoUpdateSignatures.default(true),
   startOwnClamd: userPreferences.startOwnClamd.default(true),
   clamd: userPreferences.clamd.default({ kind: 'auto' }),
+  detection: detectionSettingsFieldSchema.prefault({}),
   recheckAfterUpdateDays: userPreferences.recheckAfterUpdateDays.default(14),
+  drives: userPreferences.drives.prefault({}),
   /**
    * Detection names the user allows: a verdict whose every finding has one of them reads "allowed
    * (by detection name)". Not in the patch: changed only through the core's allow-name actions,

@@ -38,7 +38,9 @@ const fullSettings: Settings = {
   clamavDatabaseDir: '/srv/clamav-db',
   autoUpdateSignatures: false,
   startOwnClamd: false,
+  detection: { pua: { enabled: true, mode: 'except', categories: ['Tool', 'NetTool'] }, maxFileSizeMb: 50, maxScanSizeMb: 200, maxRecursion: 10, maxFiles: 5000, scanArchives: false, heuristicAlerts: false },
   recheckAfterUpdateDays: 7,
+  drives: { when: 'auto', autoScanMaxGb: 128, alwaysScan: [{ uuid: 'ABCD-1234', label: 'STICK' }] },
   allowedDetectionNames: ['Win.Tool.Foo-123'],
   watchedFolders: [
     {
