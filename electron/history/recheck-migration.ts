@@ -32,6 +32,8 @@ export const RECHECK_FILES: Migration = {
         rechecked_from_id TEXT NOT NULL,
         first_seen_ms INTEGER NOT NULL
       ) WITHOUT ROWID;
+      ALTER TABLE jobs ADD COLUMN basic_only INTEGER;
+      ALTER TABLE jobs ADD COLUMN partial INTEGER;
       CREATE TABLE recheck_quarantine (
         entry_id TEXT PRIMARY KEY,
         signature_key TEXT NOT NULL,
