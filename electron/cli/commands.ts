@@ -34,6 +34,7 @@ const COMMANDS = {
     favourMemoryOverSpeed();
     return (await import('./recheck.ts')).runRecheck(args, processIo());
   },
+  'engine-settings': async (args: string[]) => (await import('./engine-settings.ts')).runEngineSettings(args, processIo()),
   'allow-name': async (args: string[]) => (await import('./allow-name.ts')).runAllowName(args, processIo()),
 } satisfies Record<string, (args: string[]) => Promise<CommandOutcome>>;
 
@@ -66,6 +67,7 @@ Commands:
   service                      run the local File Scanning Service (verdict service --help)
   status                       the protection state: engine, signatures and their age (verdict status --json)
   update                       download the ClamAV signatures into Verdict's own folder (verdict update --help)
+  engine-settings              what Verdict's own clamd detects (PUA) and its scan limits; change them (verdict engine-settings --help)
   recheck                      judge recent files again with the signatures in use now (verdict recheck --help)
   allow-name NAME              allow a detection name; --remove NAME, --list (verdict allow-name --help)
 

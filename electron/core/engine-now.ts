@@ -21,7 +21,7 @@ export function engineNowPort(view: () => ProtectionView): (serviceLabel: string
 
 /** The identity a verdict made now would carry; ClamAV that is not answering yet has no version. */
 export function identityOf(status: ProtectionStatus): EngineIdentity {
-  const { name, version, signatures, signatureBasis, databases } = status.engine;
-  const known = { ...(signatureBasis ? { signatureBasis } : {}), ...(databases ? { databases } : {}) };
+  const { name, version, signatures, signatureBasis, databases, detection } = status.engine;
+  const known = { ...(signatureBasis ? { signatureBasis } : {}), ...(databases ? { databases } : {}), ...(detection ? { detection } : {}) };
   return { name, version, signatures: signatures ? { version: signatures.version, date: signatures.date } : null, ...known };
 }

@@ -190,6 +190,10 @@ function followSettings(ctx: CoreContext, local: () => LocalServiceHandle | null
     if (next.clamavDatabaseDir === previous.clamavDatabaseDir || ctx.options.localService?.clamavDb !== undefined) return;
     local()?.setDatabaseDir?.(next.clamavDatabaseDir);
   });
+  // The detection settings (issue 28 §2) too: clamd reads them only at start.
+  ctx.settings.onChange((next, previous) => {
+    if (JSON.stringify(next.detection) !== JSON.stringify(previous.detection)) local()?.setDetection?.(next.detection);
+  });
 }
 
 function sendBasicOnly(local: LocalServiceHandle | null, serviceScanIds: readonly string[]): boolean {

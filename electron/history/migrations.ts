@@ -6,6 +6,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { ALLOWED_BY } from './allowed-by-migration.ts';
 import { LOSSLESS_NAMES } from './lossless-names-migration.ts';
 import { RECHECK_FILES } from './recheck-migration.ts';
+import { ENGINE_DETECTION } from './engine-detection-migration.ts';
 import { UNCHANGED_FILES } from './unchanged-files-migration.ts';
 
 export interface Migration {
@@ -327,6 +328,7 @@ export const MIGRATIONS: readonly Migration[] = [
   UNCHANGED_FILES,
   ALLOWED_BY,
   RECHECK_FILES,
+  ENGINE_DETECTION,
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

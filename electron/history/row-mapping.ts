@@ -46,6 +46,7 @@ export const RECORD_COLUMNS = [
   'signatures_digest',
   'reuse_kind',
   'allowed_by',
+  'engine_detection',
 ] as const;
 export type RecordColumn = (typeof RECORD_COLUMNS)[number];
 
@@ -85,7 +86,7 @@ const FIELD_COLUMNS: Record<Field, readonly RecordColumn[]> = {
   disposition: ['disposition'],
   allowedBy: ['allowed_by'],
   quarantineId: ['quarantine_id'],
-  engine: ['engine_name', 'engine_version', 'signatures_version', 'signatures_date', 'signatures_basis', 'signatures_digest'],
+  engine: ['engine_name', 'engine_version', 'signatures_version', 'signatures_date', 'signatures_basis', 'signatures_digest', 'engine_detection'],
 };
 
 /** Column values for the given fields of a (partial) record. */
@@ -118,6 +119,7 @@ export function fieldsToColumns(record: Partial<Omit<ScanRecord, 'jobId'>>): Par
         out.signatures_date = record.engine?.signatures?.date ?? null;
         out.signatures_basis = record.engine?.signatureBasis ?? null;
         out.signatures_digest = record.engine?.databases ?? null;
+        out.engine_detection = record.engine?.detection ?? null;
         break;
       default: {
         const [column] = FIELD_COLUMNS[key];
@@ -169,6 +171,7 @@ export function rowToRecord(row: Record<string, unknown>): ScanRecord {
     engine: engineOf(strOrNull('engine_name'), strOrNull('engine_version'), numOrNull('signatures_version'), strOrNull('signatures_date'), {
       basis: strOrNull('signatures_basis'),
       digest: strOrNull('signatures_digest'),
+      detection: strOrNull('engine_detection'),
     }),
     // Absent unless set (a compacted row, a row before migration 13), like `disposition`.
     ...(row.reuse_kind === 'content' || row.reuse_kind === 'unchanged' ? { reuseKind: row.reuse_kind } : {}),
@@ -180,9 +183,9 @@ export function rowToRecord(row: Record<string, unknown>): ScanRecord {
 }
 
 /** The verdict's engine from its columns; an unknown name (a newer Verdict's engine) reads as not recorded. */
-function engineOf(name: string | null, version: string | null, signatures: number | null, date: string | null, known: { basis: string | null; digest: string | null }): EngineIdentity | null {
+function engineOf(name: string | null, version: string | null, signatures: number | null, date: string | null, known: { basis: string | null; digest: string | null; detection: string | null }): EngineIdentity | null {
   if (name !== 'clamav' && name !== 'builtin') return null;
-  const identity: EngineIdentity = { name, version, signatures: signatures !== null && date !== null ? { version: signatures, date } : null };
+  const identity: EngineIdentity = { name, version, signatures: signatures !== null && date !== null ? { version: signatures, date } : null, ...(known.detection !== null ? { detection: known.detection } : {}) };
   if (known.basis === 'databases' && known.digest !== null) return { ...identity, signatureBasis: 'databases', databases: known.digest };
   return known.basis === 'version' ? { ...identity, signatureBasis: 'version' } : identity;
 }

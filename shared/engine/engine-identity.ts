@@ -33,6 +33,11 @@ export interface EngineIdentity {
   signatureBasis?: SignatureBasis;
   /** With basis `databases`: sha256 (hex) of the database folder and the VERSION line (database-digest.ts). */
   databases?: string;
+  /**
+   * ClamAV run by Verdict: its detection settings (PUA, limits, archives, heuristics) as
+   * detectionKey() names them; absent for the defaults and for a clamd Verdict does not configure.
+   */
+  detection?: string;
 }
 
 export const BUILTIN_IDENTITY: EngineIdentity = { name: 'builtin', version: null, signatures: null };

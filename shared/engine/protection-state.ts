@@ -3,6 +3,7 @@
 // action that fixes it. Pure: the core computes it, the UI words it (en/de).
 // `failing` comes from the self-test (self-test.ts): the engine answers but missed EICAR.
 import type { CoverageLimits } from '../scans/coverage.ts';
+import type { DetectionSettings } from '../settings/detection.ts';
 import type { SelfTestResult } from './self-test.ts';
 import { signatureAgeDays, type EngineIdentity, type EngineName, type SignatureBasis } from './engine-identity.ts';
 
@@ -81,6 +82,8 @@ export interface ProtectionStatus {
     /** ClamAV: what its signatures are known by (EngineIdentity); absent otherwise. */
     signatureBasis?: SignatureBasis;
     databases?: string;
+    /** ClamAV: its detection settings' key when not the defaults (EngineIdentity.detection). */
+    detection?: string;
     /** How files reach clamd: by descriptor (FILDES) or streamed (INSTREAM); absent when not ClamAV or not known. */
     transport?: ClamdTransfer;
   };
@@ -90,6 +93,15 @@ export interface ProtectionStatus {
   selfTest?: SelfTestResult;
   /** ClamAV's scan limits and whether what lies beyond them is reported (scanned in part); null: unknown; absent: not ClamAV, or not looked at. */
   coverage?: CoverageLimits | null;
+  /** What the clamd in use detects (PUA, limits, archives, heuristics; issue 28 §2); null: not known; absent: not ClamAV, or not looked at. */
+  detection?: DetectionView | null;
+}
+
+/** Verdict's own clamd's settings (the user's), or a system clamd's as its clamd.conf says (shown read-only). */
+export interface DetectionView {
+  settings: DetectionSettings;
+  source: 'own' | 'system';
+  configPath: string;
 }
 
 export function protectionStatus(facts: EngineFacts, now: Date, serviceLimitBytes: number): ProtectionStatus {
@@ -126,7 +138,11 @@ export function protectionStatus(facts: EngineFacts, now: Date, serviceLimitByte
 function clamavStatus(facts: Extract<EngineFacts, { kind: 'clamav' }>, now: Date, serviceLimitBytes: number): ProtectionStatus {
   const { identity, source, where } = facts;
   const signatures = identity.signatures ? { ...identity.signatures, ageDays: signatureAgeDays(identity.signatures, now) } : null;
-  const known = { ...(identity.signatureBasis ? { signatureBasis: identity.signatureBasis } : {}), ...(identity.databases ? { databases: identity.databases } : {}) };
+  const known = {
+    ...(identity.signatureBasis ? { signatureBasis: identity.signatureBasis } : {}),
+    ...(identity.databases ? { databases: identity.databases } : {}),
+    ...(identity.detection ? { detection: identity.detection } : {}),
+  };
   const engine = { name: 'clamav' as const, source, where, version: identity.version, signatures, ...known };
   const streamLimit = facts.streamLimit && facts.streamLimit.bytes < serviceLimitBytes ? facts.streamLimit : null;
   const updateAction: ProtectionAction = source === 'own' ? 'update_signatures' : 'check_system_updater';

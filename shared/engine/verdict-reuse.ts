@@ -12,6 +12,7 @@ export const REUSE_DECISIONS = [
   'other_engine', // not reused: made by the built-in engine, ClamAV scans now (or the reverse)
   'signatures_changed', // not reused: ClamAV with another signature version, or other database files
   'signatures_unknown', // not reused: no signature version then or now (custom databases), so no way to tell
+  'settings_changed', // not reused: ClamAV under other detection settings (PUA, scan limits, archives, heuristics)
 ] as const;
 export type ReuseDecision = (typeof REUSE_DECISIONS)[number];
 
@@ -21,6 +22,8 @@ export interface ReuseAnswer {
 }
 
 export function mayReuseVerdict(earlier: { safe: boolean; engine: EngineIdentity | null }, now: EngineIdentity): ReuseAnswer {
+  // Before the unsafe rule: a PUA finding must not outlive switching PUA off, nor a limit's alert a raised limit.
+  if (earlier.engine?.name === 'clamav' && now.name === 'clamav' && earlier.engine.detection !== now.detection) return { reuse: false, why: 'settings_changed' };
   if (!earlier.safe) return { reuse: true, why: 'unsafe_verdict' };
   if (earlier.engine === null) return { reuse: false, why: 'engine_unknown' };
   if (earlier.engine.name !== now.name) return { reuse: false, why: 'other_engine' };
@@ -46,7 +49,9 @@ export function mayReuseVerdict(earlier: { safe: boolean; engine: EngineIdentity
 export function signatureKey(engine: EngineIdentity | null | undefined): string | null {
   if (!engine) return null;
   if (engine.name === 'builtin') return 'builtin';
-  if (engine.databases !== undefined) return `clamav:databases:${engine.databases}`;
+  // The detection settings are part of the key (absent for the defaults: keys stored before them still match).
+  const settings = engine.detection === undefined ? '' : `:detection:${engine.detection}`;
+  if (engine.databases !== undefined) return `clamav:databases:${engine.databases}${settings}`;
   if (engine.version === null || !engine.signatures) return null;
-  return `clamav:${engine.version}:${engine.signatures.version}`;
+  return `clamav:${engine.version}:${engine.signatures.version}${settings}`;
 }

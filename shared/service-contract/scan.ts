@@ -55,6 +55,7 @@ export const engineIdentitySchema = z.object({
     })
     .nullable(),
   signatureBasis: z.enum(SIGNATURE_BASES).optional(),
+  detection: z.string().min(1).max(512).optional(),
   databases: z.string().regex(/^[0-9a-f]{64}$/).optional(),
 });
 

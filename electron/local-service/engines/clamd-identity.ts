@@ -30,7 +30,10 @@ export class ClamdIdentity {
   /** The identity to stamp on a verdict. Never rejects: an unanswered VERSION keeps the last one known. */
   current(): Promise<EngineIdentity> {
     const known = this.#known;
-    if (known && performance.now() - known.at < this.#maxAgeMs) return Promise.resolve(known.identity);
+    // Verdict's own clamd restarted under other detection settings: its verdicts say so from the first one.
+    const sameSettings = known?.identity.detection === this.#databaseFolder()?.detection;
+    if (known && sameSettings && performance.now() - known.at < this.#maxAgeMs) return Promise.resolve(known.identity);
+    if (!sameSettings) this.#asking = null;
     this.#asking ??= this.#ask().then(
       async (line) => {
         const identity = (await clamdIdentityWithDatabases(line, this.#databaseFolder())) ?? UNKNOWN_CLAMAV;

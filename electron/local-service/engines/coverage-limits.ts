@@ -7,6 +7,7 @@ import type { CoverageLimits } from '../../../shared/scans/coverage.ts';
 import type { Language } from '../../../shared/service-contract/limits.ts';
 import { OWN_CLAMD_LIMITS } from './own-clamd/clamd-config.ts';
 import { parseClamdConf, SYSTEM_CLAMD_CONF } from './system-clamd-conf.ts';
+import { readDetectionConf } from './detection-conf.ts';
 
 export type { CoverageLimits };
 
@@ -15,10 +16,17 @@ const CLAMD_DEFAULTS = { maxFileSize: '100M', maxScanSize: '400M', maxRecursion:
 
 const yes = (value: string | undefined) => value !== undefined && /^(yes|true|1)$/i.test(value);
 
-/** The limits of the clamd in use, or null when they are unknown (a configured clamd, an unreadable config file, basic checks). */
-export function coverageLimitsFor(source: EngineSource, systemConfigPath: string = SYSTEM_CLAMD_CONF): CoverageLimits | null {
+/**
+ * The limits of the clamd in use, or null when they are unknown (a configured clamd, an unreadable config file, basic checks).
+ * `ownConfigPath`: the clamd.conf Verdict wrote for its own clamd (the user's limits, issue 28 §2).
+ */
+export function coverageLimitsFor(source: EngineSource, systemConfigPath: string = SYSTEM_CLAMD_CONF, ownConfigPath?: string): CoverageLimits | null {
   if (source === 'own') {
-    return { ...CLAMD_DEFAULTS, maxFileSize: OWN_CLAMD_LIMITS.maxFileSize, maxScanSize: OWN_CLAMD_LIMITS.maxScanSize, reported: { limits: true, encrypted: true }, configPath: null };
+    const own = ownConfigPath === undefined ? null : readDetectionConf(ownConfigPath);
+    const sizes = own
+      ? { maxFileSize: `${own.maxFileSizeMb}M`, maxScanSize: `${own.maxScanSizeMb}M`, maxRecursion: String(own.maxRecursion), maxFiles: String(own.maxFiles) }
+      : { ...CLAMD_DEFAULTS, maxFileSize: OWN_CLAMD_LIMITS.maxFileSize, maxScanSize: OWN_CLAMD_LIMITS.maxScanSize };
+    return { ...sizes, reported: { limits: true, encrypted: true }, configPath: null };
   }
   if (source !== 'system') return null;
   let text: string;

@@ -22,6 +22,8 @@ const HEADER_START = 'ClamAV-VDB:';
 export interface DatabaseFolder {
   dir: string;
   loadedAtMs: number;
+  /** The detection settings' key of Verdict's own clamd (identity `detection`; absent: the defaults, or not ours). */
+  detection?: string;
 }
 
 /**
@@ -34,7 +36,8 @@ export async function clamdIdentityWithDatabases(versionLine: string, folder: Da
   const identity = parseClamdVersion(versionLine);
   if (!identity) return null;
   const databases = folder === null ? null : await digestDatabases(folder.dir, versionLine, folder.loadedAtMs);
-  return databases === null ? identity : { ...identity, signatureBasis: 'databases', databases };
+  const detection = folder?.detection === undefined ? {} : { detection: folder.detection };
+  return databases === null ? { ...identity, ...detection } : { ...identity, signatureBasis: 'databases', databases, ...detection };
 }
 
 /**

@@ -6,6 +6,7 @@ import { statSync } from 'node:fs';
 import type { DatabaseFolder } from './database-digest.ts';
 import { ownClamdFiles } from './own-clamd/clamd-config.ts';
 import { databasesLoadedAt } from './own-clamd/databases-loaded.ts';
+import { detectionKeyOfConf } from './detection-conf.ts';
 import type { ClamdConfFacts } from './system-clamd-conf.ts';
 
 /** Time for a SelfCheck's reload itself (the official database loads in tens of seconds). */
@@ -19,7 +20,16 @@ const RELOAD_MARGIN_MS = 60_000;
  */
 export function ownFolder(dataDir: string, dir: string): DatabaseFolder | null {
   const loadedAtMs = databasesLoadedAt(dataDir) ?? statSync(ownClamdFiles(dataDir).pidPath, { throwIfNoEntry: false })?.mtimeMs;
-  return loadedAtMs === undefined ? null : { dir, loadedAtMs };
+  if (loadedAtMs === undefined) return null;
+  // The settings it runs with are the ones in the clamd.conf written before it started.
+  const detection = detectionKeyOfConf(ownClamdFiles(dataDir).configPath);
+  return { dir, loadedAtMs, ...(detection !== undefined ? { detection } : {}) };
+}
+
+/** Verdict's own clamd run by this process: its folder, when it loaded it, and the settings it was started with. */
+export function ownRunningFolder(own: { readonly detection: string | undefined }, dir: string, loadedAtMs: number): DatabaseFolder {
+  const detection = own.detection;
+  return { dir, loadedAtMs, ...(detection !== undefined ? { detection } : {}) };
 }
 
 /**

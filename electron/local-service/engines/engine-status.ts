@@ -5,11 +5,11 @@
 // look, when the embedded service could not start.
 import { readFileSync, realpathSync } from 'node:fs';
 import type { EngineIdentity } from '../../../shared/engine/engine-identity.ts';
-import { protectionStatus, type EngineFacts, type ProtectionStatus, type StreamLimit } from '../../../shared/engine/protection-state.ts';
+import { protectionStatus, type EngineFacts, type EngineSource, type ProtectionStatus, type StreamLimit } from '../../../shared/engine/protection-state.ts';
 import { MAX_ASYNC_FILE_SIZE } from '../../../shared/service-contract/limits.ts';
 import { endpointLabel, type ClamdEndpoint } from './clamd-protocol.ts';
 import { clamdIdentityWithDatabases, type DatabaseFolder } from './database-digest.ts';
-import { ownFolder, systemFolder } from './database-folder.ts';
+import { ownFolder, ownRunningFolder, systemFolder } from './database-folder.ts';
 import { clamdAnswers, clamdVersion } from './own-clamd/clamd-commands.ts';
 import { ownClamdFiles } from './own-clamd/clamd-config.ts';
 import { ownDatabaseDir } from './own-clamd/find-clamav.ts';
@@ -17,6 +17,7 @@ import { OwnClamd, type OwnClamdOptions } from './own-clamd/own-clamd.ts';
 import { clamdCandidates, DEFAULT_CLAMD_SOCKETS, type EngineKind } from './select-engine.ts';
 import { parseClamdConf, readClamdConf, SYSTEM_CLAMD_CONF, type ClamdConfFacts } from './system-clamd-conf.ts';
 import { coverageLimitsFor } from './coverage-limits.ts';
+import { readDetectionConf } from './detection-conf.ts';
 import { usualSocketSource } from './clamd-owner.ts';
 
 export interface EngineStatusInput {
@@ -57,7 +58,7 @@ export async function engineStatus(input: EngineStatusInput): Promise<EngineStat
   const now = input.now ?? new Date();
   const done = (facts: EngineFacts, started: OwnClamd | null = null, databaseDir: string | null = null, databaseFolder: DatabaseFolder | null = null): EngineStatus => ({
     // ClamAV's scan limits, and whether what lies beyond them is reported (scanned in part): coverage-limits.ts.
-    status: { ...protectionStatus(facts, now, MAX_ASYNC_FILE_SIZE), ...(facts.kind === 'clamav' ? { coverage: coverageLimitsFor(facts.source, input.systemConfigPath ?? SYSTEM_CLAMD_CONF) } : {}) },
+    status: { ...protectionStatus(facts, now, MAX_ASYNC_FILE_SIZE), ...(facts.kind === 'clamav' ? clamavExtras(facts.source, input) : {}) },
     started,
     databaseDir,
     databaseFolder,
@@ -112,7 +113,7 @@ export async function engineStatus(input: EngineStatusInput): Promise<EngineStat
   input.onOwnCreated?.(own);
   const state = await own.start();
   if (state.status === 'running') {
-    const folder = own.loadedAtMs === null ? null : { dir: state.databaseDir, loadedAtMs: own.loadedAtMs };
+    const folder = own.loadedAtMs === null ? null : ownRunningFolder(own, state.databaseDir, own.loadedAtMs);
     const identity = await clamdIdentityWithDatabases(state.versionLine, folder);
     if (identity) return done({ kind: 'clamav', source: 'own', where: endpointLabel({ socketPath: state.socketPath }), identity }, own, state.databaseDir, folder);
   }
@@ -129,6 +130,22 @@ export async function engineStatus(input: EngineStatusInput): Promise<EngineStat
     return done({ kind: 'builtin', why: state.problem === 'clamd_missing' ? 'clamav_not_found' : 'database_not_found', params: { tried: state.detail } });
   }
   return done({ kind: 'not_running', source: 'own', where: ownClamdFiles(input.dataDir).configPath, why: 'clamd_failed', params: { problem: state.problem, detail: state.detail } });
+}
+
+/**
+ * ClamAV's scan limits, and whether what lies beyond them is reported (coverage-limits.ts); what it
+ * detects (issue 28 §2): Verdict's own clamd's from the config it wrote, a system clamd's from its
+ * clamd.conf (read-only), else not known.
+ */
+function clamavExtras(source: EngineSource, input: EngineStatusInput): Pick<ProtectionStatus, 'coverage' | 'detection'> {
+  const system = input.systemConfigPath ?? SYSTEM_CLAMD_CONF;
+  const own = ownClamdFiles(input.dataDir).configPath;
+  const configPath = source === 'own' ? own : source === 'system' ? system : null;
+  const settings = configPath === null ? null : readDetectionConf(configPath);
+  return {
+    coverage: coverageLimitsFor(source, system, own),
+    detection: settings === null ? null : { settings, source: source === 'own' ? 'own' : 'system', configPath: configPath ?? '' },
+  };
 }
 
 async function clamavFacts(endpoint: ClamdEndpoint, source: 'configured' | 'system' | 'own' | 'found', streamLimit: StreamLimit | null, folder: DatabaseFolder | null): Promise<EngineFacts | null> {

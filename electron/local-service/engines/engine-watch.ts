@@ -7,6 +7,8 @@ import { MAX_ASYNC_FILE_SIZE } from '../../../shared/service-contract/limits.ts'
 import type { OwnClamd, OwnClamdState } from './own-clamd/own-clamd.ts';
 import type { DatabaseFolder } from './database-digest.ts';
 import { engineStatus, type EngineStatusInput } from './engine-status.ts';
+import { ownRunningFolder } from './database-folder.ts';
+import type { DetectionSettings } from '../../../shared/settings/detection.ts';
 
 export const RECHECK_INTERVAL_MS = 60_000;
 
@@ -27,6 +29,11 @@ export interface EngineWatch {
    * stopped and the next look starts it on the new folder. A system or configured clamd is not touched.
    */
   setDatabaseDir(databaseDir: string | undefined): Promise<ProtectionStatus>;
+  /**
+   * The detection settings for Verdict's own clamd changed (issue 28 §2): clamd reads them only at
+   * start, so a running own clamd is stopped and started again with them, like a new folder.
+   */
+  setDetection(detection: DetectionSettings | undefined): Promise<ProtectionStatus>;
   close(): Promise<void>;
 }
 
@@ -50,6 +57,7 @@ export function watchEngine(input: EngineWatchInput): EngineWatch {
   let checkingAsked = false;
   let closed = false;
   let clamavDb = input.clamavDb;
+  let detection = input.ownClamd?.detection;
   let ownWanted = input.startOwnAtStart !== false;
   // Every tick looks again: a clamd that appeared is taken, one that stopped answering is replaced.
   const timer = setInterval(() => void check(false).catch(() => undefined), input.intervalMs ?? RECHECK_INTERVAL_MS);
@@ -67,7 +75,7 @@ export function watchEngine(input: EngineWatchInput): EngineWatch {
     // After our own clamd failed, only the user's "check again" starts it again (a broken database must not
     // become a restart loop once a minute); the timer still takes a clamd that appears elsewhere.
     const retryOwn = ownWanted && (asked || status?.reason.code !== 'clamd_failed');
-    const ownOptions = { ...input.ownClamd, onState: (state: OwnClamdState) => {
+    const ownOptions = { ...input.ownClamd, detection, onState: (state: OwnClamdState) => {
       input.ownClamd?.onState?.(state);
       input.onOwnState?.(state);
     } };
@@ -110,6 +118,18 @@ export function watchEngine(input: EngineWatchInput): EngineWatch {
     return checking;
   }
 
+  /** Our clamd, when it is the engine, stops; the next look starts it on the current folder and settings. */
+  async function restartOwn(): Promise<ProtectionStatus> {
+    // A look under way finishes first (it may be starting our clamd on the old folder or settings).
+    await checking?.catch(() => undefined);
+    if (own) {
+      await own.close();
+      own = null;
+      status = null;
+    }
+    return check(true);
+  }
+
   return {
     get status() {
       return status;
@@ -122,7 +142,7 @@ export function watchEngine(input: EngineWatchInput): EngineWatch {
     },
     get databaseFolder() {
       // Verdict's own clamd, run here: when it last loaded is known exactly (its start, each RELOAD).
-      if (own) return own.state.status === 'running' && own.loadedAtMs !== null ? { dir: own.state.databaseDir, loadedAtMs: own.loadedAtMs } : null;
+      if (own) return own.state.status === 'running' && own.loadedAtMs !== null ? ownRunningFolder(own, own.state.databaseDir, own.loadedAtMs) : null;
       return databaseFolder;
     },
     check: () => {
@@ -133,14 +153,12 @@ export function watchEngine(input: EngineWatchInput): EngineWatch {
     async setDatabaseDir(databaseDir) {
       if (closed) throw new Error('the engine watch is closed');
       clamavDb = databaseDir;
-      // A look under way finishes first (it may be starting our clamd on the old folder).
-      await checking?.catch(() => undefined);
-      if (own) {
-        await own.close();
-        own = null;
-        status = null;
-      }
-      return check(true);
+      return restartOwn();
+    },
+    async setDetection(next) {
+      if (closed) throw new Error('the engine watch is closed');
+      detection = next;
+      return restartOwn();
     },
     async close() {
       closed = true;

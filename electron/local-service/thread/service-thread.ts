@@ -75,6 +75,10 @@ port.on('message', (message: ToThread) => {
     void starting.then((service) => service.live?.setDatabaseDir(message.databaseDir ?? undefined)).catch(() => undefined);
     return;
   }
+  if (message.type === 'set-detection') {
+    void starting.then((service) => service.live?.setDetection(message.detection)).catch(() => undefined);
+    return;
+  }
   if (message.type === 'allow-basic-only') {
     // Scan ids of the service's scans, or references of files at the engine: each side takes its own.
     engineRequests.allowBasicOnly(message.scanIds);

@@ -4,6 +4,7 @@
 // startLocalService's: clients talk to it over loopback exactly as before.
 // A thread that dies after start-up is restarted on the same port (bounded),
 // so the URL handed out stays valid; every exit is reported to the logger.
+import type { DetectionSettings } from '../../../shared/settings/detection.ts';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
@@ -54,6 +55,8 @@ export interface ThreadedLocalService {
   heapStatistics(): Promise<HeapInfo | null>;
   /** The signature folder for Verdict's own clamd changed (kept for a restarted thread too). */
   setDatabaseDir(databaseDir: string | null): void;
+  /** The detection settings for Verdict's own clamd changed (kept for a restarted thread too). */
+  setDetection(detection: DetectionSettings): void;
   close(): Promise<void>;
 }
 
@@ -192,6 +195,11 @@ export async function startLocalServiceInThread(options: StartInThreadOptions): 
         serviceOptions.engine = { ...serviceOptions.engine, ownClamd: { ...rest, ...(databaseDir !== null ? { databaseDir } : {}) } };
       }
       current?.worker.postMessage({ type: 'set-database-dir', databaseDir } satisfies ToThread);
+    },
+    setDetection(detection) {
+      const ownClamd = serviceOptions.engine.ownClamd;
+      if (ownClamd) serviceOptions.engine = { ...serviceOptions.engine, ownClamd: { ...ownClamd, detection } };
+      current?.worker.postMessage({ type: 'set-detection', detection } satisfies ToThread);
     },
     close() {
       closing ??= (async () => {

@@ -1,6 +1,7 @@
 // The messages between the app and a local service running in a worker thread
 // (start-in-thread.ts ↔ service-thread.ts). Everything here must survive the
 // structured clone: plain data, no functions, no class instances.
+import type { DetectionSettings } from '../../../shared/settings/detection.ts';
 import type { ApiKeyConfig } from '../auth/api-keys.ts';
 import type { RateLimitOptions } from '../auth/rate-limiter.ts';
 import type { EngineIdentity } from '../../../shared/engine/engine-identity.ts';
@@ -85,6 +86,8 @@ export type ToThread =
   | { type: 'check-engine'; id: number }
   /** The signature folder for Verdict's own clamd changed (the setting; null: the default order). */
   | { type: 'set-database-dir'; databaseDir: string | null }
+  /** The detection settings for Verdict's own clamd changed (issue 28 §2): it starts again with them. */
+  | { type: 'set-detection'; detection: DetectionSettings }
   /** The client has recorded these terminal scans durably: the service may delete them (ScanStore.forgetRecorded). */
   | { type: 'recorded'; integrationId: string; scanIds: string[] }
   /** The user allows basic checks only for these scans, or these references of files at the engine (fire and forget). */

@@ -11,6 +11,7 @@ import { LATEST_VERSION, migrate, MIGRATIONS, userVersion } from '../../../elect
 import { RECORD_COLUMNS, recordToRow } from '../../../electron/history/row-mapping.ts';
 import { COLUMNS_OF_MIGRATION_13 } from '../../../electron/history/unchanged-files-migration.ts';
 import { COLUMNS_OF_MIGRATION_14 } from '../../../electron/history/allowed-by-migration.ts';
+import { COLUMNS_OF_MIGRATION_16 } from '../../../electron/history/engine-detection-migration.ts';
 import { BUILTIN_IDENTITY } from '../../../shared/engine/engine-identity.ts';
 import type { ScanRecord } from '../../../shared/scans/record.ts';
 import { makeRecord } from './fixtures/records.ts';
@@ -48,7 +49,7 @@ describe('the engine of a verdict', () => {
     const file = path.join(dataDir, 'v4.sqlite');
     const db = new DatabaseSync(file);
     migrate(db, MIGRATIONS.filter((migration) => migration.version <= 4));
-    const columns = RECORD_COLUMNS.filter((column) => !['engine_name', 'engine_version', 'signatures_version', 'signatures_date', ...COLUMNS_OF_MIGRATION_13, ...COLUMNS_OF_MIGRATION_14].includes(column));
+    const columns = RECORD_COLUMNS.filter((column) => !['engine_name', 'engine_version', 'signatures_version', 'signatures_date', ...COLUMNS_OF_MIGRATION_13, ...COLUMNS_OF_MIGRATION_14, ...COLUMNS_OF_MIGRATION_16].includes(column));
     const old = [verdict({ detailed: BASIC_CLEAN }), verdict({ detailed: 'clean' }), verdict({ safe: false, detailed: 'infected' })];
     for (const record of old) {
       const row = recordToRow(record);

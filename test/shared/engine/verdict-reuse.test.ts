@@ -2,6 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { BUILTIN_IDENTITY, type EngineIdentity } from '../../../shared/engine/engine-identity.ts';
 import { mayReuseVerdict, signatureKey } from '../../../shared/engine/verdict-reuse.ts';
+import { DEFAULT_DETECTION, detectionKey, detectionSettingsFieldSchema } from '../../../shared/settings/detection.ts';
 
 const clamav = (signatureVersion: number | null): EngineIdentity => ({
   name: 'clamav',
@@ -54,5 +55,37 @@ describe('signatureKey', () => {
     expect(signatureKey({ ...clamav(27467), version: '1.5.0' })).toBe('clamav:1.5.0:27467');
     expect(signatureKey(clamav(null))).toBeNull();
     expect(signatureKey(null)).toBeNull();
+  });
+
+  test('the detection settings are part of the key (issue 28 §2); the defaults add nothing, so keys stored before still match', () => {
+    const files = { ...clamav(null), signatureBasis: 'databases' as const, databases: 'c'.repeat(64) };
+    expect(signatureKey({ ...files, detection: 'pua=all;fs=120;ss=400;r=17;f=10000;a=1;h=1' })).toBe(`clamav:databases:${'c'.repeat(64)}:detection:pua=all;fs=120;ss=400;r=17;f=10000;a=1;h=1`);
+    expect(signatureKey({ ...clamav(27467), detection: 'x' })).toBe('clamav:1.4.6:27467:detection:x');
+    expect(signatureKey({ ...files, detection: 'x' })).not.toBe(signatureKey(files));
+  });
+});
+
+describe('verdicts under other detection settings (issue 28 §2)', () => {
+  const withFiles = (detection?: string): EngineIdentity => ({ ...clamav(null), signatureBasis: 'databases', databases: 'a'.repeat(64), ...(detection ? { detection } : {}) });
+  const puaOn = detectionKey({ ...DEFAULT_DETECTION, pua: { enabled: true, mode: 'all', categories: [] } });
+  const smallFiles = detectionKey({ ...DEFAULT_DETECTION, maxFileSizeMb: 1 });
+
+  test('the defaults have no key: verdicts made before the setting existed still stand', () => {
+    expect(detectionKey(DEFAULT_DETECTION)).toBeUndefined();
+    expect(detectionKey(detectionSettingsFieldSchema.parse({}))).toBeUndefined();
+    expect(mayReuseVerdict({ safe: true, engine: withFiles() }, withFiles(detectionKey(DEFAULT_DETECTION)))).toEqual({ reuse: true, why: 'same_databases' });
+  });
+
+  test('a clean verdict is not reused once PUA is on or a limit changed, nor the other way round', () => {
+    expect(mayReuseVerdict({ safe: true, engine: withFiles() }, withFiles(puaOn))).toEqual({ reuse: false, why: 'settings_changed' });
+    expect(mayReuseVerdict({ safe: true, engine: withFiles(puaOn) }, withFiles())).toEqual({ reuse: false, why: 'settings_changed' });
+    expect(mayReuseVerdict({ safe: true, engine: withFiles(puaOn) }, withFiles(smallFiles))).toEqual({ reuse: false, why: 'settings_changed' });
+    expect(mayReuseVerdict({ safe: true, engine: withFiles(puaOn) }, withFiles(puaOn))).toEqual({ reuse: true, why: 'same_databases' });
+  });
+
+  test('a PUA finding or a limit alert does not outlive the settings that made it (unlike other unsafe verdicts)', () => {
+    expect(mayReuseVerdict({ safe: false, engine: withFiles(puaOn) }, withFiles())).toEqual({ reuse: false, why: 'settings_changed' });
+    expect(mayReuseVerdict({ safe: false, engine: withFiles(smallFiles) }, withFiles())).toEqual({ reuse: false, why: 'settings_changed' });
+    expect(mayReuseVerdict({ safe: false, engine: withFiles(puaOn) }, withFiles(puaOn))).toEqual({ reuse: true, why: 'unsafe_verdict' });
   });
 });

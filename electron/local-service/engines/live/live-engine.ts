@@ -16,6 +16,7 @@ import type { SelectEngineOptions } from '../select-engine.ts';
 import { readKnownClamav, writeKnownClamav, type KnownClamav } from './clamav-known.ts';
 import { endpointOfLabel, stateFor, type LiveEngineState } from './live-state.ts';
 import { LiveSelfTest, type SelfTestTarget } from './live-self-test.ts';
+import type { DetectionSettings } from '../../../../shared/settings/detection.ts';
 
 export type { LiveEngineState } from './live-state.ts';
 
@@ -169,6 +170,21 @@ export class LiveEngine implements ScanEngine {
       this.#set({ phase: 'starting', status: protectionStatus({ kind: 'starting', where }, new Date(), MAX_ASYNC_FILE_SIZE) });
     }
     this.#apply(await this.#watch.setDatabaseDir(databaseDir));
+    return this.status;
+  }
+
+  /**
+   * The detection settings changed (issue 28 §2): Verdict's own clamd, when it is the engine, starts
+   * again with them; files wait with "Starting ClamAV…" meanwhile, and one clamd dropped while
+   * scanning is scanned again once it answers (see #run). A system clamd is not touched.
+   */
+  async setDetection(detection: DetectionSettings | undefined): Promise<ProtectionStatus | null> {
+    if (this.#state.phase === 'closed') return null;
+    const where = this.#state.phase === 'choosing' ? null : this.#state.status.engine.where;
+    if (where !== null && (this.#state.phase === 'starting' || this.status?.engine.source === 'own')) {
+      this.#set({ phase: 'starting', status: protectionStatus({ kind: 'starting', where }, new Date(), MAX_ASYNC_FILE_SIZE) });
+    }
+    this.#apply(await this.#watch.setDetection(detection));
     return this.status;
   }
 

@@ -2,6 +2,8 @@
 // Verdict writes for it: a private Unix socket and no TCP, limits above the
 // service's 100 MB, and the chosen signature folder.
 import { join } from 'node:path';
+import type { DetectionSettings } from '../../../../shared/settings/detection.ts';
+import { detectionConfigLines } from '../detection-conf.ts';
 
 export interface OwnClamdFiles {
   configPath: string;
@@ -25,6 +27,7 @@ export function ownClamdFiles(dataDir: string): OwnClamdFiles {
 
 /** Above the service's 100 MB upload limit, so clamd never refuses what the service accepted. */
 export const OWN_CLAMD_LIMITS = { streamMaxLength: '120M', maxFileSize: '120M', maxScanSize: '400M' } as const;
+const OWN_CLAMD_STREAM_MB = 120;
 
 /** Limits clamd.conf may set instead of clamd's or Verdict's defaults (tests use small ones); values as clamd reads them, e.g. `1M`. */
 export interface OwnClamdLimits {
@@ -41,13 +44,14 @@ export interface OwnClamdLimits {
  */
 export const COVERAGE_ALERTS = ['AlertExceedsMax yes', 'AlertEncrypted yes', 'AlertEncryptedArchive yes', 'AlertEncryptedDoc yes'] as const;
 
-export function clamdConfigText(input: { files: OwnClamdFiles; socketPath: string; databaseDir: string; limits?: OwnClamdLimits }): string {
+/**
+ * `detection`: the user's PUA and limit settings (issue 28 §2; absent: the desktop defaults);
+ * `limits` (tests) replaces their sizes with clamd's own forms.
+ */
+export function clamdConfigText(input: { files: OwnClamdFiles; socketPath: string; databaseDir: string; limits?: OwnClamdLimits; detection?: DetectionSettings }): string {
   const { files } = input;
-  const limits = input.limits ?? {};
-  const counts = [
-    ...(limits.maxRecursion !== undefined ? [`MaxRecursion ${limits.maxRecursion}`] : []),
-    ...(limits.maxFiles !== undefined ? [`MaxFiles ${limits.maxFiles}`] : []),
-  ];
+  // A file clamd may scan whole may also come as a stream (INSTREAM, when descriptors cannot be passed).
+  const streamMb = Math.max(OWN_CLAMD_STREAM_MB, input.detection?.maxFileSizeMb ?? 0);
   const lines = [
     '# Written by Verdict for its own clamd; rewritten at every start.',
     'Foreground yes',
@@ -62,10 +66,8 @@ export function clamdConfigText(input: { files: OwnClamdFiles; socketPath: strin
     'LogFileMaxSize 1M',
     'LogRotate yes',
     'LogTime yes',
-    `StreamMaxLength ${OWN_CLAMD_LIMITS.streamMaxLength}`,
-    `MaxFileSize ${limits.maxFileSize ?? OWN_CLAMD_LIMITS.maxFileSize}`,
-    `MaxScanSize ${limits.maxScanSize ?? OWN_CLAMD_LIMITS.maxScanSize}`,
-    ...counts,
+    `StreamMaxLength ${streamMb}M`,
+    ...detectionConfigLines(input.detection, input.limits),
     ...COVERAGE_ALERTS,
     // Verdict reloads after its own updates (RELOAD); clamd need not poll the folder.
     'SelfCheck 0',

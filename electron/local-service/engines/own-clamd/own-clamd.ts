@@ -57,6 +57,11 @@ export class OwnClamd {
     return this.#state.status === 'running' ? databasesLoadedAt(this.#options.dataDir) : null;
   }
 
+  /** The detection settings' key of the running clamd (engine identity `detection`; undefined: the defaults, or not running). */
+  get detection(): string | undefined {
+    return this.#state.status === 'running' ? this.#prepared?.detection : undefined;
+  }
+
   /** The pid of the running clamd, for tests and memory figures. */
   get pid(): number | null {
     return this.#run?.pid ?? null;

@@ -7,6 +7,8 @@ import { clamdConfigText, ownClamdFiles, type OwnClamdFiles, type OwnClamdLimits
 import { acquireClamdLock } from './clamd-lock.ts';
 import { endLeftoverClamd } from './leftover-clamd.ts';
 import { chooseSocketPlace } from './socket-place.ts';
+import { detectionKey, type DetectionSettings } from '../../../../shared/settings/detection.ts';
+import { detectionFromConf } from '../detection-conf.ts';
 
 export const OWN_CLAMD_PROBLEMS = [
   'unsupported_platform',
@@ -36,6 +38,8 @@ export interface OwnClamdSetup {
   tempDir?: string;
   /** Scan limits other than the defaults (tests set small ones to reach them). */
   limits?: OwnClamdLimits;
+  /** The user's detection settings (issue 28 §2); absent: the desktop defaults. Plain data: it crosses the service's thread. */
+  detection?: DetectionSettings;
 }
 
 export interface PreparedClamd {
@@ -44,6 +48,8 @@ export interface PreparedClamd {
   databaseOrigin: DatabaseOrigin;
   socketPath: string;
   files: OwnClamdFiles;
+  /** The detection settings' key of the config written (engine identity `detection`). */
+  detection: string | undefined;
   releaseLock(): void;
 }
 
@@ -76,19 +82,21 @@ export async function prepareOwnClamd(setup: OwnClamdSetup): Promise<Prepared> {
     lock.release();
     return ready;
   }
-  return { ok: true, value: { clamdPath, databaseDir: database.dir, databaseOrigin: database.origin, socketPath: ready.socketPath, files, releaseLock: () => lock.release() } };
+  return { ok: true, value: { clamdPath, databaseDir: database.dir, databaseOrigin: database.origin, socketPath: ready.socketPath, files, detection: ready.detection, releaseLock: () => lock.release() } };
 
-  async function afterLock(s: OwnClamdSetup, f: OwnClamdFiles): Promise<{ ok: true; socketPath: string } | { ok: false; problem: OwnClamdProblem; detail: string }> {
+  async function afterLock(s: OwnClamdSetup, f: OwnClamdFiles): Promise<{ ok: true; socketPath: string; detection: string | undefined } | { ok: false; problem: OwnClamdProblem; detail: string }> {
     const leftover = await endLeftoverClamd(f.pidPath, f.configPath);
     if (leftover.outcome === 'could_not_end') return fail('leftover_not_ended', `clamd ${leftover.pid} from an earlier run would not stop`);
     const place = await chooseSocketPlace(s.dataDir, { tempDir: s.tempDir });
     if (!place.ok) return fail(place.problem, place.detail);
+    const text = clamdConfigText({ files: f, socketPath: place.socketPath, databaseDir: database.found ? database.dir : '', ...(s.limits ? { limits: s.limits } : {}), ...(s.detection ? { detection: s.detection } : {}) });
     try {
-      writeFileSync(f.configPath, clamdConfigText({ files: f, socketPath: place.socketPath, databaseDir: database.found ? database.dir : '', limits: s.limits }), { mode: 0o600 });
+      writeFileSync(f.configPath, text, { mode: 0o600 });
     } catch (error) {
       return fail('data_dir_unwritable', `${f.configPath}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
     }
-    return { ok: true, socketPath: place.socketPath };
+    // Read back from the text, so the key says what clamd runs with (test limits included).
+    return { ok: true, socketPath: place.socketPath, detection: detectionKey(detectionFromConf(text)) };
   }
 }
 
