@@ -16,7 +16,7 @@ import { startRealCore, type RealCore } from '../../e2e/support/real-core.ts';
 import { time, typicalQueries } from '../history.ts';
 import { seedJobHistory, type JobHistoryShape } from '../job-history-seed.ts';
 import type { BenchCase, Metric } from './bench-case.ts';
-import { measureOnce, type RepFigures } from './renderer.ts';
+import { measureOnce, taskCpuMetrics, taskCpuText, type RepFigures } from './renderer.ts';
 import { withLiveEvents } from './support/live-scan-events.ts';
 import { fromSamples } from './support/statistics.ts';
 
@@ -134,7 +134,7 @@ export const jobHistoryCase: BenchCase = {
         reps.push(figures);
         context.log(
           `job-history rep ${rep + 1}/${context.reps}: first row ${figures.firstRenderMs.toFixed(0)} ms, longest task loading ${figures.loadLongestMs.toFixed(0)} ms, ` +
-            `scrolling ${figures.scrollLongestMs.toFixed(0)} ms, updates ${figures.updatesLongestMs.toFixed(0)} ms`,
+            `scrolling ${figures.scrollLongestMs.toFixed(0)} ms, updates ${figures.updatesLongestMs.toFixed(0)} ms; ${taskCpuText(figures)}`,
         );
       }
       const pick = (key: keyof RepFigures) => reps.map((figures) => figures[key]);
@@ -152,6 +152,7 @@ export const jobHistoryCase: BenchCase = {
         fromSamples({ name: 'longest task while loading', unit: 'ms', target: noLongTask }, pick('loadLongestMs')),
         fromSamples({ name: 'longest task while scrolling', unit: 'ms', target: noLongTask }, pick('scrollLongestMs')),
         fromSamples({ name: 'longest task during 1,000 updates/s', unit: 'ms', target: noLongTask }, pick('updatesLongestMs')),
+        ...taskCpuMetrics(reps),
       ];
       return metrics;
     } finally {
