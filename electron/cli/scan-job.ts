@@ -17,13 +17,15 @@ import { summaryLine } from '../jobs/job-progress.ts';
 import { checkEngineArgs, CliExit, COMMON_OPTIONS, type CliIo } from './cli-options.ts';
 
 export const JOB_USAGE = `  --job KIND           quick (Downloads, Desktop, Documents, the temp folder) or full (the home folder,
-                       leaving out caches and trash); a folder given to scan is a custom job`;
+                       leaving out caches and trash); a folder given to scan is a custom job
+  --saved NAME         the scan saved under NAME in the app (its folders, exclusions and options;
+                       --mode, --force and --basic-only given here add to its own)`;
 
 /** Like parseCliArgs, plus `--job`: with it no paths are needed (and none are taken). */
 export function parseScanArgs<T extends ParseArgsOptionsConfig>(argv: string[], own: T, usage: string, nothingGiven: string) {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { ...COMMON_OPTIONS, ...own, job: { type: 'string' } } });
+    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { ...COMMON_OPTIONS, ...own, job: { type: 'string' }, saved: { type: 'string' } } });
   } catch (error) {
     throw new CliExit(`${(error as Error).message}\n\n${usage}`);
   }
@@ -32,9 +34,12 @@ export function parseScanArgs<T extends ParseArgsOptionsConfig>(argv: string[], 
   const job = values.job as string | undefined;
   if (job !== undefined && job !== 'quick' && job !== 'full') throw new CliExit(`--job must be quick or full (got ${job}).`);
   if (job !== undefined && parsed.positionals.length > 0) throw new CliExit(`--job ${job} scans its own folders: give no paths with it.`);
-  if (job === undefined && parsed.positionals.length === 0) throw new CliExit(`${nothingGiven}\n\n${usage}`);
+  const saved = values.saved as string | undefined;
+  if (saved !== undefined && job !== undefined) throw new CliExit('--saved and --job name two different scans: give one.');
+  if (saved !== undefined && parsed.positionals.length > 0) throw new CliExit('--saved scans the folders saved with it: give no paths with it.');
+  if (job === undefined && saved === undefined && parsed.positionals.length === 0) throw new CliExit(`${nothingGiven}\n\n${usage}`);
   const engineArgs = checkEngineArgs({ engine: values.engine as string | undefined, 'clamav-db': values['clamav-db'] as string | undefined });
-  return { values: parsed.values, positionals: parsed.positionals, ...engineArgs, job: job as 'quick' | 'full' | undefined };
+  return { values: parsed.values, positionals: parsed.positionals, ...engineArgs, job: job as 'quick' | 'full' | undefined, saved };
 }
 
 /** The job to run: the one named by --job, a custom one when a folder is among the paths, else none. */
@@ -51,6 +56,8 @@ export interface JobScanInput {
   force: boolean;
   /** --basic-only: the job's files too get basic checks when ClamAV, known here, is not available. */
   basicOnly?: boolean;
+  /** Folders left out besides the kind's defaults (a saved scan's). */
+  excluded?: readonly string[];
   json: boolean;
   /** A waiting row the run stops waiting for (no key, service down): counted as could not scan. */
   giveUp: (record: ScanRecord) => boolean;
@@ -76,7 +83,7 @@ export async function runJobScan(core: CoreInternals, io: CliIo, input: JobScanI
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    const request = { kind: input.kind, roots: input.roots, origin: 'cli' as const, mode: input.mode, force: input.force, basicOnly: input.basicOnly === true, settled: input.giveUp };
+    const request = { kind: input.kind, roots: input.roots, origin: 'cli' as const, mode: input.mode, force: input.force, basicOnly: input.basicOnly === true, settled: input.giveUp, ...(input.excluded ? { excluded: input.excluded } : {}) };
     const { job: started, continued } = await core.jobs.continueOrStart(request);
     jobId = started.id;
     out.excluded(started.excluded);

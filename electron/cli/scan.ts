@@ -12,9 +12,11 @@ import { createSecretList } from '../logging/logger.ts';
 import { CliExit, COMMON_USAGE, installCrashHandlers, openCliCore, runCli, serviceLabel, serviceOverrideFrom, type CliIo } from './cli-options.ts';
 import { EXIT_CODES_USAGE, exitCodeFor, formatRecord } from './format.ts';
 import { JOB_USAGE, jobKindFor, parseScanArgs, runJobScan } from './scan-job.ts';
+import { runSavedScan } from './saved-scan-run.ts';
 
 const USAGE = `Usage: npm run -s scan -- [options] <files or folders...>
        npm run -s scan -- [options] --job quick|full
+       npm run -s scan -- [options] --saved NAME
 
 Options:
   --json               one JSON object per line (path, status, safe, detailed, findings, sha256, scanId, ...)
@@ -42,7 +44,7 @@ export function runScan(argv: string[], io: CliIo): Promise<number> {
 }
 
 async function scan(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals, engine, clamavDb, job } = parseScanArgs(
+  const { values, positionals, engine, clamavDb, job, saved } = parseScanArgs(
     argv,
     { mode: { type: 'string' }, force: { type: 'boolean', default: false }, 'basic-only': { type: 'boolean', default: false } },
     USAGE,
@@ -111,6 +113,7 @@ async function scan(argv: string[], io: CliIo): Promise<number> {
 
   try {
     io.stderr(`Scanning with ${serviceLabel(serviceOverride)}…`);
+    if (saved !== undefined) return await runSavedScan(core, io, saved, { mode, force: values.force, basicOnly: values['basic-only'], json: values.json, giveUp: finished });
     const kind = await jobKindFor(job, positionals);
     if (kind) return await runJobScan(core, io, { kind, roots: positionals, mode, force: values.force, basicOnly: values['basic-only'], json: values.json, giveUp: finished });
     const submitted = await core.submit(positionals, { origin: 'cli', mode, force: values.force, basicOnly: values['basic-only'] });
