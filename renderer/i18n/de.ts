@@ -353,6 +353,11 @@ export const de: Messages = {
   'settings.mode.sync': 'Immer synchron (Dateien bis 10 MB)',
   'settings.mode.async': 'Immer asynchron',
   'settings.reuseDays': 'Urteil für identischen Inhalt wiederverwenden (Tage, 0 = nie)',
+  'settings.recheck': 'Nach einem Signatur-Update',
+  'settings.recheckOn': 'Neue Dateien mit den neuen Signaturen erneut prüfen',
+  'settings.recheckDays': 'Dateien, zuerst gesehen in den letzten (Tagen)',
+  'settings.recheckHint':
+    'Neue Schadsoftware ist oft erst Tage nach den ersten Downloads bekannt. Nach jedem Signatur-Update werden Dateien, die Verdict als sauber beurteilt hat und die unverändert sind, mit niedriger Priorität erneut geprüft (nicht neben einer vollständigen Prüfung, nicht im Akkubetrieb, wenn geplante Prüfungen dann ausfallen). Eine jetzt erkannte Datei wird wie jede Bedrohung behandelt.',
   'settings.notifications': 'Benachrichtigungen',
   'settings.notifyClean': 'Auch bei sauberen Dateien benachrichtigen (Bedrohungen immer)',
   'settings.startup': 'Mit der Sitzung starten',

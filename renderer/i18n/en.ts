@@ -353,6 +353,11 @@ export const en = {
   'settings.mode.sync': 'Always synchronous (files up to 10 MB)',
   'settings.mode.async': 'Always asynchronous',
   'settings.reuseDays': 'Reuse a verdict for identical content (days, 0 = never)',
+  'settings.recheck': 'After a signature update',
+  'settings.recheckOn': 'Judge recent files again with the new signatures',
+  'settings.recheckDays': 'Files first seen within the last (days)',
+  'settings.recheckHint':
+    'New malware is often known only days after the first downloads. After each signature update, files Verdict judged clean and that are still unchanged are scanned again at low priority (not beside a full scan, not on battery when scheduled scans skip it). A file detected now is handled as any threat.',
   'settings.notifications': 'Notifications',
   'settings.notifyClean': 'Also notify when a file is clean (threats always notify)',
   'settings.startup': 'Start with your session',

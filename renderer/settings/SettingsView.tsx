@@ -11,6 +11,7 @@ import { FileManagerMenus } from './FileManagerMenus.tsx';
 import { AllowedNames } from './AllowedNames.tsx';
 import { AllowedFiles, ExclusionSettings, HistorySettings, PrivacySettings, ThreatSettings } from './ProtectionSettings.tsx';
 import { ScheduleSettings } from './ScheduleSettings.tsx';
+import { RecheckSettings } from './RecheckSettings.tsx';
 import { ServiceSettings } from './ServiceSettings.tsx';
 import { updateSettings } from './settings-actions.ts';
 import { StartupSettings } from './StartupSettings.tsx';
@@ -40,6 +41,7 @@ export function SettingsView(): ReactElement {
       <FileManagerMenus />
       <VirusTotalKey />
       <ScheduleSettings settings={settings} />
+      <RecheckSettings settings={settings} />
       <ExclusionSettings settings={settings} />
       <HistorySettings settings={settings} />
       <AllowedFiles />
