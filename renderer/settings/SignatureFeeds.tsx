@@ -81,9 +81,14 @@ function FeedItem({ feed, busy, onEnable, onRemove }: { feed: FeedView; busy: bo
           {t(errorKey(error.code))} <ToolWords said={{ tool: error.code === 'does_not_load' ? 'clamd' : 'system', words: `${error.detail} (${error.url})` }} />
         </p>
       ) : null}
+      {feed.preset === null ? <p className="muted mono break">{feed.urls.join(' ')}</p> : null}
       {feed.licence ? (
         <p className="muted">
-          {t('feeds.terms')} <span className="mono break">{feed.licence}</span>
+          {/* Opened by the OS browser (the shell's external-link allow list: http(s) only). */}
+          {t('feeds.terms')}{' '}
+          <a className="break" href={feed.licence} target="_blank" rel="noreferrer noopener">
+            {feed.licence}
+          </a>
         </p>
       ) : null}
       {feed.preset === null ? (
