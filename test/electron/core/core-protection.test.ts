@@ -4,6 +4,7 @@
 // outdated once they age), a remote service (not Verdict's engine), and "Update
 // signatures now" (freshclam's real offline failure; a system clamd left alone).
 import { join } from 'node:path';
+import { loadFdPassing } from '../../../electron/engine/clamd/fd-passing.ts';
 import { describe, expect, test } from 'vitest';
 import type { ProtectionView } from '../../../shared/bridge/api.ts';
 import { startClamd } from '../../support/clamd.ts';
@@ -63,7 +64,15 @@ describe('the protection state of the engine the embedded service uses', () => {
       state: 'protected',
       reason: { code: 'signatures_fresh', params: { signatureVersion: 27467, ageDays: 1 } },
       action: 'none',
-      engine: { name: 'clamav', source: 'own', where: `unix:${standIn.socketPath}`, version: '1.4.6', signatures: { version: 27467, date: fresh.date.toISOString(), ageDays: 1 } },
+      engine: {
+        name: 'clamav',
+        source: 'own',
+        where: `unix:${standIn.socketPath}`,
+        version: '1.4.6',
+        signatures: { version: 27467, date: fresh.date.toISOString(), ageDays: 1 },
+        // How files reach it: by descriptor over its socket where the fd-passing addon loads, else streamed.
+        transport: loadFdPassing().ok ? 'fildes' : 'instream',
+      },
       streamLimit: null,
     });
     expect(view.databaseDir).toBe(join(fixture.dataDir(), 'clamav-db'));
