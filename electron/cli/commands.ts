@@ -1,4 +1,4 @@
-// The commands `verdict` answers without opening a window: `verdict scan|watch|service|status|update|allow-name …`,
+// The commands `verdict` answers without opening a window: `verdict scan|watch|service|status|update|allow-name|feeds …`,
 // from the packaged app (electron/shell/cli-mode.ts, routed before the single-instance
 // lock) and from a checkout (bin/verdict.mjs, `npx verdict …`). Plain Node: each command
 // is today's CLI module, loaded on demand, with its own output, JSON and exit codes.
@@ -34,8 +34,9 @@ const COMMANDS = {
     favourMemoryOverSpeed();
     return (await import('./recheck.ts')).runRecheck(args, processIo());
   },
-  'engine-settings': async (args: string[]) => (await import('./engine-settings.ts')).runEngineSettings(args, processIo()),
   'allow-name': async (args: string[]) => (await import('./allow-name.ts')).runAllowName(args, processIo()),
+  'engine-settings': async (args: string[]) => (await import('./engine-settings.ts')).runEngineSettings(args, processIo()),
+  feeds: async (args: string[]) => (await import('./feeds.ts')).runFeeds(args, processIo()),
 } satisfies Record<string, (args: string[]) => Promise<CommandOutcome>>;
 
 type CommandName = keyof typeof COMMANDS;
@@ -67,9 +68,10 @@ Commands:
   service                      run the local File Scanning Service (verdict service --help)
   status                       the protection state: engine, signatures and their age (verdict status --json)
   update                       download the ClamAV signatures into Verdict's own folder (verdict update --help)
-  engine-settings              what Verdict's own clamd detects (PUA) and its scan limits; change them (verdict engine-settings --help)
   recheck                      judge recent files again with the signatures in use now (verdict recheck --help)
   allow-name NAME              allow a detection name; --remove NAME, --list (verdict allow-name --help)
+  engine-settings              what Verdict's own clamd detects (PUA) and its scan limits; change them (verdict engine-settings --help)
+  feeds                        extra signature feeds for Verdict's own clamd: list, add, on, off, update (verdict feeds --help)
 
 Without a command, Verdict opens its window; files and folders named are scanned there.`;
 

@@ -27,10 +27,11 @@ export const fileHashSchema = z.looseObject({
 });
 export type FileHash = z.infer<typeof fileHashSchema>;
 
-/** One finding. The spec does not show the item shape; ours is name + engine. */
+/** One finding. The spec does not show the item shape; ours is name + engine (+ the signature feed that made it). */
 export const findingSchema = z.looseObject({
   name: z.string(),
   engine: z.string().optional(),
+  feed: z.string().optional(),
 });
 export type Finding = z.infer<typeof findingSchema>;
 
@@ -55,8 +56,8 @@ export const engineIdentitySchema = z.object({
     })
     .nullable(),
   signatureBasis: z.enum(SIGNATURE_BASES).optional(),
-  detection: z.string().min(1).max(512).optional(),
   databases: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  detection: z.string().min(1).max(512).optional(),
 });
 
 /** Why a scan failed (decision: failed scans carry `error` and no `result`). */

@@ -7,6 +7,7 @@
 import { protectionStatus, type ProtectionStatus } from '../../../../shared/engine/protection-state.ts';
 import { withSelfTest, type SelfTestResult } from '../../../../shared/engine/self-test.ts';
 import { MAX_ASYNC_FILE_SIZE } from '../../../../shared/service-contract/limits.ts';
+import { attributeFeeds } from '../../../feeds/attribute-findings.ts';
 import { BuiltinEngine } from '../builtin-engine.ts';
 import { ClamdEngine, type ClamdEngineOptions } from '../clamd-engine.ts';
 import { EngineError, type EngineVerdict, type ScanEngine, type ScanOptions } from '../engine.ts';
@@ -216,7 +217,7 @@ export class LiveEngine implements ScanEngine {
       if (state.phase === 'clamav') {
         const engine = this.#clamdFor(state.where);
         try {
-          return await scan(engine);
+          return this.#withFeeds(await scan(engine), state.status);
         } catch (error) {
           if (!(error instanceof EngineError) || !MAYBE_GONE.has(error.code) || (await answers(engine))) throw error;
           // clamd went away under this file: look again and wait for ClamAV instead of failing the file.
@@ -235,6 +236,12 @@ export class LiveEngine implements ScanEngine {
         await this.#whenChanged(signal, undefined, options?.basicOnlyAllowed);
       }
     }
+  }
+
+  /** A finding of Verdict's own clamd on Verdict's own folder names its signature feed (electron/feeds/). */
+  #withFeeds(verdict: EngineVerdict, status: ProtectionStatus): EngineVerdict {
+    const own = this.#options.ownClamd;
+    return status.engine.source === 'own' && own && own.databaseDir === undefined ? attributeFeeds(verdict, own.dataDir) : verdict;
   }
 
   #clamdFor(where: string): ClamdEngine {
