@@ -23,7 +23,7 @@ export interface DiskutilInfo {
   sizeBytes: number | null;
   device: string | null;
   fsType: string | null;
-  /** External or removable media (a USB stick, an SD card, an external disk); false for internal disks and disk images. */
+  /** External or removable media (a USB stick, an SD card, an external disk); false for internal disks and disk images (.dmg). */
   removable: boolean;
 }
 
@@ -43,7 +43,8 @@ export function parseDiskutilInfo(text: string): DiskutilInfo {
     sizeBytes: size ? Number(size[1]) : null,
     device: values.get('Device Node') ?? null,
     fsType: values.get('Type (Bundle)') ?? null,
-    removable: location === 'External' || removableMedia === 'Removable' || values.get('Ejectable') === 'Yes' && values.get('Protocol') !== 'Disk Image',
+    // A mounted disk image (an app's .dmg) is ejectable too, but no drive.
+    removable: values.get('Protocol') !== 'Disk Image' && (location === 'External' || removableMedia === 'Removable' || values.get('Ejectable') === 'Yes'),
   };
 }
 
