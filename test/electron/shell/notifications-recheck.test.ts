@@ -25,7 +25,7 @@ function startWithRecheck(): { stop: () => void; find: (finding: RecheckFinding)
   };
   // The test core with the recheck's findings beside it (its methods stay the test core's).
   const core = Object.assign(Object.create(fx.core) as typeof fx.core, { recheck });
-  const stop = setupNotifications({ core, onShowScan: (id: string) => void fx.onShowScan(id), onOpen: () => void fx.onOpen(), log: fx.capture.log, windowMs: 50, timers: realTimers });
+  const stop = setupNotifications({ core, onShowScan: fx.onShowScan as unknown as (id: string) => void, onOpen: fx.onOpen as unknown as () => void, log: fx.capture.log, windowMs: 50, timers: realTimers });
   return { stop, find: (finding) => listeners.forEach((listener) => listener(finding)) };
 }
 
