@@ -664,6 +664,7 @@ export const de: Messages = {
   'protection.action.start_clamav': 'ClamAV starten',
   'protection.action.install_clamav': 'So installieren Sie ClamAV',
   'protection.hint.check_system_updater': 'Ihr System hält diese Signaturen aktuell. Prüfen Sie seinen Aktualisierungsdienst: systemctl status clamav-freshclam',
+  'protection.hint.check_clamd_updater': 'Verdict aktualisiert die Signaturen dieses clamd nicht: Das tut, wer ihn betreibt (ein clamav-Container: sein Image oder sein freshclam).',
   'protection.hint.start_clamav': 'Starten Sie ClamAV (zum Beispiel: sudo systemctl start clamav-daemon) und prüfen Sie dann erneut.',
   'protection.hint.use_clamav': 'Starten Sie Verdict ohne „--engine builtin“, um ClamAV zu verwenden.',
   'protection.hint.install.linux': 'Debian, Ubuntu: sudo apt install clamav-daemon · Fedora: sudo dnf install clamd',

@@ -664,6 +664,7 @@ export const en = {
   'protection.action.start_clamav': 'Start ClamAV',
   'protection.action.install_clamav': 'How to install ClamAV',
   'protection.hint.check_system_updater': 'Your system keeps these signatures current. Check its updater: systemctl status clamav-freshclam',
+  'protection.hint.check_clamd_updater': 'Verdict does not update this clamd’s signatures: whoever runs it does (a clamav container: its image or its freshclam).',
   'protection.hint.start_clamav': 'Start ClamAV (for example: sudo systemctl start clamav-daemon), then look again.',
   'protection.hint.use_clamav': 'Start Verdict without “--engine builtin” to use ClamAV.',
   'protection.hint.install.linux': 'Debian, Ubuntu: sudo apt install clamav-daemon · Fedora: sudo dnf install clamd',

@@ -85,7 +85,8 @@ export function actionLabel(action: Exclude<LineAction, null>, tr: Translator): 
 export function hintText(action: ProtectionAction, platform: Platform, tr: Translator, source?: EngineSource): string | null {
   switch (action) {
     case 'check_system_updater':
-      return tr.t('protection.hint.check_system_updater');
+      // Only the system's clamd is the system's to update (a named one, or one the user runs, is theirs).
+      return tr.t(source === undefined || source === 'system' ? 'protection.hint.check_system_updater' : 'protection.hint.check_clamd_updater');
     case 'start_clamav':
       // Verdict's own clamd needs no command: the button starts it.
       return source === 'own' ? null : tr.t('protection.hint.start_clamav');

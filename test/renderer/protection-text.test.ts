@@ -151,6 +151,10 @@ describe('the engine’s facts', () => {
     expect(whereText(view(tcp), de)).toBe('Der von Ihnen genannte clamd unter tcp:127.0.0.1:3310; Dateien werden an ihn gestreamt (INSTREAM)');
     const found = { ...named, engine: { ...named.engine, source: 'found' as const, transport: 'fildes' as const } };
     expect(whereText(view(found), en)).toBe('A clamd your own account runs, not started by Verdict, at unix:/run/clamav/clamd.ctl; files go to it by descriptor (FILDES)');
+    // Only the system's clamd is the system's to update.
+    expect(hintText('check_system_updater', 'linux', en, 'system')).toBe(en.t('protection.hint.check_system_updater'));
+    expect(hintText('check_system_updater', 'linux', de, 'configured')).toBe(de.t('protection.hint.check_clamd_updater'));
+    expect(hintText('check_system_updater', 'linux', en, 'found')).toBe(en.t('protection.hint.check_clamd_updater'));
     expect(whereText(view(status('signatures_old')), de)).toBe('Verdicts eigener clamd unter unix:/data/clamd.sock');
     expect(whereText(view(status('clamav_not_found')), en)).toBe('Inside Verdict');
     expect(whereText(view(null, 'https://scan.example.com/api'), en)).toBe('The remote service at scan.example.com');

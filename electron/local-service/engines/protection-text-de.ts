@@ -40,6 +40,7 @@ export function protectionActionTextDe(status: ProtectionStatus): string {
     case 'update_signatures':
       return 'Aktualisieren Sie jetzt die Signaturen: `verdict update` (oder Einstellungen › Malware-Engine).';
     case 'check_system_updater':
+      if (status.engine.source !== 'system') return 'Verdict aktualisiert die Signaturen dieses clamd nicht: Das tut, wer ihn betreibt (ein clamav-Container: sein Image oder sein freshclam).';
       return 'Das System aktualisiert die Signaturen dieses clamd: Prüfen Sie seinen Aktualisierungsdienst (Debian, Ubuntu: `systemctl status clamav-freshclam`).';
     case 'install_clamav':
       return 'Installieren Sie ClamAV (Debian, Ubuntu: `sudo apt install clamav-daemon`; Fedora: `sudo dnf install clamd`; macOS: `brew install clamav`).';

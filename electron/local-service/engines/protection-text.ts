@@ -46,6 +46,8 @@ export function protectionActionText(status: ProtectionStatus, language: Languag
     case 'update_signatures':
       return 'Update the signatures now: `verdict update` (or Settings › Malware engine).';
     case 'check_system_updater':
+      // Only the system's clamd is the system's to update; one the user named or runs is theirs (a container's image, their freshclam).
+      if (status.engine.source !== 'system') return "Verdict does not update this clamd's signatures: whoever runs it does (a clamav container: its image or its freshclam).";
       return "The system updates this clamd's signatures: check its updater service (Debian, Ubuntu: `systemctl status clamav-freshclam`).";
     case 'install_clamav':
       return 'Install ClamAV (Debian, Ubuntu: `sudo apt install clamav-daemon`; Fedora: `sudo dnf install clamd`; macOS: `brew install clamav`).';

@@ -2,6 +2,7 @@
 // path) and how files reach it, in English and German, for each source the core can report.
 import { describe, expect, test } from 'vitest';
 import { startEngineLine } from '../../../electron/cli/engine-line.ts';
+import { protectionActionText } from '../../../electron/local-service/engines/protection-text.ts';
 import { ENGINE_SOURCES, protectionStatus, type ProtectionStatus } from '../../../shared/engine/protection-state.ts';
 import type { ProtectionView } from '../../../shared/engine/protection-view.ts';
 import { MB } from '../../../shared/service-contract/limits.ts';
@@ -31,6 +32,12 @@ describe('the engine line', () => {
     expect(startEngineLine(view(tcp), 'de')).toBe(
       'Engine: ClamAV 1.4.6 · nur eigene Signaturen unter tcp:127.0.0.1:3310 (veraltet), der von Ihnen genannte clamd; Dateien werden an clamd gestreamt (INSTREAM)',
     );
+  });
+
+  test('what to do about signatures: the system updates only its own clamd', () => {
+    expect(protectionActionText(clamav('system', 'unix:/run/clamav/clamd.ctl'))).toContain('systemctl status clamav-freshclam');
+    expect(protectionActionText(clamav('found', 'unix:/run/clamav/clamd.ctl'))).toBe("Verdict does not update this clamd's signatures: whoever runs it does (a clamav container: its image or its freshclam).");
+    expect(protectionActionText(clamav('configured', 'tcp:127.0.0.1:3310'), 'de')).toMatch(/^Verdict aktualisiert die Signaturen dieses clamd nicht/);
   });
 
   test('every source and state has words in both languages (no "undefined")', () => {
