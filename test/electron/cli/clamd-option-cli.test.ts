@@ -11,6 +11,7 @@ import { EICAR_TEST_STRING } from '../../../electron/local-service/engines/built
 import { startClamd, type RunningClamd } from '../../support/clamd.ts';
 import { runNode, type ChildRun } from '../../support/node-child.ts';
 import { freePort } from '../engine/scan-files.ts';
+import { startClamdRelay } from '../engine/clamd-relay.ts';
 import { tempDir } from '../scans/harness.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
@@ -67,6 +68,23 @@ describe.skipIf(process.platform !== 'linux')('--clamd with a real clamd', () =>
     expect(text.stdout).toContain(`Files reach clamd: ${byDescriptor ? 'by descriptor (FILDES)' : 'streamed (INSTREAM)'}\n`);
     const json = await cli('status', ['--data-dir', dataDir, '--json', '--clamd', `tcp:127.0.0.1:${clamd.tcpPort}`]);
     expect(JSON.parse(json.stdout)).toMatchObject({ engine: { source: 'configured', where: `tcp:127.0.0.1:${clamd.tcpPort}`, transport: 'stream' }, selfTest: { result: 'passed' } });
+  });
+
+  it('a clamd that receives no descriptor (a relay drops them): files are streamed, and the engine line and status say so', async ({ skip }) => {
+    if (!clamd || !byDescriptor) return skip();
+    const relay = await startClamdRelay(clamd.socketPath, dir.path, 'forward');
+    try {
+      const address = `unix:${relay.path}`;
+      const run = await cli('scan', ['--data-dir', join(dir.path, 'data-relay'), '--clamd', address, files.clean, files.eicar]);
+      expect(run.code, run.stderr).toBe(1);
+      expect(run.stdout).toMatch(/^THREAT .*eicar\.com /m);
+      // The line is said again when files stop going by descriptor.
+      expect(run.stderr.split('\n').filter((line) => line.startsWith('Engine: ClamAV')).at(-1)).toMatch(/the clamd you named; files are streamed to clamd \(INSTREAM\)$/);
+      const status = await cli('status', ['--data-dir', join(dir.path, 'data-relay'), '--json', '--clamd', address]);
+      expect(JSON.parse(status.stdout)).toMatchObject({ engine: { source: 'configured', transport: 'stream' }, selfTest: { result: 'passed' } });
+    } finally {
+      await relay.close();
+    }
   });
 
   it('the settings\' choice, without --clamd: the clamd named in Settings judges the files, and is named so', async ({ skip }) => {
