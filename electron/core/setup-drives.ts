@@ -18,6 +18,8 @@ export interface DrivesTuning {
   onlyMountRoots?: boolean;
   /** How often the list of mounts is read (default 2 s; 0: only by check()). */
   pollMs?: number;
+  /** Mounts that are not on a device count too (tests that mount tmpfs where loop devices are missing). */
+  anyFilesystem?: boolean;
 }
 
 function sourceFor(tuning: DrivesTuning): DriveSource {
@@ -30,7 +32,7 @@ function sourceFor(tuning: DrivesTuning): DriveSource {
       return process.env.USER;
     }
   })();
-  return linuxDriveSource(tuning.onlyMountRoots ? (tuning.mountRoots ?? []) : linuxMountRoots(user, tuning.mountRoots));
+  return linuxDriveSource(tuning.onlyMountRoots ? (tuning.mountRoots ?? []) : linuxMountRoots(user, tuning.mountRoots), { anyFilesystem: tuning.anyFilesystem === true });
 }
 
 export function setupDrives(ctx: CoreContext, jobs: Jobs, watch: boolean): Drives | null {

@@ -6,10 +6,10 @@ import type { DriveSource } from './drive.ts';
 import { identifyLinuxDrive } from './linux-identity.ts';
 import { parseMountInfo, removableMounts } from './linux-mounts.ts';
 
-export function linuxDriveSource(roots: readonly string[], options: { mountInfo?: string; diskFolder?: string } = {}): DriveSource {
+export function linuxDriveSource(roots: readonly string[], options: { mountInfo?: string; diskFolder?: string; anyFilesystem?: boolean } = {}): DriveSource {
   const file = options.mountInfo ?? '/proc/self/mountinfo';
   return {
-    list: async () => removableMounts(parseMountInfo(await readFile(file)), roots),
+    list: async () => removableMounts(parseMountInfo(await readFile(file)), roots, { anyFilesystem: options.anyFilesystem === true }),
     identify: (mount) => identifyLinuxDrive(mount, options.diskFolder),
   };
 }

@@ -65,10 +65,11 @@ export function linuxMountRoots(user: string | undefined, extra: readonly string
 
 /**
  * The removable drives among the mounts: mounted directly in one of `roots` (`/media/alice/STICK`,
- * not `/media/alice` itself), whole filesystems (no bind mounts), on a device; the last mount on a
- * mount point wins (it is the one that shows), and a point mounted twice is listed once.
+ * not `/media/alice` itself), whole filesystems (no bind mounts), on a device (`anyFilesystem`: tmpfs
+ * too, for tests where loop devices are missing); the last mount on a mount point wins (it is the
+ * one that shows), and a point mounted twice is listed once.
  */
-export function removableMounts(entries: readonly MountInfoEntry[], roots: readonly string[]): DriveMount[] {
+export function removableMounts(entries: readonly MountInfoEntry[], roots: readonly string[], options: { anyFilesystem?: boolean } = {}): DriveMount[] {
   const resolved = roots.map((root) => path.resolve(root));
   const byPoint = new Map<string, DriveMount>();
   for (const entry of entries) {
@@ -77,7 +78,7 @@ export function removableMounts(entries: readonly MountInfoEntry[], roots: reado
       byPoint.delete(entry.mountPoint);
       continue;
     }
-    if (entry.root !== '/' || !entry.device.startsWith('/dev/')) {
+    if (entry.root !== '/' || !(options.anyFilesystem || entry.device.startsWith('/dev/'))) {
       byPoint.delete(entry.mountPoint);
       continue;
     }
