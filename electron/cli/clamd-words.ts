@@ -13,6 +13,7 @@ type Words = {
   reach: string;
   how: Record<ClamdTransfer, string>;
   badAddress: (text: string, problem: string) => string;
+  notAnswering: (where: string) => string;
   problems: Record<ClamdAddressProblem, (params: ErrorParams) => string>;
 };
 
@@ -30,6 +31,7 @@ const en: Words = {
   reach: 'Files reach clamd',
   how: { fildes: 'by descriptor (FILDES)', instream: 'streamed (INSTREAM)' },
   badAddress: (text, problem) => `--clamd: ${JSON.stringify(text)} is not a clamd address: ${problem}.`,
+  notAnswering: (where) => `--clamd: no clamd answers at ${where}. Start it (a clamav container: is its port published?), or name another.`,
   problems: {
     empty: () => `write ${FORMS}`,
     kind_missing: () => `write ${FORMS}`,
@@ -62,6 +64,7 @@ const de: Words = {
   reach: 'Dateien erreichen clamd',
   how: { fildes: 'per Deskriptor (FILDES)', instream: 'gestreamt (INSTREAM)' },
   badAddress: (text, problem) => `--clamd: ${JSON.stringify(text)} ist keine clamd-Adresse: ${problem}.`,
+  notAnswering: (where) => `--clamd: Unter ${where} antwortet kein clamd. Starten Sie ihn (ein clamav-Container: ist sein Port freigegeben?) oder nennen Sie einen anderen.`,
   problems: {
     empty: () => `schreiben Sie ${FORMS_DE}`,
     kind_missing: () => `schreiben Sie ${FORMS_DE}`,

@@ -14,6 +14,7 @@ import type { Language } from '../../shared/service-contract/limits.ts';
 import { cliLanguage, diskFullLine } from './disk-full-report.ts';
 import { startEngineLine } from './engine-line.ts';
 import { CLAMD_USAGE, readClamdOption } from './clamd-option.ts';
+import { clamdWords } from './clamd-words.ts';
 import { dataDirLanguage } from './cli-language.ts';
 
 export interface CliIo {
@@ -175,6 +176,12 @@ export async function openCliCore(input: {
   core.protection.onChange((next) => say(startEngineLine(next, language)));
   const view = await core.protection.status();
   if (view.ok) say(startEngineLine(view.value, language));
+  // A clamd named for this run that does not answer ends it at once (the app, instead, waits for it).
+  const status = view.ok ? view.value.status : null;
+  if (clamd.address !== undefined && status?.state === 'not_running' && status.reason.code === 'clamd_not_answering') {
+    await core.close();
+    throw new CliExit(clamdWords(language).notAnswering(status.engine.where));
+  }
   return core;
 }
 

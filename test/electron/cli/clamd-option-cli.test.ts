@@ -129,6 +129,14 @@ describe('a bad --clamd value', () => {
     expect(service.stderr).toContain('--clamd: "tcp:bad_host:3310" is not a clamd address: "bad_host" is not a host name or an IP address.');
   });
 
+  it('a named clamd that does not answer ends the run at once with exit 2, nothing scanned', async () => {
+    const address = `tcp:127.0.0.1:${await freePort()}`;
+    const run = await cli('scan', ['--data-dir', join(dir.path, 'data-silent'), '--clamd', address, files.clean]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`--clamd: no clamd answers at ${address}. Start it`);
+    expect(run.stdout).toBe('');
+  });
+
   it('in German when the settings say so', async () => {
     const dataDir = join(dir.path, 'data-bad-de');
     await mkdir(dataDir);
