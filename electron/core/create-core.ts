@@ -30,6 +30,7 @@ import { prepareRecheck } from './setup-recheck.ts';
 import type { Recheck } from '../recheck/recheck.ts';
 import type { Drives } from '../drives/drives.ts';
 import type { QuarantineRecheck } from '../recheck/quarantine-recheck.ts';
+import { withRecheckNotes } from '../recheck/quarantine-notes.ts';
 import { setupScanning } from './setup-scanning.ts';
 import { setupSchedules } from './setup-schedules.ts';
 import { setupWatching } from './setup-watching.ts';
@@ -142,7 +143,7 @@ async function openCore(dataDir: string, options: CoreOptions, tuning: CoreTunin
         await threats.idle();
       },
       scans: scansApi({ guard, submit, scans, history, events, protection: protection.status, allowBasicOnly: (ids) => engine.allowBasicOnly(ids) }),
-      quarantine: quarantineApi(guard, threats),
+      quarantine: withRecheckNotes(quarantineApi(guard, threats), () => recheck.quarantine),
       history: historyApi(guard, history, retention.retention),
       settings: settingsApi(ctx, { guard, keys, backend, scans, installId, startupWarnings }),
       watch: watchApi(ctx, guard, watch),

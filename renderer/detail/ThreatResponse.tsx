@@ -118,6 +118,12 @@ function Actions({ record }: { record: ScanRecord }): ReactElement {
             <p data-testid="quarantine-entry">
               {t('threat.inQuarantineSince', { date: formatDateTime(locale, entry.quarantinedAt) })}{' '}
               {entry.originalPath ? t('threat.originalLocation', { path: displayName(entry.originalPath) }) : t('threat.originalUnknown')}
+              {entry.noLongerDetectedAt ? (
+                <span className="threat__no-longer" data-testid="no-longer-detected">
+                  {' '}
+                  {t('threat.noLongerDetected', { date: formatDateTime(locale, entry.noLongerDetectedAt) })}
+                </span>
+              ) : null}
             </p>
           ) : null}
           <p className="muted small">{t('threat.quarantineHint')}</p>

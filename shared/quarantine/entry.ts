@@ -33,6 +33,8 @@ export const quarantineEntrySchema = z.object({
   resolvedAt: z.string().nullable(),
   /** Where a restore or allow put the file back. */
   restoredTo: z.string().nullable(),
+  /** When a recheck after a signature update found nothing in it any more (electron/recheck/); absent otherwise. */
+  noLongerDetectedAt: z.string().optional(),
 });
 export type QuarantineEntry = z.infer<typeof quarantineEntrySchema>;
 

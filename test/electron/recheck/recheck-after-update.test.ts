@@ -168,6 +168,9 @@ describe.skipIf(findClamd() === null)('recheck after a signature update', () => 
     const [missed] = core.recheck.quarantine.noLongerDetected();
     expect(missed?.entry.id).toBe(entry?.id);
     expect(missed?.judgement).toMatchObject({ detected: false, names: [] });
+    // The window reads it with the entry (its detail says so beside Restore).
+    expect(value(await core.quarantine.forRecord(record!.id))).toMatchObject({ id: entry?.id, noLongerDetectedAt: expect.any(String) });
+    expect(value(await core.quarantine.list())[0]?.noLongerDetectedAt).toEqual(expect.any(String));
     // Said, never done by itself: the file is still in quarantine until the user restores it.
     expect(existsSync(fp)).toBe(false);
     expect(value(await core.quarantine.restore(entry!.id))).toMatchObject({ state: 'restored', restoredTo: fp });
