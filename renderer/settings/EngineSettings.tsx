@@ -10,6 +10,7 @@ import { engineNameText, headline, reasonText, reasonWords, scanLimitsText, self
 import { ToolWords } from '../app/ToolWords.tsx';
 import { useVerdict } from '../store/use-verdict.ts';
 import { EngineChoice } from './EngineChoice.tsx';
+import { DetectionSettings } from './DetectionSettings.tsx';
 import { ClamdChoice } from './ClamdChoice.tsx';
 import { Fact } from '../app/Fact.tsx';
 
@@ -24,6 +25,7 @@ export function EngineSettings(): ReactElement {
       {view !== null && view.remote === null ? <UpdateControls view={view} /> : null}
       {view !== null && view.remote === null ? <EngineChoice setting="autoUpdateSignatures" /> : null}
       {view !== null && view.remote === null ? <EngineChoice setting="startOwnClamd" /> : null}
+      <DetectionSettings />
       {view !== null && view.remote === null ? <ClamdChoice /> : null}
     </section>
   );

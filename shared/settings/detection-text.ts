@@ -29,6 +29,7 @@ interface DetectionWords {
   intro: string;
   fields: Record<DetectionField, FieldWords>;
   puaMode: { all: string; except: string; only: string };
+  puaToggle: string;
   categories: string;
   categoriesHint: string;
   on: string;
@@ -64,6 +65,7 @@ export const DETECTION_WORDS: Record<DetectionLanguage, DetectionWords> = {
       heuristicAlerts: { label: 'Heuristic alerts', trade: 'On reports suspicious files that no signature names (broken executables, phishing, macros), at the cost of more false alarms.' },
     },
     puaMode: { all: 'every category', except: 'every category except these', only: 'only these categories' },
+    puaToggle: 'Detect them',
     categories: 'PUA categories',
     categoriesHint: 'Separated by commas, as ClamAV names them, e.g. Tool, NetTool, PwTool, P2P, RAT, Spy, Packed.',
     on: 'on',
@@ -97,6 +99,7 @@ export const DETECTION_WORDS: Record<DetectionLanguage, DetectionWords> = {
       heuristicAlerts: { label: 'Heuristische Meldungen', trade: 'Ein meldet verdächtige Dateien, die keine Signatur benennt (defekte Programme, Phishing, Makros), um den Preis von mehr Fehlalarmen.' },
     },
     puaMode: { all: 'alle Kategorien', except: 'alle Kategorien außer diesen', only: 'nur diese Kategorien' },
+    puaToggle: 'Erkennen',
     categories: 'PUA-Kategorien',
     categoriesHint: 'Durch Kommas getrennt, wie ClamAV sie nennt, z. B. Tool, NetTool, PwTool, P2P, RAT, Spy, Packed.',
     on: 'ein',
