@@ -15,6 +15,7 @@ import { showStartupError } from './shell/dialogs.ts';
 import { setupDiskFullNotice } from './shell/disk-full-notice.ts';
 import { createBackgroundNotice } from './shell/background-notice.ts';
 import { createFileHandlers } from './shell/files.ts';
+import { createSavedScanFilePickers } from './shell/saved-scan-files.ts';
 import { iconLocations } from './shell/icons.ts';
 import { APP_ID } from './shell/identity.ts';
 import { forwardEvents, registerIpcHandlers } from './shell/ipc.ts';
@@ -58,7 +59,7 @@ async function start(instance: SingleInstance, log: Logger, secrets: SecretList)
   const login = await setupStartAtLogin({ core, parent: () => windows.current(), log });
 
   const fileManagerMenus = createFileManagerMenuHandlers({ platform: process.platform, env: process.env, home: app.getPath('home'), execPath: process.execPath, defaultApp: Boolean(process.defaultApp), appPath: app.getAppPath() });
-  const unregisterIpc = registerIpcHandlers({ core: login.core(core), files: createFileHandlers(() => windows.current()), fileManagerMenus, trustedWebContents: () => windows.webContents(), origins, log });
+  const unregisterIpc = registerIpcHandlers({ core: login.core(core), files: createFileHandlers(() => windows.current()), fileManagerMenus, savedScanFiles: createSavedScanFilePickers(() => windows.current()), trustedWebContents: () => windows.webContents(), origins, log });
   const events = forwardEvents({ core, target: () => windows.webContents() });
 
   const open = () => {

@@ -54,7 +54,6 @@ export const api: VerdictApi = {
     rescanBasicOnly: () => invoke('scans:rescanBasicOnly'),
     scanWithBasicChecks: (ids) => invoke('scans:scanWithBasicChecks', ids),
     digests: (id) => invoke('scans:digests', id),
-    digests: (id) => invoke('scans:digests', id),
     allowUpload: (ids, origin) => invoke('scans:allowUpload', ids, origin),
     // Scan events arrive batched (an array per message) and are delivered one by one.
     onEvent: (listener) =>
@@ -128,6 +127,14 @@ export const api: VerdictApi = {
     status: () => invoke('fileManagerMenus:status'),
     add: (language) => invoke('fileManagerMenus:add', language),
     remove: () => invoke('fileManagerMenus:remove'),
+  },
+  savedScans: {
+    list: () => invoke('savedScans:list'),
+    save: (scan) => invoke('savedScans:save', scan),
+    remove: (name) => invoke('savedScans:remove', name),
+    run: (name) => invoke('savedScans:run', name),
+    export: () => invoke('savedScans:export'),
+    import: () => invoke('savedScans:import'),
   },
   virusTotal: {
     lookup: (sha256) => invoke('virusTotal:lookup', sha256),

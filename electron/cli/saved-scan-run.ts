@@ -15,9 +15,9 @@ export interface SavedRunOptions {
 }
 
 export async function runSavedScan(core: CoreInternals, io: CliIo, name: string, options: SavedRunOptions): Promise<number> {
-  const scan = core.savedScans.get(name);
+  const scan = core.savedScanStore.get(name);
   if (!scan) {
-    const names = core.savedScans.list().map((saved) => `“${displayName(saved.name)}”`);
+    const names = core.savedScanStore.list().map((saved) => `“${displayName(saved.name)}”`);
     io.stderr(`No saved scan is named “${displayName(name)}”. ${names.length > 0 ? `Saved scans: ${names.join(', ')}.` : 'No scan is saved yet (the app saves them).'}`);
     return 2;
   }

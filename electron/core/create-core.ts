@@ -38,6 +38,7 @@ import { collectStartupWarnings } from './startup-warnings.ts';
 import { watchApi } from './watch-api.ts';
 import { setupVirusTotal } from './setup-virustotal.ts';
 import { openSavedScans, type SavedScans } from '../saved-scans/saved-scans.ts';
+import { savedScansApi } from './saved-scans-api.ts';
 import { feedsApi } from '../feeds/feeds-api.ts';
 
 export { DEFAULT_KEYCHAIN_SERVICE };
@@ -61,7 +62,7 @@ export interface CoreInternals extends Core {
   /** Recent files judged again after a signature update (electron/recheck/). */
   readonly recheck: Recheck & { idle(): Promise<void>; quarantine: QuarantineRecheck };
   /** Custom scans kept under a name (electron/saved-scans/). */
-  readonly savedScans: SavedScans;
+  readonly savedScanStore: SavedScans;
   /** Removable drives, with check() for tests (absent unless watchDrives). */
   readonly drives?: Drives;
 }
@@ -126,7 +127,7 @@ async function openCore(dataDir: string, options: CoreOptions, tuning: CoreTunin
       jobs,
       schedules,
       recheck,
-      savedScans,
+      savedScanStore: savedScans,
       ...(drives ? { drives } : {}),
       async close() {
         if (closed) return;
@@ -149,6 +150,7 @@ async function openCore(dataDir: string, options: CoreOptions, tuning: CoreTunin
       watch: watchApi(ctx, guard, watch),
       protection,
       scanJobs: jobsApi(guard, jobs),
+      savedScans: savedScansApi(guard, savedScans, jobs),
       virusTotal: setupVirusTotal(ctx, guard),
       feeds: feedsApi({ guard, dataDir, afterChange: () => protection.refresh() }),
     };

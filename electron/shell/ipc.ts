@@ -5,7 +5,7 @@
 // into a Result with a code and a message. Events flow back batched.
 import { ipcMain, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import type { z } from 'zod';
-import { EVENT_CHANNELS, INVOKE_CHANNELS, type CoreApi, type InvokeChannel } from '../../shared/bridge/api.ts';
+import { EVENT_CHANNELS, INVOKE_CHANNELS, type CoreApi, type InvokeChannel, type VerdictApi } from '../../shared/bridge/api.ts';
 import { shownOutsideItsJob } from '../../shared/jobs/job.ts';
 import { err, type Result } from '../../shared/result.ts';
 import type { HistoryQuery, ScanEvent } from '../../shared/scans/record.ts';
@@ -15,9 +15,11 @@ import type { Logger } from '../logging/logger.ts';
 import { createBatcher, type Timers } from './event-batcher.ts';
 import type { FilesHandlers } from './files.ts';
 import { exportHistoryToChosenFile } from './history-export.ts';
+import { exportSavedScans, importSavedScans, type SavedScanFilePickers } from './saved-scan-files.ts';
 import { isTrustedSender, senderInfo } from './ipc-sender.ts';
 
-type Targets = CoreApi & { files: FilesHandlers; fileManagerMenus: FileManagerMenuHandlers };
+// Saved scans' export and import are shell routes (the dialogs), like history:export.
+type Targets = CoreApi & { files: FilesHandlers; fileManagerMenus: FileManagerMenuHandlers; savedScans: Pick<VerdictApi['savedScans'], 'export' | 'import'> };
 type MethodOf<C extends string> = C extends `${infer N}:${infer M}`
   ? N extends keyof Targets
     ? M extends keyof Targets[N]
@@ -34,6 +36,8 @@ export interface IpcOptions {
   files: FilesHandlers;
   /** "Scan with Verdict" in the file manager; without it the UI hears that there is nothing to add. */
   fileManagerMenus?: FileManagerMenuHandlers;
+  /** The dialogs of saved scans' export and import; without them those two answer `not_available`. */
+  savedScanFiles?: SavedScanFilePickers;
   /** Our window's web contents: the only one allowed to call; null while there is none. */
   trustedWebContents(): WebContents | null;
   /** Origins the UI may be loaded from (see app-origin.ts). */
@@ -61,6 +65,8 @@ const SHELL_ROUTES: Partial<Record<InvokeChannel, (options: IpcOptions) => (...a
   // The save dialog picks the file; the renderer never names a path to write to.
   'history:export': (options) => (format: 'csv' | 'json', query?: HistoryQuery) =>
     exportHistoryToChosenFile(options.core, options.files.pickExportLocation, format, query),
+  'savedScans:export': (options) => () => (options.savedScanFiles ? exportSavedScans(options.core, options.savedScanFiles) : err('not_available', 'No file dialog here.')),
+  'savedScans:import': (options) => () => (options.savedScanFiles ? importSavedScans(options.core, options.savedScanFiles) : err('not_available', 'No file dialog here.')),
 };
 
 function methodFor(options: IpcOptions, channel: InvokeChannel): (...args: unknown[]) => unknown {

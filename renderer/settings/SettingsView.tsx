@@ -18,6 +18,7 @@ import { StartupSettings } from './StartupSettings.tsx';
 import { DriveSettings } from './DriveSettings.tsx';
 import { WatchedFolders } from './WatchedFolders.tsx';
 import { VirusTotalKey } from './VirusTotalKey.tsx';
+import { SavedScans } from './SavedScans.tsx';
 
 const MODES: readonly ModeChoice[] = ['auto', 'sync', 'async'];
 
@@ -41,6 +42,7 @@ export function SettingsView(): ReactElement {
       <FileManagerMenus />
       <VirusTotalKey />
       <ScheduleSettings settings={settings} />
+      <SavedScans />
       <RecheckSettings settings={settings} />
       <ExclusionSettings settings={settings} />
       <HistorySettings settings={settings} />

@@ -29,6 +29,7 @@ import type { ProtectionView, SignatureUpdateOutcome } from '../engine/protectio
 import { jobIdSchema, jobStartSchema, type JobProgress, type JobStart, type JobUpdate } from '../jobs/job.ts';
 import { FEEDS_CHANNELS, type FeedsApi } from '../feeds/feeds-api.ts';
 import { VIRUSTOTAL_CHANNELS, type VirusTotalApi } from '../virustotal/lookup.ts';
+import { SAVED_SCANS_CHANNELS, type SavedScansApi, type SavedScansCoreApi } from '../saved-scans/saved-scans-api.ts';
 
 export { watchedFolderPatchSchema, type WatchedFolderPatch };
 export type { ProtectionView, SignatureUpdateOutcome };
@@ -40,13 +41,6 @@ export type Unsubscribe = () => void;
 export interface DroppedFile {
   readonly name: string;
   readonly size: number;
-}
-
-/** MD5 and SHA-1 computed on request from the file still on disk, with the sha256 that ties them to the scan. */
-export interface FileDigestsOnRequest {
-  md5: string;
-  sha1: string;
-  sha256: string;
 }
 
 /** MD5 and SHA-1 computed on request from the file still on disk, with the sha256 that ties them to the scan. */
@@ -179,11 +173,6 @@ export interface VerdictApi {
      * what was scanned (another sha256 or size), `file_gone` when it is no longer there.
      */
     digests(id: string): Promise<Result<FileDigestsOnRequest>>;
-    /**
-     * "Compute MD5 and SHA-1" for a scanned file still on disk: `file_changed` when its content is not
-     * what was scanned (another sha256 or size), `file_gone` when it is no longer there.
-     */
-    digests(id: string): Promise<Result<FileDigestsOnRequest>>;
     onEvent(listener: (event: ScanEvent) => void): Unsubscribe;
   };
   quarantine: {
@@ -285,6 +274,8 @@ export interface VerdictApi {
   };
   /** A second opinion by hash only (shared/virustotal/). */
   virusTotal: VirusTotalApi;
+  /** Custom scans kept under a name (shared/saved-scans/). */
+  savedScans: SavedScansApi;
   /** Extra signature feeds for Verdict's own clamd (shared/feeds/). */
   feeds: FeedsApi;
   app: {
@@ -300,6 +291,7 @@ export interface VerdictApi {
  * the shell asks for the file with its save dialog, then calls `core.history.export(path, …)`.
  */
 export type CoreApi = Pick<VerdictApi, 'scans' | 'settings' | 'watch' | 'quarantine' | 'protection' | 'scanJobs' | 'virusTotal' | 'feeds'> & {
+  savedScans: SavedScansCoreApi;
   history: Omit<VerdictApi['history'], 'export'> & {
     /** Streams the matching scans to `path` (written atomically). */
     export(path: string, options: { format: ExportFormat; query?: HistoryQuery }): Promise<Result<HistoryExportResult>>;
@@ -354,7 +346,6 @@ export const INVOKE_CHANNELS = {
   'scans:scanWithBasicChecks': z.tuple([ids]),
   'scans:allowUpload': z.tuple([ids, consentOriginSchema]),
   'scans:digests': z.tuple([id]),
-  'scans:digests': z.tuple([id]),
   'quarantine:list': z.tuple([z.object({ include: z.enum(['active', 'all']).optional() }).strict().optional()]),
   'quarantine:forRecord': z.tuple([id]),
   'quarantine:add': z.tuple([ids]),
@@ -403,6 +394,7 @@ export const INVOKE_CHANNELS = {
   'fileManagerMenus:remove': z.tuple([]),
   ...FEEDS_CHANNELS,
   ...VIRUSTOTAL_CHANNELS,
+  ...SAVED_SCANS_CHANNELS,
 } as const;
 export type InvokeChannel = keyof typeof INVOKE_CHANNELS;
 

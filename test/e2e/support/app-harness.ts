@@ -56,6 +56,8 @@ export interface OpenAppOptions {
   deviceScaleFactor?: number;
   /** "Scan with Verdict" in the file manager (the real handlers on a test home); without it the section is not shown. */
   fileManagerMenus?: VerdictApi['fileManagerMenus'];
+  /** The files saved scans' export writes and import reads (the app's dialogs); without it both are cancelled. */
+  savedScanFiles?: { exportTo(): Promise<string | null>; importFrom(): Promise<string | null> };
 }
 
 export interface AppHarness {
@@ -112,6 +114,7 @@ export async function openApp(browser: Browser, options: OpenAppOptions): Promis
       return ok(null);
     },
     ...(options.fileManagerMenus ? { fileManagerMenus: options.fileManagerMenus } : {}),
+    ...(options.savedScanFiles ? { savedScanFiles: options.savedScanFiles } : {}),
   });
   const server = await startTestServer({ staticDir: options.staticDir, bridge });
   const context = await browser.newContext({

@@ -25,10 +25,10 @@ describe('saved scans', () => {
     const root = join(dir.path, 'photos');
     await tree(root);
     const core = await open(FAST);
-    const saved = await core.savedScans.save({ name: '  Photos ', folders: [root], excluded: [join(root, 'cache')], force: true });
+    const saved = await core.savedScanStore.save({ name: '  Photos ', folders: [root], excluded: [join(root, 'cache')], force: true });
     expect(saved).toMatchObject({ ok: true, value: [{ name: 'Photos', folders: [root], excluded: [join(root, 'cache')], force: true, basicOnly: false, mode: 'auto' }] });
 
-    const started = await core.savedScans.run('photos');
+    const started = await core.savedScanStore.run('photos');
     if (!started.ok) throw new Error(started.error.message);
     const job = await core.jobs.finished(started.value.id);
     expect(job).toMatchObject({ kind: 'custom', status: 'completed', roots: [root] });
@@ -37,45 +37,45 @@ describe('saved scans', () => {
     const rows = jobRows(dataDir(), started.value.id);
     expect(rows.find((row) => row.path.endsWith('left-out.com'))).toBeUndefined();
     expect(rows.find((row) => row.path.endsWith('eicar.com'))).toMatchObject({ verdict: 'unsafe' });
-    expect(await core.savedScans.run('nope')).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(await core.savedScanStore.run('nope')).toMatchObject({ ok: false, error: { code: 'not_found' } });
     await core.close();
 
     const again = await open(FAST);
-    expect(again.savedScans.list().map((scan) => scan.name)).toEqual(['Photos']);
-    expect(await again.savedScans.remove('PHOTOS')).toEqual({ ok: true, value: [] });
+    expect(again.savedScanStore.list().map((scan) => scan.name)).toEqual(['Photos']);
+    expect(await again.savedScanStore.remove('PHOTOS')).toEqual({ ok: true, value: [] });
     expect(JSON.parse(await readFile(join(dataDir(), 'saved-scans.json'), 'utf8'))).toEqual({ verdict: 'saved-scans', version: 1, scans: [] });
   });
 
   it('refuses a scan it could not run, saying what is wrong', async () => {
     const core = await open(FAST);
-    const refused = await core.savedScans.save({ name: '\u202eevil', folders: ['relative/path'] });
+    const refused = await core.savedScanStore.save({ name: '\u202eevil', folders: ['relative/path'] });
     expect(refused).toMatchObject({ ok: false, error: { code: 'invalid_saved_scan' } });
     if (!refused.ok) {
       expect(refused.error.message).toContain('name: no control or direction characters');
       expect(refused.error.message).toContain('folders.0: an absolute path');
     }
-    expect(core.savedScans.list()).toEqual([]);
+    expect(core.savedScanStore.list()).toEqual([]);
   });
 
   it('exports to a file another data directory imports; a bad import names each problem and changes nothing', async () => {
     const core = await open(FAST);
-    await core.savedScans.save({ name: 'Downloads', folders: ['/home/u/Downloads'], mode: 'async', basicOnly: true });
-    await core.savedScans.save({ name: 'USB', folders: ['/media/u/STICK'], excluded: ['/media/u/STICK/.Trash-1000'] });
+    await core.savedScanStore.save({ name: 'Downloads', folders: ['/home/u/Downloads'], mode: 'async', basicOnly: true });
+    await core.savedScanStore.save({ name: 'USB', folders: ['/media/u/STICK'], excluded: ['/media/u/STICK/.Trash-1000'] });
     const file = join(dir.path, 'export.json');
-    expect(await core.savedScans.exportTo(file)).toEqual({ ok: true, value: { count: 2 } });
+    expect(await core.savedScanStore.exportTo(file)).toEqual({ ok: true, value: { count: 2 } });
     await core.close();
 
     const other = await open(FAST, { dataDir: join(dir.path, 'other') });
-    await other.savedScans.save({ name: 'usb', folders: ['/old'] });
-    expect(await other.savedScans.importFrom(file)).toEqual({ ok: true, value: { added: 1, replaced: 1 } });
-    expect(other.savedScans.list()).toEqual([
+    await other.savedScanStore.save({ name: 'usb', folders: ['/old'] });
+    expect(await other.savedScanStore.importFrom(file)).toEqual({ ok: true, value: { added: 1, replaced: 1 } });
+    expect(other.savedScanStore.list()).toEqual([
       { name: 'Downloads', folders: ['/home/u/Downloads'], excluded: [], basicOnly: true, force: false, mode: 'async' },
       { name: 'USB', folders: ['/media/u/STICK'], excluded: ['/media/u/STICK/.Trash-1000'], basicOnly: false, force: false, mode: 'auto' },
     ]);
 
     const bad = join(dir.path, 'bad.json');
     await writeFile(bad, JSON.stringify({ verdict: 'saved-scans', version: 1, scans: [{ name: 'A', folders: [] }, { name: 'B', folders: ['/b'], mode: 'turbo' }, { name: 'b', folders: ['/c'] }, { name: 'C', folders: ['/c'], extra: 1 }] }));
-    const refused = await other.savedScans.importFrom(bad);
+    const refused = await other.savedScanStore.importFrom(bad);
     expect(refused).toMatchObject({ ok: false, error: { code: 'invalid_import' } });
     if (!refused.ok) {
       expect(refused.error.message.split('\n')).toEqual([
@@ -85,7 +85,7 @@ describe('saved scans', () => {
         expect.stringMatching(/^scans\[3\]: .*extra/),
       ]);
     }
-    expect(other.savedScans.list()).toHaveLength(2);
-    expect(await other.savedScans.importFrom(join(dir.path, 'missing.json'))).toMatchObject({ ok: false, error: { code: 'import_unreadable' } });
+    expect(other.savedScanStore.list()).toHaveLength(2);
+    expect(await other.savedScanStore.importFrom(join(dir.path, 'missing.json'))).toMatchObject({ ok: false, error: { code: 'import_unreadable' } });
   });
 });

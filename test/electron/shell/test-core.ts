@@ -114,10 +114,6 @@ export function createTestCore(): TestCore {
         record('scans.digests', args);
         return ok({ md5: 'd41d8cd98f00b204e9800998ecf8427e', sha1: 'da39a3ee5e6b4b0d3255bfef95601890afd80709', sha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855' });
       },
-      async digests(...args) {
-        record('scans.digests', args);
-        return ok({ md5: 'd41d8cd98f00b204e9800998ecf8427e', sha1: 'da39a3ee5e6b4b0d3255bfef95601890afd80709', sha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855' });
-      },
       onEvent(listener) {
         listeners.add(listener);
         return () => listeners.delete(listener);
@@ -277,6 +273,26 @@ export function createTestCore(): TestCore {
       onEvent(listener) {
         jobListeners.add(listener);
         return () => jobListeners.delete(listener);
+      },
+    },
+    savedScans: {
+      list: async () => ok([]),
+      async save(scan) {
+        record('savedScans.save', [scan]);
+        return ok([]);
+      },
+      remove: async () => ok([]),
+      async run(name) {
+        record('savedScans.run', [name]);
+        return ok(jobProgress({ kind: 'custom' }));
+      },
+      async exportTo(path) {
+        record('savedScans.exportTo', [path]);
+        return ok({ count: 0 });
+      },
+      async importFrom(path) {
+        record('savedScans.importFrom', [path]);
+        return ok({ added: 0, replaced: 0 });
       },
     },
     virusTotal: {

@@ -21,6 +21,8 @@ export interface TestFiles {
   pickExportLocation?(format: ExportFormat): Promise<Result<string | null>>;
   reveal(path: string): Promise<Result<null>>;
   copyText(text: string): Promise<Result<null>>;
+  /** The files saved scans' export writes and import reads (the app's dialogs); null: cancelled. */
+  savedScanFiles?: { exportTo(): Promise<string | null>; importFrom(): Promise<string | null> };
   /** "Scan with Verdict" in the file manager (the real handlers on a test home); without it: nothing provided. */
   fileManagerMenus?: VerdictApi['fileManagerMenus'];
 }
@@ -63,6 +65,18 @@ export function createTestBridge(core: CoreApi, files: TestFiles): TestBridge {
     protection: core.protection,
     scanJobs: core.scanJobs,
     virusTotal: core.virusTotal,
+    // As the shell does (electron/shell/saved-scan-files.ts): ask for the file, then the core writes or reads it.
+    savedScans: {
+      ...core.savedScans,
+      async export() {
+        const path = files.savedScanFiles ? await files.savedScanFiles.exportTo() : null;
+        return path === null ? ok(null) : core.savedScans.exportTo(path);
+      },
+      async import() {
+        const path = files.savedScanFiles ? await files.savedScanFiles.importFrom() : null;
+        return path === null ? ok(null) : core.savedScans.importFrom(path);
+      },
+    },
     feeds: core.feeds,
     history: { ...core.history, export: exportHistory },
     files,

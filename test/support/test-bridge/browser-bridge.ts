@@ -75,7 +75,6 @@ export function installTestBridge(config: BrowserBridgeConfig): void {
       rescanBasicOnly: () => invoke('scans', 'rescanBasicOnly'),
       scanWithBasicChecks: (ids) => invoke('scans', 'scanWithBasicChecks', ids),
       digests: (id) => invoke('scans', 'digests', id),
-      digests: (id) => invoke('scans', 'digests', id),
       counts: () => invoke('scans', 'counts'),
       allowUpload: (ids, origin) => invoke('scans', 'allowUpload', ids, origin),
       onEvent: (listener) => subscribe('scan', (payload) => listener(payload as ScanEvent)),
@@ -145,6 +144,14 @@ export function installTestBridge(config: BrowserBridgeConfig): void {
       status: () => invoke('fileManagerMenus', 'status'),
       add: (language) => invoke('fileManagerMenus', 'add', language),
       remove: () => invoke('fileManagerMenus', 'remove'),
+    },
+    savedScans: {
+      list: () => invoke('savedScans', 'list'),
+      save: (scan) => invoke('savedScans', 'save', scan),
+      remove: (name) => invoke('savedScans', 'remove', name),
+      run: (name) => invoke('savedScans', 'run', name),
+      export: () => invoke('savedScans', 'export'),
+      import: () => invoke('savedScans', 'import'),
     },
     virusTotal: {
       lookup: (sha256) => invoke('virusTotal', 'lookup', sha256),

@@ -1,0 +1,83 @@
+// Saved scans in the real renderer (Chromium) over the real core: Settings › Saved scans saves
+// a custom scan (a folder added with the folder dialog, one left out, an option), lists it,
+// runs it (a custom job of the core, which finds the threat and leaves the folder out), exports it to a file and imports a file with a problem (named, nothing
+// changed); axe-clean, and in German.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { de } from '../../renderer/i18n/de.ts';
+import { en } from '../../renderer/i18n/en.ts';
+import { EICAR_TEST_STRING } from '../../electron/local-service/engines/builtin-engine.ts';
+import { axeViolations, describeViolations } from './support/axe.ts';
+import { buildRenderer, launchChromium, openApp } from './support/app-harness.ts';
+import { expectNoProblems } from './support/e2e-app.ts';
+import { startRealCore } from './support/real-core.ts';
+
+let built: Awaited<ReturnType<typeof buildRenderer>>;
+let browser: Browser;
+beforeAll(async () => {
+  [built, browser] = await Promise.all([buildRenderer(), launchChromium()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await built?.remove();
+});
+
+describe('Settings › Saved scans', () => {
+  it('saves, lists, runs, exports and imports (a problem named), in English and German', async () => {
+    const real = await startRealCore({ clamd: null });
+    const root = path.join(real.dataDir, '..', `saved-e2e-${path.basename(real.dataDir)}`);
+    await mkdir(path.join(root, 'skip me'), { recursive: true });
+    await writeFile(path.join(root, 'eicar.com'), EICAR_TEST_STRING);
+    await writeFile(path.join(root, 'skip me', 'also-eicar.com'), EICAR_TEST_STRING);
+    const exported = path.join(root, '..', `export-${path.basename(root)}.json`);
+    const bad = path.join(root, '..', `bad-${path.basename(root)}.json`);
+    await writeFile(bad, JSON.stringify({ verdict: 'saved-scans', version: 1, scans: [{ name: 'X', folders: ['relative'] }] }));
+    const files = [exported, bad];
+    const app = await openApp(browser, { core: real.core, staticDir: built.dir, savedScanFiles: { exportTo: async () => files[0] ?? null, importFrom: async () => files[1] ?? null } });
+    const { page } = app;
+    try {
+      await page.getByRole('button', { name: en['nav.settings'] }).click();
+      const section = page.getByTestId('saved-scans');
+      await section.getByText(en['savedScans.none']).waitFor();
+      await section.getByLabel(en['savedScans.name']).fill('Work');
+      app.pickNext([root]);
+      await section.getByRole('button', { name: en['savedScans.addFolder'] }).click();
+      await expect.poll(() => section.getByLabel(en['savedScans.folders']).inputValue()).toBe(root);
+      await section.getByLabel(en['savedScans.excluded']).fill(path.join(root, 'skip me'));
+      await section.getByLabel(en['savedScans.force']).check();
+      await section.getByRole('button', { name: en['savedScans.save'] }).click();
+      await section.getByTestId('saved-scan').filter({ hasText: 'Work' }).waitFor();
+      expect(await real.core.savedScans.list()).toMatchObject({ ok: true, value: [{ name: 'Work', folders: [root], excluded: [path.join(root, 'skip me')], force: true }] });
+      expect(describeViolations(await axeViolations(page))).toEqual([]);
+      await section.scrollIntoViewIfNeeded();
+      await app.screenshot('saved-scans');
+
+      await section.getByRole('button', { name: en['savedScans.runLabel'].replace('{name}', 'Work') }).click();
+      await page.getByText(en['savedScans.started'].replace('{name}', 'Work')).waitFor();
+      await expect.poll(async () => { const list = await real.core.scanJobs.list(); return list.ok ? list.value[0]?.job.status : undefined; }, { timeout: 30_000 }).toBe('completed');
+      const jobs = await real.core.scanJobs.list();
+      expect(jobs).toMatchObject({ ok: true, value: [{ job: { kind: 'custom', roots: [root], counts: { threats: 1, skipped: 1 } } }] });
+
+      await section.getByRole('button', { name: en['savedScans.export'] }).click();
+      await page.getByText(en['savedScans.exported'].replace('{count}', '1')).waitFor();
+      expect(JSON.parse(await readFile(exported, 'utf8'))).toMatchObject({ verdict: 'saved-scans', version: 1, scans: [{ name: 'Work' }] });
+      await section.getByRole('button', { name: en['savedScans.import'] }).click();
+      await page.getByText('scans[0].folders[0]: an absolute path', { exact: false }).waitFor();
+      expect(await real.core.savedScans.list()).toMatchObject({ ok: true, value: [{ name: 'Work' }] });
+
+      expect((await real.core.settings.update({ language: 'de' })).ok).toBe(true);
+      await page.reload();
+      await page.locator('html[lang=de]').waitFor();
+      await page.getByRole('button', { name: de['nav.settings'] }).click();
+      await section.getByRole('heading', { name: de['savedScans.title'] }).waitFor();
+      await section.getByRole('button', { name: de['savedScans.runLabel'].replace('{name}', 'Work') }).waitFor();
+      expect(describeViolations(await axeViolations(page))).toEqual([]);
+      expectNoProblems(app);
+    } finally {
+      await app.close();
+      await real.close();
+    }
+  });
+});
