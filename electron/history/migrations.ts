@@ -5,6 +5,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { ALLOWED_BY } from './allowed-by-migration.ts';
 import { LOSSLESS_NAMES } from './lossless-names-migration.ts';
+import { PARTIAL_VERDICT } from './partial-verdict-migration.ts';
 import { RECHECK_FILES } from './recheck-migration.ts';
 import { ENGINE_DETECTION } from './engine-detection-migration.ts';
 import { UNCHANGED_FILES } from './unchanged-files-migration.ts';
@@ -329,6 +330,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ALLOWED_BY,
   RECHECK_FILES,
   ENGINE_DETECTION,
+  PARTIAL_VERDICT,
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

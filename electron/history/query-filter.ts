@@ -1,7 +1,8 @@
 // Turns a HistoryQuery into SQL: the WHERE clause (statuses, verdicts, search)
 // and the ORDER BY, with parameters. Verdicts filter on the generated `verdict`
 // column, which is defined with the same rules as verdictOf(), except that it reads a
-// clean answer of basic checks only as 'safe' and a file scanned in part as 'unsafe': other columns tell those apart here.
+// clean answer of basic checks only as 'safe': other columns tell that apart here (a file
+// scanned in part reads 'partial' since migration 17).
 import type { SQLInputValue } from 'node:sqlite';
 import { SCANNED_IN_PART_LABEL } from '../../shared/scans/coverage.ts';
 import { BASIC_CHECKS_CLEAN_LABEL, historyQuerySchema, type HistoryQuery, type Verdict } from '../../shared/scans/record.ts';
@@ -87,18 +88,15 @@ export function nameMatchQuery(search: string): string {
  */
 export const BASIC_ONLY_SQL = `(engine_name IS 'builtin' OR (engine_name IS NULL AND detailed IS '${BASIC_CHECKS_CLEAN_LABEL.replaceAll("'", "''")}'))`;
 
-/** A file scanned in part, on its own columns (isScannedInPart()): the generated verdict reads it as 'unsafe' (safe = 0). 0 or 1, never NULL. */
+/** A file scanned in part, on its own columns (isScannedInPart()); the generated verdict reads it as 'partial' since migration 17. 0 or 1, never NULL. */
 export const PARTIAL_SQL = `detailed IS '${SCANNED_IN_PART_LABEL.replaceAll("'", "''")}'`;
 
 /** Verdicts the generated column does not tell apart: each pair is one value there, told apart by the row's other columns. */
-const SPLIT = [
-  { column: 'safe', own: 'basic-only', sql: BASIC_ONLY_SQL },
-  { column: 'unsafe', own: 'partial', sql: PARTIAL_SQL },
-] as const;
+const SPLIT = [{ column: 'safe', own: 'basic-only', sql: BASIC_ONLY_SQL }] as const;
 
 /**
- * The verdict filter. The generated column reads basic checks only as 'safe' and scanned in part as
- * 'unsafe', so asked for one of such a pair without the other, that part is the column's rows with
+ * The verdict filter. The generated column reads basic checks only as 'safe', so asked for one of
+ * such a pair without the other, that part is the column's rows with
  * (or without) the pair's own condition. Clean rows of the main list are found by SAFE_VERDICT_SQL.
  */
 function verdictClause(verdicts: readonly Verdict[], unindexed: string, listed: boolean): { sql: string; params: SQLInputValue[] } {
