@@ -219,9 +219,11 @@ export class LiveEngine implements ScanEngine {
         try {
           return this.#withFeeds(await scan(engine), state.status);
         } catch (error) {
-          if (!(error instanceof EngineError) || !MAYBE_GONE.has(error.code) || (await answers(engine))) throw error;
+          // Restarted under this file (new settings or folder: #set gave a new state): it is scanned again once clamd answers.
+          const restarted = this.#state !== state;
+          if (!(error instanceof EngineError) || !MAYBE_GONE.has(error.code) || (!restarted && (await answers(engine)))) throw error;
           // clamd went away under this file: look again and wait for ClamAV instead of failing the file.
-          this.#lost(state.where);
+          if (!restarted) this.#lost(state.where);
           continue;
         }
       }
