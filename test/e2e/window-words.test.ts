@@ -131,6 +131,8 @@ describe('the window’s words', () => {
       expect(await watchProblem.locator('.tool-words__source').innerText()).toBe(t('tool.core'));
       expect(await languageOf(watchProblem.locator('samp'))).toBe('en');
       expect(await languageOf(watchProblem)).toBe(language);
+      await watchProblem.scrollIntoViewIfNeeded();
+      await app.screenshot(`words-watch-problem-${language}`);
       await error.scrollIntoViewIfNeeded();
       await inBothSchemes(app, `words-keychain-${language}`, async (scheme) => {
         expect(await paintedContrast(error.locator('samp')), `the keychain's words, ${language}, ${scheme}`).toBeGreaterThanOrEqual(AA);
