@@ -4,7 +4,7 @@
 import { mayReuseVerdict } from '../../../shared/engine/verdict-reuse.ts';
 import type { ScanRecord } from '../../../shared/scans/record.ts';
 import type { ScanRecordPatch } from '../../history/history.ts';
-import { isoNow, save, type Pipeline } from './context.ts';
+import { isoNow, save, saveHeld, type Pipeline } from './context.ts';
 import { enqueue, forget, ownerOf, setOwner } from './memory.ts';
 import { PENDING_REASONS, type EngineNow } from './options.ts';
 import { rememberUnchanged } from './unchanged.ts';
@@ -12,17 +12,20 @@ import { saveVerdict } from './verdict.ts';
 
 /**
  * Finished with an earlier verdict, or waiting for an identical file's upload: true.
- * False: the record is sent (it leads its content, see leadContent).
+ * False: the record is sent (it leads its content, see leadContent). `record`: as the pipeline
+ * last read or wrote it (a reused verdict is written to it in the grouped commit).
  */
-export function reuseOrWait(p: Pipeline, id: string, sha256: string, backendLabel: string, digests: ScanRecordPatch, engineNow: EngineNow): boolean {
-  if (reuseEarlierVerdict(p, id, sha256, backendLabel, digests, engineNow)) return true;
+export function reuseOrWait(p: Pipeline, record: ScanRecord, sha256: string, backendLabel: string, digests: ScanRecordPatch, engineNow: EngineNow): boolean {
+  const id = record.id;
+  if (reuseEarlierVerdict(p, record, sha256, backendLabel, digests, engineNow)) return true;
   const leader = p.memory.leaders.get(sha256);
   if (leader === undefined || leader === id) return false;
   setOwner(p.memory, id, 'follower');
   const waiting = p.memory.followers.get(sha256) ?? [];
   waiting.push(id);
   p.memory.followers.set(sha256, waiting);
-  save(p, id, { ...digests, status: 'queued', pendingReason: PENDING_REASONS.waitingForIdentical });
+  // Grouped: a crash before it commits leaves the row queued, read again at the next start.
+  saveHeld(p, record, { ...digests, status: 'queued', pendingReason: PENDING_REASONS.waitingForIdentical }, 'soon');
   return true;
 }
 
@@ -37,14 +40,15 @@ export async function engineForReuse(p: Pipeline, serviceLabel: string): Promise
   return p.options.engineNow(serviceLabel);
 }
 
-function reuseEarlierVerdict(p: Pipeline, id: string, sha256: string, backendLabel: string, digests: ScanRecordPatch, engineNow: EngineNow): boolean {
+function reuseEarlierVerdict(p: Pipeline, record: ScanRecord, sha256: string, backendLabel: string, digests: ScanRecordPatch, engineNow: EngineNow): boolean {
+  const id = record.id;
   const days = p.options.settings().reuseVerdictDays;
   if (days <= 0) return false;
   const since = new Date(p.now() - days * 86_400_000).toISOString();
   const earlier = p.history.findReusable(sha256, since, { backend: backendLabel });
   if (!earlier || earlier.id === id) return false;
   if (!madeByTheEngineNow(p, id, earlier, engineNow)) return false;
-  finishWithReuse(p, id, earlier, digests);
+  finishWithReuse(p, id, earlier, digests, record);
   return true;
 }
 
@@ -60,7 +64,8 @@ function madeByTheEngineNow(p: Pipeline, id: string, earlier: ScanRecord, engine
   return answer.reuse;
 }
 
-function finishWithReuse(p: Pipeline, id: string, earlier: ScanRecord, extra: ScanRecordPatch = {}): void {
+/** `held`: the record as the pipeline last read or wrote it: the verdict waits for the grouped commit (a crash leaves the file to be read again). */
+function finishWithReuse(p: Pipeline, id: string, earlier: ScanRecord, extra: ScanRecordPatch = {}, held?: ScanRecord): void {
   const before = p.memory.records.get(id)?.unchangedBefore;
   forget(p.memory, id);
   const saved = saveVerdict(p, id, {
@@ -80,7 +85,7 @@ function finishWithReuse(p: Pipeline, id: string, earlier: ScanRecord, extra: Sc
     error: null,
     reusedFromId: earlier.reusedFromId ?? earlier.id,
     reuseKind: 'content',
-  });
+  }, held, held !== undefined);
   // The file was read (fingerprinted) for this: it need not be next time, while it stays unchanged.
   rememberUnchanged(p, before, saved);
 }

@@ -66,7 +66,7 @@ export async function processRecord(p: Pipeline, id: string, signal: AbortSignal
   const { md5, sha1, sha256: sha } = prepared.digests;
   const digests: ScanRecordPatch = { size: prepared.size, sha256: sha, ...(md5 !== undefined ? { md5 } : {}), ...(sha1 !== undefined ? { sha1 } : {}) };
   const sha256 = prepared.digests.sha256;
-  if (engineNow && reuseOrWait(p, id, sha256, service.label, digests, engineNow)) return;
+  if (engineNow && reuseOrWait(p, record, sha256, service.label, digests, engineNow)) return;
   leadContent(p, sha256, id);
   await send(p, { record, tracked, prepared, digests, service, signal });
 }

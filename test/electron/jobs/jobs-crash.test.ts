@@ -76,7 +76,7 @@ describe('a scan job on the local engine path (a real clamd) SIGKILLed mid-job',
     const run = await runWorker({ WORKER_DATA_DIR: dataDir(), WORKER_ROOT: root, WORKER_KILL_AT: 'completed:800', WORKER_CLAMD_SOCKET: clamd.socketPath, WORKER_TELL: '1' });
     expect(run.signal, run.output).toBe('SIGKILL');
     const jobId = Number(/^job (\d+)$/m.exec(run.output)?.[1]);
-    const shown = [...run.output.matchAll(/^shown (safe|unsafe) (.+)$/gm)].map((match) => ({ verdict: match[1], path: match[2] }));
+    const shown = [...run.output.matchAll(/^shown (safe|unsafe) (.+)$/gm)].map((match) => ({ verdict: match[1], path: match[2] ?? '' }));
     expect(shown.length).toBeGreaterThanOrEqual(800);
     // What subscribers were told is what the history held on disk when the process died.
     const atDeath = new Map(jobRows(dataDir(), jobId).map((row) => [row.path, row]));
