@@ -9,6 +9,7 @@ import type { PowerPort } from '../jobs/schedule/power.ts';
 import type { Recheck } from '../recheck/recheck.ts';
 import type { Drives } from '../drives/drives.ts';
 import type { SecretList } from '../logging/logger.ts';
+import type { SavedScan } from '../../shared/saved-scans/saved-scan.ts';
 
 export interface CoreOptions {
   /** Where history.sqlite, settings.json, the local service's data and logs live. */
@@ -71,6 +72,8 @@ export interface Core extends CoreApi {
   readonly recheck?: Pick<Recheck, 'onFinding'>;
   /** Removable drives (electron/drives/): offers to scan, and the drive jobs; absent unless watchDrives. */
   readonly drives?: Pick<Drives, 'onEvent' | 'scan' | 'notNow' | 'alwaysFor' | 'offers'>;
+  /** Told the saved scans after each change (the tray's menu; electron/saved-scans/). */
+  readonly savedScanChanges?: { onChange(listener: (scans: SavedScan[]) => void): () => void };
   /** Resolves when every queued and in-flight scan has reached a terminal state (CLI, tests). */
   idle(): Promise<void>;
   close(): Promise<void>;

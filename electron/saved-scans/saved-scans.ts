@@ -29,6 +29,8 @@ export interface SavedScans {
   importFrom(path: string): Promise<Result<{ added: number; replaced: number }>>;
   /** Set when start-up found the file damaged: where it was set aside. */
   readonly setAside: string | null;
+  /** Told the whole list after each change (the tray's menu). */
+  onChange(listener: (scans: SavedScan[]) => void): () => void;
 }
 
 export interface SavedScansInput {
@@ -40,6 +42,7 @@ export async function openSavedScans(input: SavedScansInput): Promise<SavedScans
   const file = join(input.dataDir, SAVED_SCANS_FILE);
   const read = await readSavedScansFile(file);
   const state: SavedScansState = { file, scans: read.scans, writing: Promise.resolve() };
+  const listeners = new Set<(scans: SavedScan[]) => void>();
 
   /** Applies a change to the list and writes the file; the list changes only once it is on disk. */
   const commit = async (next: SavedScan[]): Promise<Result<SavedScan[]>> => {
@@ -47,6 +50,7 @@ export async function openSavedScans(input: SavedScansInput): Promise<SavedScans
     state.writing = write.catch(() => undefined);
     await write;
     state.scans = next;
+    for (const listener of [...listeners]) listener([...next]);
     return ok([...next]);
   };
   const find = (name: string) => state.scans.find((scan) => sameName(scan.name, name)) ?? null;
@@ -62,6 +66,10 @@ export async function openSavedScans(input: SavedScansInput): Promise<SavedScans
 
   return {
     setAside: read.setAside,
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     list: () => [...state.scans],
     get: find,
     async save(raw) {

@@ -55,6 +55,8 @@ export interface ShellTexts {
   /** The tray's entries that start a scan job. */
   quickScan: string;
   fullScan: string;
+  /** A saved scan in the tray's menu. */
+  runSaved(name: string): string;
   /** The notice at the end of a scan job. */
   jobTitle(kind: JobKind, status: 'completed' | 'cancelled'): string;
   jobBody(counts: JobCounts, durationMs: number): string;
@@ -120,6 +122,7 @@ const en: ShellTexts = {
   nextScan: (kind, at) => `Next scan: ${kind === 'quick' ? 'quick scan' : 'full scan'}, ${scheduleWhen('en', at)}`,
   quickScan: 'Quick scan',
   fullScan: 'Full scan',
+  runSaved: (name) => `Run “${name}”`,
   jobTitle: (kind, status) => `${{ quick: 'Quick scan', full: 'Full scan', custom: 'Custom scan', recheck: 'Recheck after update', drive: 'Drive scan' }[kind]} ${status === 'completed' ? 'finished' : 'cancelled'}`,
   jobBody: (counts, durationMs) =>
     `${counts.scanned} ${counts.scanned === 1 ? 'file' : 'files'} scanned, ${counts.threats} ${counts.threats === 1 ? 'threat' : 'threats'}, ` +
@@ -181,6 +184,7 @@ const de: ShellTexts = {
   nextScan: (kind, at) => `Nächste Prüfung: ${kind === 'quick' ? 'Schnellprüfung' : 'vollständige Prüfung'}, ${scheduleWhen('de', at)}`,
   quickScan: 'Schnellprüfung',
   fullScan: 'Vollständige Prüfung',
+  runSaved: (name) => `„${name}“ starten`,
   jobTitle: (kind, status) =>
     `${{ quick: 'Schnellprüfung', full: 'Vollständige Prüfung', custom: 'Benutzerdefinierte Prüfung', recheck: 'Nachprüfung nach dem Update', drive: 'Laufwerksprüfung' }[kind]} ${status === 'completed' ? 'abgeschlossen' : 'abgebrochen'}`,
   jobBody: (counts, durationMs) =>

@@ -29,6 +29,8 @@ export interface TrayState {
   protection: ProtectionState | null;
   /** The next scheduled scan (ISO time); null when no schedule is on. */
   nextScan: { kind: ScheduledKind; at: string } | null;
+  /** The names of the saved scans, each a menu item that runs it. */
+  savedScans: readonly string[];
 }
 
 export const RECENT_LIMIT = 5;
@@ -40,7 +42,16 @@ export const initialTrayState: TrayState = {
   watch: 'none',
   protection: null,
   nextScan: null,
+  savedScans: [],
 };
+
+/** At most this many saved scans in the menu (the rest are run from the window). */
+export const TRAY_SAVED_LIMIT = 10;
+
+export function withSavedScans(state: TrayState, names: readonly string[]): TrayState {
+  const next = names.slice(0, TRAY_SAVED_LIMIT);
+  return next.length === state.savedScans.length && next.every((name, i) => name === state.savedScans[i]) ? state : { ...state, savedScans: next };
+}
 
 export function reduceTray(state: TrayState, event: ScanEvent): TrayState {
   switch (event.type) {
@@ -124,6 +135,7 @@ export type TrayAction =
   | { type: 'set-paused'; paused: boolean }
   | { type: 'show-scan'; id: string }
   | { type: 'start-job'; kind: 'quick' | 'full' }
+  | { type: 'run-saved'; name: string }
   | { type: 'quit' };
 
 export type TrayMenuItem = { type: 'separator' } | { type: 'item'; label: string; enabled: boolean; action: TrayAction | null };
@@ -165,6 +177,7 @@ export function trayMenu(state: TrayState, texts: ShellTexts): TrayMenuItem[] {
     ...nextScan,
     { type: 'item', label: texts.quickScan, enabled: true, action: { type: 'start-job', kind: 'quick' } },
     { type: 'item', label: texts.fullScan, enabled: true, action: { type: 'start-job', kind: 'full' } },
+    ...state.savedScans.map((name): TrayMenuItem => ({ type: 'item', label: texts.runSaved(shorten(displayName(name), 40)), enabled: true, action: { type: 'run-saved', name } })),
     { type: 'separator' },
     { type: 'item', label: texts.recentVerdicts, enabled: false, action: null },
     ...recent,

@@ -13,6 +13,7 @@ import {
   trayMenu,
   trayTooltip,
   withProtection,
+  withSavedScans,
   withSchedules,
   withWatch,
   type TrayAction,
@@ -22,7 +23,7 @@ import {
 import { shellLanguage, textsFor, type ShellTexts } from './texts.ts';
 
 export interface TrayOptions {
-  core: Pick<Core, 'onEvent' | 'watch' | 'settings'> & Partial<Pick<Core, 'protection' | 'schedules' | 'scanJobs'>>;
+  core: Pick<Core, 'onEvent' | 'watch' | 'settings'> & Partial<Pick<Core, 'protection' | 'schedules' | 'scanJobs' | 'savedScans' | 'savedScanChanges'>>;
   /** PNG file for each icon state. */
   iconPath(icon: TrayIcon): string;
   onOpen(): void;
@@ -69,6 +70,14 @@ export function createTray(options: TrayOptions): TrayController {
           if (result.error.code === 'job_running') options.onOpen();
         });
         return;
+      case 'run-saved':
+        // As a quick or full scan: the window's job row shows it; a problem opens the window.
+        void core.savedScans?.run(action.name).then((result) => {
+          if (result.ok) return;
+          log.warn({ error: result.error }, 'could not start a saved scan from the tray');
+          options.onOpen();
+        });
+        return;
       case 'set-paused':
         void core.watch.setAllPaused(action.paused).then((result) => {
           if (result.ok) update(withWatch(state, result.value));
@@ -112,6 +121,8 @@ export function createTray(options: TrayOptions): TrayController {
   void core.protection?.status().then((result) => result.ok && update(withProtection(state, result.value)));
   const stopSchedules = core.schedules?.onChange((view) => update(withSchedules(state, view)));
   if (core.schedules) update(withSchedules(state, core.schedules.view()));
+  const stopSaved = core.savedScanChanges?.onChange((scans) => update(withSavedScans(state, scans.map((scan) => scan.name))));
+  void core.savedScans?.list().then((result) => result.ok && update(withSavedScans(state, result.value.map((scan) => scan.name))));
   const refreshTexts = () =>
     void shellLanguage(core.settings)
       .then((language) => {
@@ -131,6 +142,7 @@ export function createTray(options: TrayOptions): TrayController {
       stopWatch();
       stopProtection?.();
       stopSchedules?.();
+      stopSaved?.();
       tray.destroy();
     },
   };
