@@ -114,6 +114,7 @@ async function openCore(dataDir: string, options: CoreOptions, tuning: CoreTunin
     const retention = setupRetention(ctx, history, events, jobs);
     const recheck = Object.assign(rechecking.start(jobs), { idle: () => rechecking.idle(), quarantine: rechecking.quarantine });
     const savedScans = await openSavedScans({ dataDir, startJob: (request) => jobs.start(request) });
+    if (savedScans.setAside) ctx.log.warn({ file: savedScans.setAside }, 'saved-scans.json could not be read: set aside, no scan is saved now');
     const schedules = await setupSchedules(ctx, { jobs, history, uploadWaitsForConsent: () => scanning.scheduledUploadWaits() });
     const submit = createSubmit(scans, ctx.log);
     const watch = await setupWatching(ctx, { exclusions: scanning.exclusions, submit: (paths) => submit(paths, { origin: 'watch' }) });
