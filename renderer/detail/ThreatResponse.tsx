@@ -13,7 +13,8 @@ import { useTranslator } from '../i18n/use-translator.ts';
 import { AllowedIcon, QuarantineIcon, WarningIcon } from '../icons/icons.tsx';
 import { allowUnquarantined, deletePermanently, moveToQuarantine, restoreOne, stopAllowing } from '../quarantine/quarantine-actions.ts';
 import { deletedText } from '../quarantine/disposition-text.ts';
-import { quarantineReason } from '../quarantine/quarantine-reason.ts';
+import { quarantineReasonShown } from '../quarantine/quarantine-reason.ts';
+import { ToolWords } from '../app/ToolWords.tsx';
 import { AllowByName } from './AllowByName.tsx';
 
 /** The quarantine entry of a record, refetched when its disposition changes. */
@@ -97,7 +98,7 @@ function Actions({ record }: { record: ScanRecord }): ReactElement {
           </p>
           {record.error ? (
             <p className="muted small" data-testid="quarantine-failure-reason">
-              {quarantineReason({ t }, record.error)}
+              <FailureReason shown={quarantineReasonShown({ t }, record.error)} />
             </p>
           ) : null}
           <div className="detail__actions">
@@ -173,4 +174,9 @@ function Actions({ record }: { record: ScanRecord }): ReactElement {
         </>
       );
   }
+}
+
+/** The reason in the UI's language, or the core's English words named as the core's. */
+function FailureReason({ shown }: { shown: ReturnType<typeof quarantineReasonShown> }): ReactElement {
+  return 'text' in shown ? <>{shown.text}</> : <ToolWords said={shown.said} />;
 }

@@ -8,6 +8,7 @@ import type { AppError, Result } from '../../shared/result.ts';
 import type { ScanRecord } from '../../shared/scans/record.ts';
 import { consentHostLabel } from '../../shared/settings/protection.ts';
 import { api, call } from '../bridge/api.ts';
+import { notifyFailure } from '../bridge/error-notice.ts';
 import { confirmAction } from '../dialogs/ask.ts';
 import { remoteServiceOrigin } from '../../shared/settings/folder-route.ts';
 import { uploadConsent } from '../privacy/upload-consent.ts';
@@ -15,7 +16,7 @@ import { translator } from '../i18n/messages.ts';
 import { selectLocale } from '../store/settings-slice.ts';
 import { verdictStore } from '../store/store.ts';
 import { outcomeNotice, restoredOneNotice, type DoneKey } from './outcome-notice.ts';
-import { quarantineReason } from './quarantine-reason.ts';
+import { quarantineReason, quarantineReasonShown } from './quarantine-reason.ts';
 
 /** Codes that mean "this place does not work; pick another" (the file itself is fine). */
 const NEEDS_LOCATION = new Set(['restore_conflict', 'target_folder_missing', 'original_path_unknown']);
@@ -25,9 +26,21 @@ const notify = (...args: Parameters<ReturnType<typeof verdictStore.getState>['no
 /** Why a quarantine action failed, in the language the UI speaks now. */
 const reasonOf = (error: AppError): string => quarantineReason(translator(selectLocale(verdictStore.getState())), error);
 
+/** A failed action told: worded in the UI's language, else "Something went wrong" over the core's English words. */
+function notifyReason(error: AppError): void {
+  const shown = quarantineReasonShown(translator(selectLocale(verdictStore.getState())), error);
+  if ('text' in shown) notify('error', 'error.withReason', { reason: shown.text });
+  else notifyFailure(verdictStore.getState(), error);
+}
+
 /** Like call(), with the core's quarantine errors worded in the UI's language. */
-function attempt<T>(pending: Promise<Result<T>>): Promise<T | undefined> {
-  return call(pending.then((settled): Result<T> => (settled.ok ? settled : { ok: false, error: { ...settled.error, message: reasonOf(settled.error) } })));
+async function attempt<T>(pending: Promise<Result<T>>): Promise<T | undefined> {
+  // A call that failed on its way (rejected) is call()'s to tell.
+  const settled = await call(pending.then((result): Result<Result<T>> => ({ ok: true, value: result })));
+  if (settled === undefined) return undefined;
+  if (settled.ok) return settled.value;
+  notifyReason(settled.error);
+  return undefined;
 }
 
 export async function moveToQuarantine(records: readonly ScanRecord[]): Promise<void> {
@@ -55,7 +68,7 @@ export async function restoreOne(entry: Pick<QuarantineEntry, 'id' | 'fileName' 
     result = await run(to);
   }
   if (!result.ok) {
-    notify('error', 'error.withReason', { reason: reasonOf(result.error) });
+    notifyReason(result.error);
     return false;
   }
   const notice = restoredOneNotice(how, result.value.restoredTo);

@@ -7,6 +7,7 @@ import { displayName } from '../../shared/display-name.ts';
 import { isQuarantineErrorCode, quarantineErrorParamsSchema } from '../../shared/quarantine/entry.ts';
 import type { AppError } from '../../shared/result.ts';
 import type { MessageKey, MessageParams, Translator } from '../i18n/messages.ts';
+import type { ToolSaid } from '../app/tool-said.ts';
 
 export function quarantineReason({ t }: Pick<Translator, 't'>, error: AppError): string {
   const parsed = quarantineErrorParamsSchema.safeParse(error.params ?? {});
@@ -53,4 +54,13 @@ export function quarantineReason({ t }: Pick<Translator, 't'>, error: AppError):
     case 'io_error':
       return path === undefined ? say('quarantineError.ioError') : say('quarantineError.ioErrorAt', { path });
   }
+}
+
+/**
+ * How to show the reason: the sentence in the UI's language, or, when only the core's English
+ * sentence says it, that sentence as the core's words (under one in the UI's language, marked English).
+ */
+export function quarantineReasonShown(translate: Pick<Translator, 't'>, error: AppError): { text: string } | { said: ToolSaid } {
+  const text = quarantineReason(translate, error);
+  return text === displayName(error.message) ? { said: { tool: 'core', words: error.message } } : { text };
 }

@@ -8,7 +8,7 @@ import { explainQuarantineError, quarantineRefusal } from '../../electron/quaran
 import { linkOutside } from '../../electron/intake/link-outside.ts';
 import { exclusionText, linkOutsideText } from '../../renderer/detail/exclusion-text.ts';
 import { translator } from '../../renderer/i18n/messages.ts';
-import { quarantineReason } from '../../renderer/quarantine/quarantine-reason.ts';
+import { quarantineReason, quarantineReasonShown } from '../../renderer/quarantine/quarantine-reason.ts';
 import { QUARANTINE_ERROR_CAUSES, QUARANTINE_ERROR_CODES } from '../../shared/quarantine/entry.ts';
 import { EXCLUSION_REASONS } from '../../shared/scans/exclusion.ts';
 
@@ -147,6 +147,14 @@ describe('quarantine reasons', () => {
     expect(quarantineReason(de, { code: 'engine_unavailable', message: 'The engine is not running.' })).toBe('The engine is not running.');
     expect(quarantineReason(de, { code: 'restore_conflict', message: 'Something exists there already.' })).toBe('Something exists there already.');
     expect(quarantineReason(de, { code: 'busy', message: 'busy', params: { cause: 'no-such-cause' } })).toBe('busy');
+  });
+
+  it('shows that English sentence as the core’s words, and a worded reason as text of the UI’s language', () => {
+    expect(quarantineReasonShown(de, { code: 'engine_unavailable', message: 'The engine is not running.' })).toEqual({ said: { tool: 'core', words: 'The engine is not running.' } });
+    expect(quarantineReasonShown(de, { code: 'restore_conflict', message: 'Something exists there already.' })).toEqual({ said: { tool: 'core', words: 'Something exists there already.' } });
+    for (const error of sent) {
+      expect(quarantineReasonShown(de, error), error.message).toEqual({ text: quarantineReason(de, error) });
+    }
   });
 
   it('leaves parameters the core set on purpose alone', () => {
