@@ -102,11 +102,12 @@ async function openCore(dataDir: string, options: CoreOptions, tuning: CoreTunin
     // After recovery, before retention: a record whose file a crash left restored, allowed, deleted or lost says so.
     threats.reconcile();
     threats.finishPending();
-    const rechecking = prepareRecheck(ctx, { history, events, engine, quarantine, localClient: () => backend.client('local'), filesInFlight: () => {
-      // In line or in flight (not files held by a paused lane, which may wait for long): the recheck's own are among them.
+    // Files in line or in flight (not those a paused lane holds, which may wait long): the recheck gives way to others.
+    const filesInFlight = () => {
       const state = scans.state();
       return state.ready + state.active;
-    } });
+    };
+    const rechecking = prepareRecheck(ctx, { history, events, engine, quarantine, localClient: () => backend.client('local'), filesInFlight });
     const jobs = setupJobs(ctx, { history, scans, events, allowBasicOnly: (ids) => void engine.allowBasicOnly(ids), walks: rechecking.walks });
     scans.start();
     jobs.resumeUnfinished();

@@ -33,6 +33,8 @@ export interface RecheckSetupInput {
   quarantine: Pick<Quarantine, 'list' | 'get' | 'storedFile'>;
   /** The embedded service's client (the engine in use), or null. */
   localClient: () => Pick<ServiceClient, 'submitAndResolve'> | null;
+  /** Files the scan pipeline holds now (the recheck gives way to others). */
+  filesInFlight?: () => number;
 }
 
 export function prepareRecheck(ctx: CoreContext, input: RecheckSetupInput): RecheckSetup {
@@ -61,7 +63,7 @@ export function prepareRecheck(ctx: CoreContext, input: RecheckSetupInput): Rech
     await seen.idle();
   });
   const windowDays = () => ctx.settings.get().recheckAfterUpdateDays;
-  const walk = recheckWalk({ store, keyNow: () => signaturesInUse(input.engine.current()), windowDays, now: Date.now, selected, keys });
+  const walk = recheckWalk({ store, keyNow: () => signaturesInUse(input.engine.current()), windowDays, now: Date.now, selected, keys, ...(input.filesInFlight ? { filesInFlight: input.filesInFlight } : {}) });
   return {
     walks: { recheck: walk },
     quarantine,

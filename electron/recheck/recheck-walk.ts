@@ -24,7 +24,12 @@ export interface RecheckWalkInput {
   selected: Map<number, Map<string, SeenFile>>;
   /** Per recheck job: the signature key it judges under (its clean verdicts are remembered under it). */
   keys: Map<number, string>;
+  /** Files in the scan pipeline's line or in flight now, the recheck's own among them: it gives way to any other (low priority). */
+  filesInFlight?: () => number;
 }
+
+/** How often a recheck that gave way looks again whether the other scans are done. */
+const GIVE_WAY_MS = 200;
 
 export function recheckWalk(input: RecheckWalkInput): JobWalk {
   return async function* walk(run) {
@@ -55,6 +60,8 @@ export function recheckWalk(input: RecheckWalkInput): JobWalk {
         picked.set(seen.path, seen);
         // Recorded before a restart: counted as found, not judged twice.
         if (run.recorded?.has(seen.path)) continue;
+        // Low priority: while other files (a drop, a watched folder, another job) are in the pipeline, none is added.
+        while (input.filesInFlight && input.filesInFlight() > run.pending.size && !run.cancelled && !run.stopping) await delay(GIVE_WAY_MS);
         yield { ok: true, path: seen.path, size: now.size, mtimeMs: Number(BigInt(now.mtimeNs) / 1_000_000n) };
       }
     }
@@ -76,3 +83,5 @@ export const sameIdentity = (a: FileIdentity, b: FileIdentity): boolean =>
   a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
 
 export { identityNow };
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
