@@ -81,7 +81,7 @@ export const JobRow = memo(function JobRow({ progress }: { progress: JobProgress
         <>
           <progress
             className="job__progress"
-            aria-label={t(STATUS_KEYS[job.status])}
+            aria-label={t(statusKey(job))}
             max={measured ? Math.max(1, c.found) : undefined}
             value={measured ? done : undefined}
           />

@@ -2,12 +2,12 @@
 // scan (the home folder) or a custom scan of chosen folders. Each starts a job, whose
 // row appears in the list of this computer's scans below.
 import type { ReactElement } from 'react';
-import type { JobKind } from '../../shared/jobs/job.ts';
+import type { JobStart } from '../../shared/jobs/job.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
 import type { MessageKey } from '../i18n/messages.ts';
 import { startJob } from './job-actions.ts';
 
-const CHOICES: ReadonlyArray<{ kind: JobKind; label: MessageKey; hint: MessageKey }> = [
+const CHOICES: ReadonlyArray<{ kind: JobStart['kind']; label: MessageKey; hint: MessageKey }> = [
   { kind: 'quick', label: 'jobs.start.quick', hint: 'jobs.start.quickHint' },
   { kind: 'full', label: 'jobs.start.full', hint: 'jobs.start.fullHint' },
   { kind: 'custom', label: 'jobs.start.custom', hint: 'jobs.start.customHint' },

@@ -3,11 +3,12 @@
 // the job's events (each change of state is one); an answer can be older than an
 // event that overtook it, so it only adds a row the events have not brought yet.
 import { notifyFailure } from '../bridge/error-notice.ts';
-import type { JobKind } from '../../shared/jobs/job.ts';
+import type { JobStart } from '../../shared/jobs/job.ts';
 import { api, call } from '../bridge/api.ts';
 import { verdictStore } from '../store/store.ts';
 
-export async function startJob(kind: JobKind): Promise<void> {
+/** The kinds a user starts (a recheck or a drive's scan is started by Verdict). */
+export async function startJob(kind: JobStart['kind']): Promise<void> {
   const store = verdictStore.getState();
   let roots: string[] | undefined;
   if (kind === 'custom') {

@@ -1,19 +1,21 @@
 // Settings › Removable drives (issue 29 §2): when a drive is mounted, ask (a notice with
 // Scan and Not now), scan it, or do nothing; drives over the size cap are only offered; the
 // drives kept by *Always for this drive* (by filesystem UUID), each removable here.
-import { useId, useState, type ReactElement } from 'react';
+import { useEffect, useId, useState, type ReactElement } from 'react';
 import { displayName } from '../../shared/display-name.ts';
 import { DRIVE_SCAN_WHEN, type DriveScanWhen, type DriveSettings as Drives } from '../../shared/settings/drives.ts';
 import type { Settings } from '../../shared/settings/settings.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
 import type { MessageKey } from '../i18n/messages.ts';
-import { updateSettings } from './settings-actions.ts';
+import { refreshSettings, updateSettings } from './settings-actions.ts';
 
 const WHEN_KEYS: Record<DriveScanWhen, MessageKey> = { ask: 'drives.when.ask', auto: 'drives.when.auto', never: 'drives.when.never' };
 
 export function DriveSettings({ settings }: { settings: Settings }): ReactElement {
   const { t } = useTranslator();
   const drives = settings.drives;
+  // *Always for this drive* is chosen in a notice, outside the window: read the settings again when shown.
+  useEffect(() => void refreshSettings(), []);
   const save = (change: Partial<Drives>) => void updateSettings({ drives: { ...drives, ...change } });
   return (
     <section className="card" aria-labelledby="drives-title" data-testid="drive-settings" data-focus-scope>
