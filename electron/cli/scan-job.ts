@@ -150,6 +150,10 @@ function tellOtherUnfinished(core: CoreInternals, io: CliIo, ownId: number): voi
   for (const job of core.jobs.list()) {
     if (job.id === ownId || isFinalStatus(job.status)) continue;
     const done = job.counts.scanned + job.counts.couldNotScan + job.counts.skipped;
+    if (job.kind === 'recheck') {
+      io.stderr(`Not finished: the recheck after a signature update started ${job.startedAt.slice(0, 10)} (${done} files done). It goes on when Verdict starts, or with verdict recheck.`);
+      continue;
+    }
     io.stderr(
       `Not finished: the ${kindWord(job).toLowerCase()} scan of ${job.roots.map(displayName).join(', ')} started ${job.startedAt.slice(0, 10)} (${done} files done). ` +
         'It goes on when Verdict starts, or when you run that scan again.',
