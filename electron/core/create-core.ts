@@ -37,7 +37,9 @@ import { setupWatching } from './setup-watching.ts';
 import { collectStartupWarnings } from './startup-warnings.ts';
 import { watchApi } from './watch-api.ts';
 import { setupVirusTotal } from './setup-virustotal.ts';
-import { openSavedScans, type SavedScans } from '../saved-scans/saved-scans.ts';
+import type { SavedScans } from '../saved-scans/saved-scans.ts';
+import type { SavedScanSchedules } from '../saved-scans/saved-scan-schedules.ts';
+import { setupSavedScans } from './setup-saved-scans.ts';
 import { savedScansApi } from './saved-scans-api.ts';
 import { feedsApi } from '../feeds/feeds-api.ts';
 
@@ -63,6 +65,8 @@ export interface CoreInternals extends Core {
   readonly recheck: Recheck & { idle(): Promise<void>; quarantine: QuarantineRecheck };
   /** Custom scans kept under a name (electron/saved-scans/). */
   readonly savedScanStore: SavedScans;
+  /** The saved scans' schedules (null when schedules are off: the CLI), with settled() for tests. */
+  readonly savedScanSchedules: SavedScanSchedules | null;
   /** Removable drives, with check() for tests (absent unless watchDrives). */
   readonly drives?: Drives;
 }
@@ -114,9 +118,8 @@ async function openCore(dataDir: string, options: CoreOptions, tuning: CoreTunin
     // Retention at start runs before anything can await: a record recovery re-queues must not finish (and look old) first.
     const retention = setupRetention(ctx, history, events, jobs);
     const recheck = Object.assign(rechecking.start(jobs), { idle: () => rechecking.idle(), quarantine: rechecking.quarantine });
-    const savedScans = await openSavedScans({ dataDir, startJob: (request) => jobs.start(request) });
-    if (savedScans.setAside) ctx.log.warn({ file: savedScans.setAside }, 'saved-scans.json could not be read: set aside, no scan is saved now');
     const schedules = await setupSchedules(ctx, { jobs, history, uploadWaitsForConsent: () => scanning.scheduledUploadWaits() });
+    const { savedScans, schedules: savedScanSchedules } = await setupSavedScans(ctx, { jobs, history, uploadWaitsForConsent: () => scanning.scheduledUploadWaits() });
     const submit = createSubmit(scans, ctx.log);
     const watch = await setupWatching(ctx, { exclusions: scanning.exclusions, submit: (paths) => submit(paths, { origin: 'watch' }) });
     const drives = setupDrives(ctx, jobs, options.watchDrives === true);
@@ -134,6 +137,7 @@ async function openCore(dataDir: string, options: CoreOptions, tuning: CoreTunin
       schedules,
       recheck,
       savedScanStore: savedScans,
+      savedScanSchedules,
       savedScanChanges: savedScans,
       ...(drives ? { drives } : {}),
       async close() {

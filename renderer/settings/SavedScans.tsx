@@ -10,6 +10,8 @@ import type { ModeChoice } from '../../shared/scans/record.ts';
 import { api, call } from '../bridge/api.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
 import { verdictStore } from '../store/store.ts';
+import type { Schedule } from '../../shared/settings/schedules.ts';
+import { SavedScanSchedule, scheduleText } from './SavedScanSchedule.tsx';
 
 const MODES: readonly ModeChoice[] = ['auto', 'sync', 'async'];
 const lines = (text: string): string[] =>
@@ -19,7 +21,7 @@ const lines = (text: string): string[] =>
     .filter(Boolean);
 
 export function SavedScans(): ReactElement {
-  const { t } = useTranslator();
+  const { t, locale } = useTranslator();
   const [scans, setScans] = useState<SavedScan[]>([]);
   useEffect(() => {
     let live = true;
@@ -70,7 +72,9 @@ export function SavedScans(): ReactElement {
               <strong>
                 <bdi>{displayName(scan.name)}</bdi>
               </strong>{' '}
-              <span className="muted small">{scan.folders.map(displayName).join(', ')}</span>{' '}
+              <span className="muted small">
+                {[scan.folders.map(displayName).join(', '), scheduleText(t, locale, scan.schedule)].filter(Boolean).join(' · ')}
+              </span>{' '}
               <button type="button" className="button button--small button--primary" onClick={() => void run(scan.name)} aria-label={t('savedScans.runLabel', { name: displayName(scan.name) })}>
                 {t('savedScans.run')}
               </button>{' '}
@@ -94,6 +98,7 @@ function SaveForm({ onSave }: { onSave(scan: Parameters<typeof api.savedScans.sa
   const [basicOnly, setBasicOnly] = useState(false);
   const [force, setForce] = useState(false);
   const [mode, setMode] = useState<ModeChoice>('auto');
+  const [schedule, setSchedule] = useState<Schedule>({ repeat: 'off' });
   const ids = { name: useId(), folders: useId(), excluded: useId(), mode: useId() };
   const addFolder = async (): Promise<void> => {
     const picked = await call(api.files.pick('folder'));
@@ -101,7 +106,7 @@ function SaveForm({ onSave }: { onSave(scan: Parameters<typeof api.savedScans.sa
   };
   const submit = async (event: FormEvent): Promise<void> => {
     event.preventDefault();
-    if (await onSave({ name, folders: lines(folders), excluded: lines(excluded), basicOnly, force, mode })) {
+    if (await onSave({ name, folders: lines(folders), excluded: lines(excluded), basicOnly, force, mode, schedule })) {
       verdictStore.getState().notify('info', 'savedScans.saved', { name: displayName(name.trim()) });
       setName('');
       setFolders('');
@@ -109,6 +114,7 @@ function SaveForm({ onSave }: { onSave(scan: Parameters<typeof api.savedScans.sa
       setBasicOnly(false);
       setForce(false);
       setMode('auto');
+      setSchedule({ repeat: 'off' });
     }
   };
   return (
@@ -152,6 +158,7 @@ function SaveForm({ onSave }: { onSave(scan: Parameters<typeof api.savedScans.sa
           ))}
         </select>
       </div>
+      <SavedScanSchedule schedule={schedule} onChange={setSchedule} />
       <button type="submit" className="button button--primary" disabled={!name.trim() || lines(folders).length === 0}>
         {t('savedScans.save')}
       </button>

@@ -4,6 +4,7 @@
 // problem by where it is, are here too (the core and the CLI share them).
 import { z } from 'zod';
 import { modeChoiceSchema } from '../scans/record.ts';
+import { scheduleSchema } from '../settings/schedules.ts';
 
 export const MAX_SAVED_SCANS = 200;
 export const MAX_SAVED_SCAN_NAME = 80;
@@ -35,6 +36,8 @@ export const savedScanSchema = z
     /** Bypass verdict reuse: every file is scanned again. */
     force: z.boolean().default(false),
     mode: modeChoiceSchema.default('auto'),
+    /** When it runs by itself, like the quick and full scans' schedules (caught up once, never twice at once). */
+    schedule: scheduleSchema.default({ repeat: 'off' }),
   })
   .strict();
 export type SavedScan = z.infer<typeof savedScanSchema>;

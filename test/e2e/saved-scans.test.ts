@@ -1,5 +1,5 @@
 // Saved scans in the real renderer (Chromium) over the real core: Settings › Saved scans saves
-// a custom scan (a folder added with the folder dialog, one left out, an option), lists it,
+// a custom scan (a folder added with the folder dialog, one left out, an option, a daily time), lists it,
 // runs it (a custom job of the core, which finds the threat and leaves the folder out), exports it to a file and imports a file with a problem (named, nothing
 // changed); axe-clean, and in German.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -47,9 +47,11 @@ describe('Settings › Saved scans', () => {
       await expect.poll(() => section.getByLabel(en['savedScans.folders']).inputValue()).toBe(root);
       await section.getByLabel(en['savedScans.excluded']).fill(path.join(root, 'skip me'));
       await section.getByLabel(en['savedScans.force']).check();
+      await section.getByLabel(en['settings.schedules.repeat']).selectOption('daily');
       await section.getByRole('button', { name: en['savedScans.save'] }).click();
       await section.getByTestId('saved-scan').filter({ hasText: 'Work' }).waitFor();
-      expect(await real.core.savedScans.list()).toMatchObject({ ok: true, value: [{ name: 'Work', folders: [root], excluded: [path.join(root, 'skip me')], force: true }] });
+      expect(await real.core.savedScans.list()).toMatchObject({ ok: true, value: [{ name: 'Work', folders: [root], excluded: [path.join(root, 'skip me')], force: true, schedule: { repeat: 'daily', time: '09:00' } }] });
+      await section.getByTestId('saved-scan').getByText(`${root} · ${en['settings.schedules.repeat.daily']}, 09:00`).waitFor();
       expect(describeViolations(await axeViolations(page))).toEqual([]);
       await section.scrollIntoViewIfNeeded();
       await app.screenshot('saved-scans');

@@ -69,8 +69,8 @@ describe('saved scans', () => {
     await other.savedScanStore.save({ name: 'usb', folders: ['/old'] });
     expect(await other.savedScanStore.importFrom(file)).toEqual({ ok: true, value: { added: 1, replaced: 1 } });
     expect(other.savedScanStore.list()).toEqual([
-      { name: 'Downloads', folders: ['/home/u/Downloads'], excluded: [], basicOnly: true, force: false, mode: 'async' },
-      { name: 'USB', folders: ['/media/u/STICK'], excluded: ['/media/u/STICK/.Trash-1000'], basicOnly: false, force: false, mode: 'auto' },
+      { name: 'Downloads', folders: ['/home/u/Downloads'], excluded: [], basicOnly: true, force: false, mode: 'async', schedule: { repeat: 'off' } },
+      { name: 'USB', folders: ['/media/u/STICK'], excluded: ['/media/u/STICK/.Trash-1000'], basicOnly: false, force: false, mode: 'auto', schedule: { repeat: 'off' } },
     ]);
 
     const bad = join(dir.path, 'bad.json');

@@ -13,7 +13,7 @@ import { createTestCore, type TestCore } from './test-core.ts';
 
 vi.mock('electron', () => import('./fake-electron.ts'));
 
-const scan = (name: string): SavedScan => ({ name, folders: ['/home/u'], excluded: [], basicOnly: false, force: false, mode: 'auto' });
+const scan = (name: string): SavedScan => ({ name, folders: ['/home/u'], excluded: [], basicOnly: false, force: false, mode: 'auto', schedule: { repeat: 'off' } });
 
 describe('saved scans in the tray state', () => {
   it('lists them after the full scan, shortened and shown like every name, at most ten', () => {
