@@ -81,7 +81,8 @@ export function prepareRecheck(ctx: CoreContext, input: RecheckSetupInput): Rech
         selected,
         findings,
         log: ctx.log,
-        automatic: ctx.tuning.recheck?.automatic ?? true,
+        // Not in a CLI run (schedules off): a `scan` never starts another job; `verdict recheck` starts its own.
+        automatic: ctx.tuning.recheck?.automatic ?? ctx.tuning.schedules !== false,
         afterChange: (key) =>
           quarantine.run(key, stopQuarantine.signal).catch((error: unknown) => ctx.log.warn({ err: error }, 'the quarantine could not be judged again')),
         ...(ctx.tuning.recheck?.settleMs !== undefined ? { settleMs: ctx.tuning.recheck.settleMs } : {}),
