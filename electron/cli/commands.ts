@@ -36,6 +36,7 @@ const COMMANDS = {
   },
   'allow-name': async (args: string[]) => (await import('./allow-name.ts')).runAllowName(args, processIo()),
   'engine-settings': async (args: string[]) => (await import('./engine-settings.ts')).runEngineSettings(args, processIo()),
+  rules: async (args: string[]) => (await import('./rules.ts')).runRules(args, processIo()),
   feeds: async (args: string[]) => (await import('./feeds.ts')).runFeeds(args, processIo()),
 } satisfies Record<string, (args: string[]) => Promise<CommandOutcome>>;
 
@@ -71,6 +72,7 @@ Commands:
   recheck                      judge recent files again with the signatures in use now (verdict recheck --help)
   allow-name NAME              allow a detection name; --remove NAME, --list (verdict allow-name --help)
   engine-settings              what Verdict's own clamd detects (PUA) and its scan limits; change them (verdict engine-settings --help)
+  rules import FILE|FOLDER     your own YARA rules for Verdict's own clamd, each checked by ClamAV's loader; list, remove (verdict rules --help)
   feeds                        extra signature feeds for Verdict's own clamd: list, add, on, off, update (verdict feeds --help)
 
 Without a command, Verdict opens its window; files and folders named are scanned there.`;
