@@ -62,4 +62,6 @@ export interface DrivesState {
 export type DriveEvent =
   | { type: 'offer'; offer: DriveOffer }
   | { type: 'scanning'; drive: Drive; jobId: number }
+  /** *Not now*: the offer is withdrawn (from the tray too). */
+  | { type: 'declined'; drive: Drive }
   | { type: 'removed'; drive: Drive; jobId: number | null };

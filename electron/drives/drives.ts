@@ -64,7 +64,12 @@ export function createDrives(input: DrivesInput): Drives {
     check,
     offers: () => [...state.offers.values()],
     scan,
-    notNow: (mountPoint) => void state.offers.delete(mountPoint),
+    notNow(mountPoint) {
+      const offer = state.offers.get(mountPoint);
+      if (!offer) return;
+      state.offers.delete(mountPoint);
+      for (const listener of state.listeners) listener({ type: 'declined', drive: offer.drive });
+    },
     async alwaysFor(mountPoint) {
       const drive = state.drives.get(mountPoint);
       if (!drive?.uuid) return false;

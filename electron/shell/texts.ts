@@ -57,6 +57,8 @@ export interface ShellTexts {
   fullScan: string;
   /** A saved scan in the tray's menu. */
   runSaved(name: string): string;
+  /** A removable drive offered for a scan (issue 29 §2). */
+  scanDrive(label: string): string;
   /** The notice at the end of a scan job. */
   jobTitle(kind: JobKind, status: 'completed' | 'cancelled'): string;
   jobBody(counts: JobCounts, durationMs: number): string;
@@ -123,6 +125,7 @@ const en: ShellTexts = {
   quickScan: 'Quick scan',
   fullScan: 'Full scan',
   runSaved: (name) => `Run “${name}”`,
+  scanDrive: (label) => `Scan drive “${label}”`,
   jobTitle: (kind, status) => `${{ quick: 'Quick scan', full: 'Full scan', custom: 'Custom scan', recheck: 'Recheck after update', drive: 'Drive scan' }[kind]} ${status === 'completed' ? 'finished' : 'cancelled'}`,
   jobBody: (counts, durationMs) =>
     `${counts.scanned} ${counts.scanned === 1 ? 'file' : 'files'} scanned, ${counts.threats} ${counts.threats === 1 ? 'threat' : 'threats'}, ` +
@@ -185,6 +188,7 @@ const de: ShellTexts = {
   quickScan: 'Schnellprüfung',
   fullScan: 'Vollständige Prüfung',
   runSaved: (name) => `„${name}“ starten`,
+  scanDrive: (label) => `Laufwerk „${label}“ prüfen`,
   jobTitle: (kind, status) =>
     `${{ quick: 'Schnellprüfung', full: 'Vollständige Prüfung', custom: 'Benutzerdefinierte Prüfung', recheck: 'Nachprüfung nach dem Update', drive: 'Laufwerksprüfung' }[kind]} ${status === 'completed' ? 'abgeschlossen' : 'abgebrochen'}`,
   jobBody: (counts, durationMs) =>

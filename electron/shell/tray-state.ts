@@ -31,6 +31,8 @@ export interface TrayState {
   nextScan: { kind: ScheduledKind; at: string } | null;
   /** The names of the saved scans, each a menu item that runs it. */
   savedScans: readonly string[];
+  /** Removable drives offered and not answered yet (electron/drives/), each a menu item that scans it. */
+  driveOffers: ReadonlyArray<{ mountPoint: string; label: string }>;
 }
 
 export const RECENT_LIMIT = 5;
@@ -43,6 +45,7 @@ export const initialTrayState: TrayState = {
   protection: null,
   nextScan: null,
   savedScans: [],
+  driveOffers: [],
 };
 
 /** At most this many saved scans in the menu (the rest are run from the window). */
@@ -51,6 +54,11 @@ export const TRAY_SAVED_LIMIT = 10;
 export function withSavedScans(state: TrayState, names: readonly string[]): TrayState {
   const next = names.slice(0, TRAY_SAVED_LIMIT);
   return next.length === state.savedScans.length && next.every((name, i) => name === state.savedScans[i]) ? state : { ...state, savedScans: next };
+}
+
+export function withDriveOffers(state: TrayState, offers: ReadonlyArray<{ mountPoint: string; label: string }>): TrayState {
+  const same = offers.length === state.driveOffers.length && offers.every((offer, i) => offer.mountPoint === state.driveOffers[i]?.mountPoint);
+  return same ? state : { ...state, driveOffers: offers.map(({ mountPoint, label }) => ({ mountPoint, label })) };
 }
 
 export function reduceTray(state: TrayState, event: ScanEvent): TrayState {
@@ -136,6 +144,7 @@ export type TrayAction =
   | { type: 'show-scan'; id: string }
   | { type: 'start-job'; kind: 'quick' | 'full' }
   | { type: 'run-saved'; name: string }
+  | { type: 'scan-drive'; mountPoint: string }
   | { type: 'quit' };
 
 export type TrayMenuItem = { type: 'separator' } | { type: 'item'; label: string; enabled: boolean; action: TrayAction | null };
@@ -178,6 +187,7 @@ export function trayMenu(state: TrayState, texts: ShellTexts): TrayMenuItem[] {
     { type: 'item', label: texts.quickScan, enabled: true, action: { type: 'start-job', kind: 'quick' } },
     { type: 'item', label: texts.fullScan, enabled: true, action: { type: 'start-job', kind: 'full' } },
     ...state.savedScans.map((name): TrayMenuItem => ({ type: 'item', label: texts.runSaved(shorten(displayName(name), 40)), enabled: true, action: { type: 'run-saved', name } })),
+    ...state.driveOffers.map((offer): TrayMenuItem => ({ type: 'item', label: texts.scanDrive(shorten(displayName(offer.label), 40)), enabled: true, action: { type: 'scan-drive', mountPoint: offer.mountPoint } })),
     { type: 'separator' },
     { type: 'item', label: texts.recentVerdicts, enabled: false, action: null },
     ...recent,

@@ -14,6 +14,7 @@ import {
   trayTooltip,
   withProtection,
   withSavedScans,
+  withDriveOffers,
   withSchedules,
   withWatch,
   type TrayAction,
@@ -23,7 +24,7 @@ import {
 import { shellLanguage, textsFor, type ShellTexts } from './texts.ts';
 
 export interface TrayOptions {
-  core: Pick<Core, 'onEvent' | 'watch' | 'settings'> & Partial<Pick<Core, 'protection' | 'schedules' | 'scanJobs' | 'savedScans' | 'savedScanChanges'>>;
+  core: Pick<Core, 'onEvent' | 'watch' | 'settings'> & Partial<Pick<Core, 'protection' | 'schedules' | 'scanJobs' | 'savedScans' | 'savedScanChanges' | 'drives'>>;
   /** PNG file for each icon state. */
   iconPath(icon: TrayIcon): string;
   onOpen(): void;
@@ -78,6 +79,10 @@ export function createTray(options: TrayOptions): TrayController {
           options.onOpen();
         });
         return;
+      case 'scan-drive':
+        // As from its notice: the window's job row shows the scan, its end is a notification.
+        void core.drives?.scan(action.mountPoint).catch((error: unknown) => log.warn({ err: error }, 'could not scan a drive from the tray'));
+        return;
       case 'set-paused':
         void core.watch.setAllPaused(action.paused).then((result) => {
           if (result.ok) update(withWatch(state, result.value));
@@ -123,6 +128,8 @@ export function createTray(options: TrayOptions): TrayController {
   if (core.schedules) update(withSchedules(state, core.schedules.view()));
   const stopSaved = core.savedScanChanges?.onChange((scans) => update(withSavedScans(state, scans.map((scan) => scan.name))));
   void core.savedScans?.list().then((result) => result.ok && update(withSavedScans(state, result.value.map((scan) => scan.name))));
+  const driveOffers = () => update(withDriveOffers(state, core.drives?.offers().map(({ drive }) => drive) ?? []));
+  const stopDrives = core.drives?.onEvent(driveOffers);
   const refreshTexts = () =>
     void shellLanguage(core.settings)
       .then((language) => {
@@ -143,6 +150,7 @@ export function createTray(options: TrayOptions): TrayController {
       stopProtection?.();
       stopSchedules?.();
       stopSaved?.();
+      stopDrives?.();
       tray.destroy();
     },
   };
