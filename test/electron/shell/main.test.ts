@@ -51,8 +51,8 @@ describe('electron/main.ts', () => {
     expect(startup).toEqual({ schemes: 1, sandbox: 1, locks: 1 });
   });
 
-  it('creates the core in the user data folder', () => {
-    expect(hoisted.options).toEqual([{ dataDir: path.join(tmp, 'userData'), logFile: path.join(tmp, 'logs', 'core.log'), secrets: expect.anything(), power: expect.anything() }]);
+  it('creates the core in the user data folder, watching for removable drives', () => {
+    expect(hoisted.options).toEqual([{ dataDir: path.join(tmp, 'userData'), logFile: path.join(tmp, 'logs', 'core.log'), secrets: expect.anything(), power: expect.anything(), watchDrives: true }]);
   });
 
   it('gives the core the power supply as the powerMonitor tells it (battery, wake-ups)', () => {
