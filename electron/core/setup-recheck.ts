@@ -49,6 +49,10 @@ export function prepareRecheck(ctx: CoreContext, input: RecheckSetupInput): Rech
     store,
     selected,
     keys,
+    windowStart: () => {
+      const days = ctx.settings.get().recheckAfterUpdateDays;
+      return days > 0 ? Date.now() - days * 86_400_000 : null;
+    },
     onFinding: (finding) => {
       ctx.log.warn({ scanId: finding.record.id, previousId: finding.previousId, detailed: finding.record.detailed }, 'a file judged clean before is detected now');
       for (const listener of [...findings]) listener(finding);

@@ -28,6 +28,8 @@ export interface RecheckLink {
 export interface RecheckStore {
   /** Writes these sightings in one transaction; `keepFirstSeen`: a recheck's own scans keep the first sighting as it was. */
   remember(files: readonly SeenFile[]): void;
+  /** Files first seen before `ms` leave it: outside the window they are never selected (retention of this table). */
+  forgetFirstSeenBefore(ms: number): void;
   /** A file no longer judged clean (a threat, scanned in part…): it leaves the selection. */
   forget(file: Pick<FileIdentity, 'dev' | 'ino'>): void;
   /**
@@ -73,6 +75,7 @@ export function recheckStoreOn(db: DatabaseSync, write: Write): RecheckStore {
        first_seen_ms = min(recheck_files.first_seen_ms, excluded.first_seen_ms)`,
   );
   const remove = db.prepare('DELETE FROM recheck_files WHERE dev = ? AND ino = ?');
+  const removeOlder = db.prepare('DELETE FROM recheck_files WHERE first_seen_ms < ?');
   const select = db.prepare(
     `SELECT ${COLUMNS} FROM recheck_files WHERE first_seen_ms >= ? AND signature_key <> ? AND (first_seen_ms, dev, ino) > (?, ?, ?)
      ORDER BY first_seen_ms, dev, ino LIMIT ?`,
@@ -92,6 +95,7 @@ export function recheckStoreOn(db: DatabaseSync, write: Write): RecheckStore {
       });
     },
     forget: (file) => void write(() => remove.run(file.dev, file.ino)),
+    forgetFirstSeenBefore: (ms) => void write(() => removeOlder.run(Math.floor(ms))),
     candidates(sinceMs, key, limit, after = null) {
       const rows = select.all(Math.floor(sinceMs), key, after?.firstSeenMs ?? -1, after?.dev ?? '', after?.ino ?? '', limit) as unknown as Row[];
       return rows.map(seenOf);

@@ -81,6 +81,8 @@ export function createRecheck(input: RecheckInput): Recheck {
   }
 
   async function startJob(origin: JobState['origin']): Promise<JobState> {
+    // Files first seen before the window are never selected again: they leave the table (its retention).
+    input.store.forgetFirstSeenBefore(windowStart());
     // Only the last jobs' selections are kept, for their late findings (a threat's quarantine can end after its job).
     for (const id of [...input.selected.keys()]) if (input.jobs.get(id)?.status === 'completed') input.selected.delete(id);
     const job = await input.jobs.start({ kind: 'recheck', origin, force: true });

@@ -23,6 +23,8 @@ export interface RecheckFinding {
 
 export interface SeenFilesInput {
   store: Pick<RecheckStore, 'remember' | 'forget' | 'find' | 'link'>;
+  /** The window's start now (ms): a file first seen before it is never selected, so it is not remembered (null: the recheck is off). */
+  windowStart: () => number | null;
   /** The files a running recheck job handed over, by job id and path (recheck-walk.ts). */
   selected: ReadonlyMap<number, ReadonlyMap<string, SeenFile>>;
   /**
@@ -90,6 +92,9 @@ export function createSeenFiles(input: SeenFilesInput): SeenFiles {
       const mtimeMs = Number(BigInt(file.mtimeNs) / 1_000_000n);
       const firstSeenMs = earlier ? earlier.firstSeenMs : jobId === null ? Date.parse(record.queuedAt) : mtimeMs;
       const origin = earlier ? earlier.origin : jobId === null ? record.origin : 'job';
+      // Outside the window (an old file a full scan met, or the recheck off): never selected, not kept.
+      const windowStart = input.windowStart();
+      if (windowStart === null || firstSeenMs < windowStart) return null;
       return { file, path: record.path, signatureKey: key, recordId: record.id, origin, firstSeenMs };
     }
     if (record.status !== 'completed') return null;

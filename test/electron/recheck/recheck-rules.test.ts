@@ -56,7 +56,7 @@ function setup(selected = 5, fullFirst = false) {
     },
   };
   if (fullFirst) add(job(100, 'full'));
-  const store = { count: () => selected, linkOf: () => null } as unknown as RecheckStore;
+  const store = { count: () => selected, linkOf: () => null, forgetFirstSeenBefore: () => {} } as unknown as RecheckStore;
   const recheck = createRecheck({
     store,
     jobs: fakeJobs as never,
