@@ -2,6 +2,7 @@
 // tells each letter's type, label, volume serial number (shown as `ABCD-1234`, as Linux
 // shows a FAT drive's UUID) and size. Pure functions over recorded outputs; the source wires them.
 import { execFile } from 'node:child_process';
+import { access } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { z } from 'zod';
 import type { Drive, DriveSource } from './drive.ts';
@@ -49,16 +50,23 @@ export function parseLogicalDisks(json: string, systemDrive = 'C:'): Drive[] {
 
 const run = promisify(execFile);
 const LIST = 'Get-CimInstance Win32_LogicalDisk | Select-Object DeviceID,DriveType,VolumeName,VolumeSerialNumber,Size,FileSystem | ConvertTo-Json -Compress';
+/** A: and B: are left out: looking at a floppy letter can stall or prompt. */
+const LETTERS = 'CDEFGHIJKLMNOPQRSTUVWXYZ'.split('');
 
-/** The Windows source (not run on the Linux build machines): the first listing is the letters already there. */
+/**
+ * The Windows source (not run on the Linux build machines). Each look only asks which drive letters
+ * exist (cheap); PowerShell's listing is run once for a new letter, to tell its type, label and serial.
+ */
 export function windowsDriveSource(systemDrive = process.env.SystemDrive ?? 'C:'): DriveSource {
-  let last = new Map<string, Drive>();
   return {
     async list() {
-      const { stdout } = await run('powershell.exe', ['-NoProfile', '-NonInteractive', '-Command', LIST], { timeout: 15_000, encoding: 'utf8', windowsHide: true }).catch(() => ({ stdout: '[]' }));
-      last = new Map(parseLogicalDisks(stdout, systemDrive).map((drive) => [drive.mountPoint, drive]));
-      return [...last.values()].map(({ mountPoint, device, fsType }) => ({ mountPoint, device, fsType }));
+      const present = await Promise.all(LETTERS.map(async (letter) => ((await access(`${letter}:\\`).then(() => true, () => false)) ? letter : null)));
+      return present.flatMap((letter) => (letter && `${letter}:` !== systemDrive.toUpperCase() ? [{ mountPoint: `${letter}:\\`, device: `${letter}:`, fsType: '' }] : []));
     },
-    identify: async (mount) => last.get(mount.mountPoint) ?? { ...mount, label: mount.device, uuid: null, sizeBytes: null },
+    async identify(mount) {
+      const { stdout } = await run('powershell.exe', ['-NoProfile', '-NonInteractive', '-Command', LIST], { timeout: 15_000, encoding: 'utf8', windowsHide: true }).catch(() => ({ stdout: '[]' }));
+      // A network share or an optical drive is no removable drive: not in the parsed list.
+      return parseLogicalDisks(stdout, systemDrive).find((drive) => drive.mountPoint === mount.mountPoint) ?? null;
+    },
   };
 }
