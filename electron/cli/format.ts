@@ -2,6 +2,7 @@
 // Plain: `CLEAN  path  (detailed)`, `BASIC  path  (basic checks only …)`, `PARTIAL path  (scanned in part: reason)`,
 // `THREAT path  (detailed: findings)`,
 // `ALLOWED path  (detailed; allowed by you)`, `ALLOWED path  (detailed: findings; detection allowed by you)`, `ERROR  path  (message)`; JSON: one object per line.
+import { findingLabel } from '../../shared/scans/finding-label.ts';
 import { displayName } from '../../shared/display-name.ts';
 import type { EngineIdentity } from '../../shared/engine/engine-identity.ts';
 import { COVERAGE_REASON_TEXT, coverageReasons } from '../../shared/scans/coverage.ts';
@@ -45,7 +46,7 @@ export function formatPlain(record: ScanRecord): string {
 
 /** An unsafe verdict's label with its findings' names (and signature feed): `infected: Win.Test.EICAR_HDB-1`, `infected: X.UNOFFICIAL (feed: URLhaus)`. */
 function withFindings(record: ScanRecord): string {
-  const names = record.findings.map((finding) => (finding.feed ? `${finding.name} (feed: ${finding.feed})` : finding.name)).join(', ');
+  const names = record.findings.map((finding) => (finding.feed ? `${finding.name} (feed: ${finding.feed})` : findingLabel(finding))).join(', ');
   return names ? `${record.detailed ?? 'unsafe'}: ${names}` : (record.detailed ?? 'unsafe');
 }
 

@@ -1,5 +1,6 @@
 // Everything known about the selected scan, what the verdict means, and for a
 // failure what went wrong and what to do next.
+import { findingLabel } from '../../shared/scans/finding-label.ts';
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
 import { displayName } from '../../shared/display-name.ts';
 import { isExclusionReason, LINK_OUTSIDE } from '../../shared/scans/exclusion.ts';
@@ -148,7 +149,7 @@ function RecordDetails({ record }: { record: ScanRecord }): ReactElement {
                 <li key={i}>
                   {/* The engine's own words (a signature name, an engine's id): English, shown like every name. */}
                   <bdi className="mono" lang={TOOL_LANGUAGE} data-testid="finding-name">
-                    {displayName(finding.name)}
+                    {displayName(findingLabel(finding))}
                   </bdi>
                   {finding.engine ? (
                     <span className="muted">

@@ -32,6 +32,8 @@ export const findingSchema = z.looseObject({
   name: z.string(),
   engine: z.string().optional(),
   feed: z.string().optional(),
+  /** The file of the user's own YARA rule that made it (a finding named `YARA.RULE…`): it reads `YARA: RULE (FILE)`. */
+  ruleFile: z.string().max(4096).optional(),
 });
 export type Finding = z.infer<typeof findingSchema>;
 

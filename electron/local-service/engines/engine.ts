@@ -9,6 +9,8 @@ export interface EngineFinding {
   name: string;
   /** The signature feed (its name) whose signature this is (electron/feeds/), when Verdict's own clamd found it with one. */
   feed?: string;
+  /** The file of the user's own YARA rule that made it (electron/rules/), shown as `YARA: RULE (FILE)`. */
+  ruleFile?: string;
 }
 
 export interface EngineVerdict {

@@ -9,7 +9,7 @@ import { ENGINE_FAILED_UNEXPECTEDLY } from './scan-view.ts';
 
 /** `engineName`: the engine's name when it answered (the live engine's changes with ClamAV's presence). */
 export function resultOfVerdict(verdict: EngineVerdict, engineName: string): ScanResult {
-  const findings = verdict.findings.map((finding) => ({ name: String(finding.name), engine: engineName, ...(finding.feed ? { feed: String(finding.feed) } : {}) }));
+  const findings = verdict.findings.map((finding) => ({ name: String(finding.name), engine: engineName, ...(finding.feed ? { feed: String(finding.feed) } : {}), ...(finding.ruleFile ? { ruleFile: String(finding.ruleFile) } : {}) }));
   return { safe: verdict.safe === true, detailed: String(verdict.detailed), findings };
 }
 

@@ -124,8 +124,11 @@ describe.skipIf(findClamscan() === null)('verdict rules', () => {
     await writeFile(plain, 'VERDICT-YARA-BROKEN and VERDICT-MANY-001, which no loaded rule knows\n');
     const scan = await verdict(['scan', '--engine', 'auto', '--data-dir', data, good, after, plain]);
     expect(scan.code, scan.stderr).toBe(1);
-    expect(scan.stdout).toContain(`THREAT ${good}  (infected: YARA.VerdictGood.UNOFFICIAL`);
-    expect(scan.stdout).toContain(`THREAT ${after}  (infected: YARA.VerdictAfterBroken.UNOFFICIAL`);
+    // Findings read YARA: RULE (FILE).
+    expect(scan.stdout).toContain(`THREAT ${good}  (infected: YARA: VerdictGood (mine.yar))`);
+    expect(scan.stdout).toContain(`THREAT ${after}  (infected: YARA: VerdictAfterBroken (mine.yar))`);
+    const json = await verdict(['scan', '--engine', 'auto', '--json', '--data-dir', data, good]);
+    expect(JSON.parse(json.stdout)).toMatchObject({ findings: [{ name: 'YARA.VerdictGood.UNOFFICIAL', ruleFile: 'mine.yar' }] });
     expect(scan.stdout).toContain(`CLEAN  ${plain}  (clean)`);
 
     const removed = await inProcess(['remove', '--data-dir', data, 'VerdictGood']);

@@ -18,6 +18,7 @@ import { readKnownClamav, writeKnownClamav, type KnownClamav } from './clamav-kn
 import { endpointOfLabel, stateFor, type LiveEngineState } from './live-state.ts';
 import { LiveSelfTest, type SelfTestTarget } from './live-self-test.ts';
 import type { DetectionSettings } from '../../../../shared/settings/detection.ts';
+import { attributeRules } from '../../../rules/attribute-rules.ts';
 
 export type { LiveEngineState } from './live-state.ts';
 
@@ -243,7 +244,8 @@ export class LiveEngine implements ScanEngine {
   /** A finding of Verdict's own clamd on Verdict's own folder names its signature feed (electron/feeds/). */
   #withFeeds(verdict: EngineVerdict, status: ProtectionStatus): EngineVerdict {
     const own = this.#options.ownClamd;
-    return status.engine.source === 'own' && own && own.databaseDir === undefined ? attributeFeeds(verdict, own.dataDir) : verdict;
+    // And a finding of the user's own YARA rules names the rule's file (electron/rules/).
+    return status.engine.source === 'own' && own && own.databaseDir === undefined ? attributeRules(attributeFeeds(verdict, own.dataDir), own.dataDir) : verdict;
   }
 
   #clamdFor(where: string): ClamdEngine {
