@@ -149,6 +149,11 @@ export const api: VerdictApi = {
     remove: (id) => invoke('feeds:remove', id),
     update: () => invoke('feeds:update'),
   },
+  rules: {
+    list: () => invoke('rules:list'),
+    import: (paths) => invoke('rules:import', paths),
+    remove: (name) => invoke('rules:remove', name),
+  },
   app: {
     onShowScan: (listener) =>
       subscribe(EVENTS.showScan, (payload) => {

@@ -3,6 +3,7 @@
 // folder watcher, and offers it all as the Core interface. Every public
 // method returns a Result; nothing here throws at a caller after start.
 // Each capability is set up in its own setup-*.ts; this file only orders them.
+import { rulesApi } from '../rules/rules-api.ts';
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ScanEvent } from '../../shared/scans/record.ts';
@@ -164,6 +165,7 @@ async function openCore(dataDir: string, options: CoreOptions, tuning: CoreTunin
       savedScans: savedScansApi(guard, savedScans, jobs),
       virusTotal: setupVirusTotal(ctx, guard),
       feeds: feedsApi({ guard, dataDir, afterChange: () => protection.refresh() }),
+      rules: rulesApi({ guard, dataDir, afterChange: () => protection.refresh() }),
     };
   } catch (error) {
     await teardown.run();

@@ -1,6 +1,7 @@
 // The API the preload exposes as `window.verdict`, declared once: the preload
 // implements it over IPC, the e2e test bridge implements it over HTTP, and the
 // renderer's type for `window.verdict` is this interface.
+import { RULES_CHANNELS, type RulesApi } from '../rules/rules-api.ts';
 import { z } from 'zod';
 import type { AllowedContent, BulkOutcome, QuarantineEntry } from '../quarantine/entry.ts';
 import type { Result } from '../result.ts';
@@ -278,6 +279,8 @@ export interface VerdictApi {
   savedScans: SavedScansApi;
   /** Extra signature feeds for Verdict's own clamd (shared/feeds/). */
   feeds: FeedsApi;
+  /** The user's own YARA rules, checked by ClamAV's loader (shared/rules/). */
+  rules: RulesApi;
   app: {
     /** Fired when the main process asks the UI to show a scan (notification click). */
     onShowScan(listener: (id: string) => void): Unsubscribe;
@@ -290,7 +293,7 @@ export interface VerdictApi {
  * `files`, `fileManagerMenus` and `app` belong to the Electron shell. The exception is `history:export`:
  * the shell asks for the file with its save dialog, then calls `core.history.export(path, …)`.
  */
-export type CoreApi = Pick<VerdictApi, 'scans' | 'settings' | 'watch' | 'quarantine' | 'protection' | 'scanJobs' | 'virusTotal' | 'feeds'> & {
+export type CoreApi = Pick<VerdictApi, 'scans' | 'settings' | 'watch' | 'quarantine' | 'protection' | 'scanJobs' | 'virusTotal' | 'feeds' | 'rules'> & {
   savedScans: SavedScansCoreApi;
   history: Omit<VerdictApi['history'], 'export'> & {
     /** Streams the matching scans to `path` (written atomically). */
@@ -393,6 +396,7 @@ export const INVOKE_CHANNELS = {
   'fileManagerMenus:add': z.tuple([z.enum(['en', 'de'])]),
   'fileManagerMenus:remove': z.tuple([]),
   ...FEEDS_CHANNELS,
+  ...RULES_CHANNELS,
   ...VIRUSTOTAL_CHANNELS,
   ...SAVED_SCANS_CHANNELS,
 } as const;

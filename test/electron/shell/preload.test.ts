@@ -129,6 +129,9 @@ describe('named methods', () => {
       ['feeds:setEnabled', () => api.feeds.setEnabled('urlhaus', true), ['urlhaus', true]],
       ['feeds:remove', () => api.feeds.remove('a'), ['a']],
       ['feeds:update', () => api.feeds.update(), []],
+      ['rules:list', () => api.rules.list(), []],
+      ['rules:import', () => api.rules.import(['/home/user/rules.yar']), [['/home/user/rules.yar']]],
+      ['rules:remove', () => api.rules.remove('VerdictGood'), ['VerdictGood']],
     ];
     expect(cases.map(([channel]) => channel).sort()).toEqual(Object.keys(INVOKE_CHANNELS).sort());
     for (const [channel, call, args] of cases) {

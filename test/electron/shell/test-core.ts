@@ -320,6 +320,14 @@ export function createTestCore(): TestCore {
       remove: async () => ok({ feeds: [], databaseDir: '/data/clamav-db', blocked: null }),
       update: async () => ok({ feeds: [], databaseDir: '/data/clamav-db', blocked: null }),
     },
+    rules: {
+      list: async () => ok([]),
+      async import(paths) {
+        record('rules.import', [paths]);
+        return ok({ accepted: [], refused: [], rules: [] });
+      },
+      remove: async () => ok([]),
+    },
   };
   return core;
 }

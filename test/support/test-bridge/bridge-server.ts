@@ -78,6 +78,7 @@ export function createTestBridge(core: CoreApi, files: TestFiles): TestBridge {
       },
     },
     feeds: core.feeds,
+    rules: core.rules,
     history: { ...core.history, export: exportHistory },
     files,
     fileManagerMenus: files.fileManagerMenus ?? NO_FILE_MANAGER_MENUS,

@@ -166,6 +166,11 @@ export function installTestBridge(config: BrowserBridgeConfig): void {
       remove: (id) => invoke('feeds', 'remove', id),
       update: () => invoke('feeds', 'update'),
     },
+    rules: {
+      list: () => invoke('rules', 'list'),
+      import: (paths) => invoke('rules', 'import', paths),
+      remove: (name) => invoke('rules', 'remove', name),
+    },
     app: {
       onShowScan: (listener) => subscribe('showScan', (payload) => listener(payload as string)),
     },
