@@ -78,11 +78,11 @@ export function VirusTotalKey(): ReactElement {
         ) : null}
         <div className="field-row">
           <button type="submit" className="button" disabled={!draft}>
-            {status?.isSet ? t('settings.apiKeyReplace') : t('settings.apiKeySave')}
+            {status?.isSet ? t('virusTotal.keyReplace') : t('virusTotal.keySave')}
           </button>
           {status?.isSet ? (
             <button type="button" className="button button--quiet" onClick={() => void clear()}>
-              {t('settings.apiKeyClear')}
+              {t('virusTotal.keyClear')}
             </button>
           ) : null}
         </div>

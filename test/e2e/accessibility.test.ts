@@ -128,7 +128,7 @@ async function auditViews(app: AppHarness, t: Texts, files: Record<string, strin
   await page.getByRole('button', { name: t['settings.apply'] }).click();
   await page.getByRole('alert').getByText(t['settings.baseUrl.not_http']).waitFor();
   await page.getByTestId('api-key-input').fill('vk_a11y key');
-  await page.getByRole('button', { name: t['settings.apiKeySave'] }).click();
+  await page.getByRole('button', { name: t['settings.apiKeySave'], exact: true }).click();
   await page.getByTestId('api-key-error').waitFor();
   const relative = page.getByTestId('exclude-paths-global').getByRole('textbox');
   await relative.fill('relative/folder');
@@ -292,8 +292,6 @@ describe('focus is never lost (keyboard only)', () => {
     await tabTo(page, 'Add folder', isButton(en['watch.add']));
     await page.keyboard.press('Enter');
     await page.locator('.watched__item[data-watch-state=watching]').waitFor({ timeout: 30_000 });
-    await page.keyboard.press('Tab');
-    await page.keyboard.press('Tab');
     await tabTo(page, 'Remove', (element) => element.label === `Remove ${folder} from the watched folders`);
     await page.keyboard.press('Enter');
     await page.getByText(en['watch.empty']).waitFor();

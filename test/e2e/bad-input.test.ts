@@ -339,7 +339,7 @@ describe('a remote service that is not one', () => {
     await page.getByLabel(en['settings.backend.remote']).check();
     await applyServiceAddress(page, url);
     await page.getByTestId('api-key-input').fill('vk_e2e_html_0123456789abcdef');
-    await page.getByRole('button', { name: en['settings.apiKeySave'] }).click();
+    await page.getByRole('button', { name: en['settings.apiKeySave'], exact: true }).click();
     // Stored for the address just applied: the key waited for it to be saved.
     await expect.poll(async () => {
       const status = await real.core.settings.keyStatus();
@@ -377,7 +377,7 @@ describe('a remote service that is not one', () => {
     await applyServiceAddress(page, 'https://scan.example.invalid');
     const field = page.getByTestId('api-key-input');
     await field.fill('vk_schlüssel_0123456789');
-    await page.getByRole('button', { name: en['settings.apiKeySave'] }).click();
+    await page.getByRole('button', { name: en['settings.apiKeySave'], exact: true }).click();
     expect(await page.getByTestId('api-key-error').textContent()).toBe(en['settings.apiKey.non_ascii'].replace('{position}', '8'));
     expect(await field.getAttribute('aria-invalid')).toBe('true');
     await expect.poll(() => savedAddress(real)).toBe('https://scan.example.invalid');

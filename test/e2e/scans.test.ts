@@ -346,12 +346,12 @@ describe('settings', () => {
     expect(await field.getAttribute('type')).toBe('password');
     // A key pasted with a space in it: named (where), in the field's alert, and not stored.
     await field.fill('vk_e2e_5ecret 0123456789abcdef');
-    await page.getByRole('button', { name: en['settings.apiKeySave'] }).click();
+    await page.getByRole('button', { name: en['settings.apiKeySave'], exact: true }).click();
     expect(await page.getByTestId('api-key-error').textContent()).toBe(en['settings.apiKey.whitespace'].replace('{position}', '14'));
     expect(await field.getAttribute('aria-invalid')).toBe('true');
     expect(await real.core.settings.keyStatus()).toMatchObject({ ok: true, value: { isSet: false } });
     await field.fill(key);
-    await page.getByRole('button', { name: en['settings.apiKeySave'] }).click();
+    await page.getByRole('button', { name: en['settings.apiKeySave'], exact: true }).click();
     await expect.poll(() => field.inputValue()).toBe('');
     // Stored in the keychain (masked status), or the keychain's error is shown; never the key.
     const status = await real.core.settings.keyStatus();
@@ -406,7 +406,7 @@ describe('settings', () => {
     release();
     await page.getByTestId('privacy-settings').getByText(en['privacy.remoteNow'].replace('{host}', 'one.example.invalid')).waitFor();
     expect(await field.inputValue()).toBe('vk_e2e_first_0123456789abcdef');
-    await page.getByRole('button', { name: en['settings.apiKeySave'] }).click();
+    await page.getByRole('button', { name: en['settings.apiKeySave'], exact: true }).click();
     await expect.poll(() => keysFor).toEqual([{ key: 'vk_e2e_first_0123456789abcdef', baseUrl: 'https://one.example.invalid' }]);
 
     // 2. Saved before the address is: the key waits for it and goes to the new service, not the one before.
@@ -414,7 +414,7 @@ describe('settings', () => {
     await page.getByRole('button', { name: en['settings.apply'] }).click();
     await expect.poll(updates).toBe(2);
     await field.fill('vk_e2e_second_0123456789abcdef');
-    await page.getByRole('button', { name: en['settings.apiKeySave'] }).click();
+    await page.getByRole('button', { name: en['settings.apiKeySave'], exact: true }).click();
     await expect.poll(() => field.inputValue()).toBe('');
     release();
     await expect.poll(() => keysFor.length).toBe(2);

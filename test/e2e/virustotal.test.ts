@@ -68,7 +68,7 @@ describe('VirusTotal in the detail', () => {
     await page.getByRole('button', { name: en['nav.settings'] }).click();
     const settings = page.getByTestId('virustotal-settings');
     await settings.getByLabel(en['virusTotal.key']).fill(KEY);
-    await settings.getByRole('button', { name: en['settings.apiKeySave'] }).click();
+    await settings.getByRole('button', { name: en['virusTotal.keySave'] }).click();
     await settings.getByText(fill(en['settings.apiKeyStored'], { masked: `••••••••${KEY.slice(-4)}` })).waitFor();
     expect(await settings.getByLabel(en['virusTotal.key']).inputValue()).toBe('');
     expect(describeViolations(await axeViolations(page))).toEqual([]);
