@@ -87,11 +87,12 @@ async function send(p: Pipeline, { record, tracked, prepared, digests, service, 
   const mode = modeForUpload(record.mode, prepared.size, fallbackMode);
   const patch: ScanRecordPatch = { ...digests, status: 'uploading', pendingReason: engineWaitFor(p, service.label), error: null, backend: service.label, mode, submittedAt: isoNow(p) };
   // The engine on this machine: nothing is written before the file goes (a crash leaves it queued, to be
-  // scanned again); the patch is written with its verdict, in one grouped write.
+  // scanned again); the patch is written with its verdict, in one grouped write. Only a file that will wait
+  // there (ClamAV loading or gone) has its reason written now, grouped, so the history says why it waits.
   const carried = service.rescanAfterCrash === true ? patch : undefined;
   let current = record;
   if (carried) {
-    if (patch.pendingReason !== null) announce(p, record, patch);
+    if (patch.pendingReason !== null) current = saveHeld(p, record, patch, 'soon') ?? record;
   } else {
     // Committed before the POST (one write with the digests; uploads starting in the same turn
     // share the commit): from here on a crash is recovered by looking the reference up.

@@ -120,14 +120,13 @@ describe('a job started with basic checks only, resumed', () => {
     const files = await writeTree(root, 5);
     // Its files handed to the service, waiting there for ClamAV (the state a basic-only job's rows are in
     // when the app stops between their upload and the service's switch; made here without the flag).
-    // At the engine (no HTTP) nothing is written before a file goes (issue 26 §4): they wait there in the
-    // pipeline's hands while their rows still read queued, and a restart sends them again.
+    // At the engine (no HTTP) they wait as sent, their verdict not yet asked for again after a restart.
     const first = await openCore(path);
     const started = await first.jobs.start({ kind: 'custom', roots: [root], origin: 'cli', mode: 'async' });
-    const rowsWait = () => rowsOf(started.id).filter((row) => row.status === (path === 'http' ? 'processing' : 'queued')).length === 5;
-    await until(() => rowsWait() && (path === 'http' || first.pipelineState().active === 5), 'its rows wait at the service');
+    const waiting = () => rowsOf(started.id).filter((row) => row.status === (path === 'http' ? 'processing' : 'uploading')).length === 5;
+    await until(waiting, 'its rows wait at the service');
     await first.close();
-    expect(rowsWait()).toBe(true);
+    expect(waiting()).toBe(true);
     const db = new DatabaseSync(join(fixture.dataDir(), 'history.sqlite'));
     db.prepare('UPDATE jobs SET run_json = ? WHERE id = ?').run(JSON.stringify({ mode: 'async', basicOnly: true }), started.id);
     db.close();
