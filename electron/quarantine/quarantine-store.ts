@@ -15,8 +15,8 @@ import { DOUBLE_MARKS_SQL, fromStoredText, HOLDS_MARK_SQL, toStoredText } from '
 /** A pending restore: what it is for and where the file goes. */
 export type PendingAction = 'restore' | 'allow';
 
-/** An entry with the journal fields the renderer never sees. */
-export interface StoredEntry extends QuarantineEntry {
+/** An entry with the journal fields the renderer never sees (noLongerDetectedAt is the recheck's word on it, not a column). */
+export interface StoredEntry extends Omit<QuarantineEntry, 'noLongerDetectedAt'> {
   storedName: string;
   mtimeMs: number | null;
   action: PendingAction | null;
