@@ -36,6 +36,7 @@ const fullSettings: Settings = {
   startAtLoginOffered: true,
   scanSchedules: { quick: { repeat: 'daily', time: '12:30' }, full: { repeat: 'weekly', weekday: 0, time: '03:00' }, skipOnBattery: false },
   clamavDatabaseDir: '/srv/clamav-db',
+  clamd: { kind: 'address', address: 'tcp:127.0.0.1:3310' },
   autoUpdateSignatures: false,
   startOwnClamd: false,
   detection: { pua: { enabled: true, mode: 'except', categories: ['Tool', 'NetTool'] }, maxFileSizeMb: 50, maxScanSizeMb: 200, maxRecursion: 10, maxFiles: 5000, scanArchives: false, heuristicAlerts: false },
