@@ -2,14 +2,15 @@
 // YARA rules for Verdict's own clamd (issue 28 §4). Each rule is checked by ClamAV's own loader at
 // import; a rule it cannot load is refused with its file, line and why, and never stops the good
 // ones. ClamAV has no YARA modules (pe, hash, math…), no includes, and at most 64 strings a rule.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { extname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Language } from '../../shared/service-contract/limits.ts';
 import { defaultDataDir } from '../core/data-dir.ts';
 import type { RefusalCode, RefusedRule } from '../rules/check-rules.ts';
 import { importRules, installedRules, removeRules, RulesUnavailableError } from '../rules/rules-store.ts';
+import { ruleFiles } from '../rules/rule-files.ts';
 import { dataDirLanguage } from './cli-language.ts';
 import { CliExit, runCli, type CliIo } from './cli-options.ts';
 
@@ -107,21 +108,6 @@ function parse(argv: string[]) {
   if (action === 'list' && rest.length === 0) return { values: parsed.values, action, paths: [] } as const;
   if (action === 'remove' && (rest.length === 1) !== (parsed.values.file !== undefined)) return { values: parsed.values, action, paths: rest } as const;
   throw new CliExit(RULES_USAGE);
-}
-
-/** The rule files named: files as given, folders' `.yar`/`.yara` files (and their subfolders'). */
-function ruleFiles(paths: readonly string[]): string[] {
-  const found: string[] = [];
-  for (const path of paths.map((entry) => resolve(entry))) {
-    if (!statSync(path, { throwIfNoEntry: false })?.isDirectory()) {
-      found.push(path);
-      continue;
-    }
-    for (const name of readdirSync(path, { recursive: true, encoding: 'utf8' }).sort()) {
-      if (['.yar', '.yara'].includes(extname(name).toLowerCase())) found.push(join(path, name));
-    }
-  }
-  return found;
 }
 
 async function rules(argv: string[], io: CliIo): Promise<number> {

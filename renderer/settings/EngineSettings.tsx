@@ -11,6 +11,7 @@ import { ToolWords } from '../app/ToolWords.tsx';
 import { useVerdict } from '../store/use-verdict.ts';
 import { EngineChoice } from './EngineChoice.tsx';
 import { DetectionSettings } from './DetectionSettings.tsx';
+import { RulesSettings } from './RulesSettings.tsx';
 import { ClamdChoice } from './ClamdChoice.tsx';
 import { Fact } from '../app/Fact.tsx';
 
@@ -26,6 +27,7 @@ export function EngineSettings(): ReactElement {
       {view !== null && view.remote === null ? <EngineChoice setting="autoUpdateSignatures" /> : null}
       {view !== null && view.remote === null ? <EngineChoice setting="startOwnClamd" /> : null}
       <DetectionSettings />
+      {view !== null && view.remote === null ? <RulesSettings /> : null}
       {view !== null && view.remote === null ? <ClamdChoice /> : null}
     </section>
   );
