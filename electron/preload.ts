@@ -142,6 +142,9 @@ export const api: VerdictApi = {
     setKey: (key) => invoke('virusTotal:setKey', key),
     clearKey: () => invoke('virusTotal:clearKey'),
   },
+  overview: {
+    get: (request) => invoke('overview:get', request),
+  },
   feeds: {
     list: () => invoke('feeds:list'),
     add: (input) => invoke('feeds:add', input),

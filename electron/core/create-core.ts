@@ -38,6 +38,7 @@ import { setupWatching } from './setup-watching.ts';
 import { collectStartupWarnings } from './startup-warnings.ts';
 import { watchApi } from './watch-api.ts';
 import { setupVirusTotal } from './setup-virustotal.ts';
+import { overviewApi } from './overview-api.ts';
 import type { SavedScans } from '../saved-scans/saved-scans.ts';
 import type { SavedScanSchedules } from '../saved-scans/saved-scan-schedules.ts';
 import { setupSavedScans } from './setup-saved-scans.ts';
@@ -164,6 +165,7 @@ async function openCore(dataDir: string, options: CoreOptions, tuning: CoreTunin
       scanJobs: jobsApi(guard, jobs),
       savedScans: savedScansApi(guard, savedScans, jobs),
       virusTotal: setupVirusTotal(ctx, guard),
+      overview: overviewApi(guard, history, schedules),
       feeds: feedsApi({ guard, dataDir, afterChange: () => protection.refresh() }),
       rules: rulesApi({ guard, dataDir, afterChange: () => protection.refresh() }),
     };

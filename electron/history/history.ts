@@ -18,6 +18,7 @@ import { applyPatch, clearFinished, deleteOlderThan, insertRecords, keepLast, up
 import { migrate } from './migrations.ts';
 import { openCompactNames } from './job-files/compact-names.ts';
 import { openNameIndex } from './name-index.ts';
+import { historyOverview, type OverviewWindow } from './overview-queries.ts';
 import type { ScanRecordPatch } from './row-mapping.ts';
 import { quarantineJudgementsOn, recheckStoreOn, type QuarantineJudgements, type RecheckStore } from './recheck-candidates.ts';
 import { findUnchanged, forgetUnchanged, forgetUnchangedBefore, rememberUnchanged, type UnchangedEntry } from './unchanged-files.ts';
@@ -122,6 +123,8 @@ export interface History {
    */
   query(query: HistoryQuery): Page<ScanRecord>;
   counts(): QueueCounts;
+  /** The protection overview's counts over the user's last days (overview-queries.ts). */
+  overview(window: OverviewWindow): ReturnType<typeof historyOverview>;
   /** Streams matching records as CSV; a path is written atomically, a stream is left open. */
   exportCsv(target: ExportTarget, query?: ExportQuery): Promise<{ rows: number }>;
   /** Streams matching records as a JSON array of ScanRecords. */
@@ -208,6 +211,7 @@ function createHistory(db: DatabaseSync, file: string, warning: string | null, o
     // What is shown or exported is on disk: the writes waiting for their grouped commit go first.
     query: (query) => (group.flush(), queryPage(h, query)),
     counts: () => counts(h),
+    overview: (window) => (group.flush(), historyOverview(h, window)),
     exportCsv: (target, query = {}) => exportWith(h, csvChunks, target, query),
     exportJson: (target, query = {}) => exportWith(h, jsonChunks, target, query),
     deleteOlderThan: (iso) => {

@@ -30,6 +30,7 @@ import type { ProtectionView, SignatureUpdateOutcome } from '../engine/protectio
 import { jobIdSchema, jobStartSchema, type JobProgress, type JobStart, type JobUpdate } from '../jobs/job.ts';
 import { FEEDS_CHANNELS, type FeedsApi } from '../feeds/feeds-api.ts';
 import { VIRUSTOTAL_CHANNELS, type VirusTotalApi } from '../virustotal/lookup.ts';
+import { OVERVIEW_CHANNELS, type OverviewApi } from '../overview/overview.ts';
 import { SAVED_SCANS_CHANNELS, type SavedScansApi, type SavedScansCoreApi } from '../saved-scans/saved-scans-api.ts';
 
 export { watchedFolderPatchSchema, type WatchedFolderPatch };
@@ -277,6 +278,8 @@ export interface VerdictApi {
   virusTotal: VirusTotalApi;
   /** Custom scans kept under a name (shared/saved-scans/). */
   savedScans: SavedScansApi;
+  /** The protection overview's pictures (shared/overview/). */
+  overview: OverviewApi;
   /** Extra signature feeds for Verdict's own clamd (shared/feeds/). */
   feeds: FeedsApi;
   /** The user's own YARA rules, checked by ClamAV's loader (shared/rules/). */
@@ -293,7 +296,7 @@ export interface VerdictApi {
  * `files`, `fileManagerMenus` and `app` belong to the Electron shell. The exception is `history:export`:
  * the shell asks for the file with its save dialog, then calls `core.history.export(path, …)`.
  */
-export type CoreApi = Pick<VerdictApi, 'scans' | 'settings' | 'watch' | 'quarantine' | 'protection' | 'scanJobs' | 'virusTotal' | 'feeds' | 'rules'> & {
+export type CoreApi = Pick<VerdictApi, 'scans' | 'settings' | 'watch' | 'quarantine' | 'protection' | 'scanJobs' | 'virusTotal' | 'feeds' | 'rules' | 'overview'> & {
   savedScans: SavedScansCoreApi;
   history: Omit<VerdictApi['history'], 'export'> & {
     /** Streams the matching scans to `path` (written atomically). */
@@ -398,6 +401,7 @@ export const INVOKE_CHANNELS = {
   ...FEEDS_CHANNELS,
   ...RULES_CHANNELS,
   ...VIRUSTOTAL_CHANNELS,
+  ...OVERVIEW_CHANNELS,
   ...SAVED_SCANS_CHANNELS,
 } as const;
 export type InvokeChannel = keyof typeof INVOKE_CHANNELS;

@@ -307,6 +307,12 @@ export function createTestCore(): TestCore {
       },
       clearKey: async () => ok({ isSet: false, masked: null, keychainError: null }),
     },
+    overview: {
+      async get(request) {
+        record('overview.get', [request]);
+        return ok({ since: '2026-01-01T00:00:00.000Z', days: [], verdicts: [], topDetections: [], lastFullScan: null, nextScheduled: null });
+      },
+    },
     feeds: {
       list: async () => ok({ feeds: [], databaseDir: '/data/clamav-db', blocked: null }),
       async add(input) {

@@ -65,6 +65,7 @@ export function createTestBridge(core: CoreApi, files: TestFiles): TestBridge {
     protection: core.protection,
     scanJobs: core.scanJobs,
     virusTotal: core.virusTotal,
+    overview: core.overview,
     // As the shell does (electron/shell/saved-scan-files.ts): ask for the file, then the core writes or reads it.
     savedScans: {
       ...core.savedScans,

@@ -159,6 +159,9 @@ export function installTestBridge(config: BrowserBridgeConfig): void {
       setKey: (key) => invoke('virusTotal', 'setKey', key),
       clearKey: () => invoke('virusTotal', 'clearKey'),
     },
+    overview: {
+      get: (request) => invoke('overview', 'get', request),
+    },
     feeds: {
       list: () => invoke('feeds', 'list'),
       add: (input) => invoke('feeds', 'add', input),
