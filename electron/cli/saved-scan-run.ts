@@ -21,11 +21,11 @@ export async function runSavedScan(core: CoreInternals, io: CliIo, name: string,
     io.stderr(`No saved scan is named “${displayName(name)}”. ${names.length > 0 ? `Saved scans: ${names.join(', ')}.` : 'No scan is saved yet (the app saves them).'}`);
     return 2;
   }
-  io.stderr(`Saved scan “${displayName(scan.name)}”`);
   return runJobScan(core, io, {
     kind: 'custom',
     roots: scan.folders,
     excluded: scan.excluded,
+    savedScan: scan.name,
     mode: options.mode ?? scan.mode,
     force: options.force || scan.force,
     basicOnly: options.basicOnly || scan.basicOnly,

@@ -13,7 +13,7 @@ import { isFinalStatus } from '../../shared/jobs/job.ts';
 import type { JobEvent } from '../jobs/jobs.ts';
 import type { JobKind, JobState } from '../jobs/job-state.ts';
 import { createJobPrinter } from './job-printer.ts';
-import { summaryLine } from '../jobs/job-progress.ts';
+import { jobTitle, summaryLine } from '../jobs/job-progress.ts';
 import { checkEngineArgs, CliExit, COMMON_OPTIONS, type CliIo } from './cli-options.ts';
 
 export const JOB_USAGE = `  --job KIND           quick (Downloads, Desktop, Documents, the temp folder) or full (the home folder,
@@ -58,6 +58,8 @@ export interface JobScanInput {
   basicOnly?: boolean;
   /** Folders left out besides the kind's defaults (a saved scan's). */
   excluded?: readonly string[];
+  /** The saved scan run (`--saved NAME`): it names the job. */
+  savedScan?: string;
   json: boolean;
   /** A waiting row the run stops waiting for (no key, service down): counted as could not scan. */
   giveUp: (record: ScanRecord) => boolean;
@@ -83,7 +85,7 @@ export async function runJobScan(core: CoreInternals, io: CliIo, input: JobScanI
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    const request = { kind: input.kind, roots: input.roots, origin: 'cli' as const, mode: input.mode, force: input.force, basicOnly: input.basicOnly === true, settled: input.giveUp, ...(input.excluded ? { excluded: input.excluded } : {}) };
+    const request = { kind: input.kind, roots: input.roots, origin: 'cli' as const, mode: input.mode, force: input.force, basicOnly: input.basicOnly === true, settled: input.giveUp, ...(input.excluded ? { excluded: input.excluded } : {}), ...(input.savedScan ? { savedScan: input.savedScan } : {}) };
     const { job: started, continued } = await core.jobs.continueOrStart(request);
     jobId = started.id;
     out.excluded(started.excluded);
@@ -91,7 +93,7 @@ export async function runJobScan(core: CoreInternals, io: CliIo, input: JobScanI
     const buffered = early;
     early = null;
     for (const event of buffered) onEvent(event);
-    io.stderr(`${kindWord(started)} scan of ${started.roots.map(displayName).join(', ') || '(no folders found)'}`);
+    io.stderr(`${jobTitle(started)} of ${started.roots.map(displayName).join(', ') || '(no folders found)'}`);
     if (continued) {
       // Its files judged before the interruption are part of this scan's results: listed again, not scanned again.
       io.stderr(`Going on with this scan, interrupted before its end on ${started.startedAt.slice(0, 10)}: the files it judged then are listed first.`);
@@ -99,7 +101,7 @@ export async function runJobScan(core: CoreInternals, io: CliIo, input: JobScanI
     }
     // Rows that end from now on are told once each, as events (the history read above was synchronous).
     out.settled();
-    if (started.excluded.length > 0) io.stderr(`Left out by default: ${started.excluded.map(displayName).join(', ')}`);
+    leftOutLines(started).forEach((line) => io.stderr(line));
     const job = await Promise.race([core.jobs.finished(started.id), new Promise<null>((resolve) => (stop = () => resolve(null)))]);
     if (!job && !interrupted) throw core.jobs.stoppedBy(started.id) ?? new Error('The scan job stopped before its end.');
     if (!job || interrupted) {
@@ -143,7 +145,15 @@ export function basicOnlyLine(basicOnly: number): string {
   );
 }
 
-const kindWord = (job: JobState) => (job.kind === 'custom' ? 'Custom' : job.kind === 'quick' ? 'Quick' : 'Full');
+/** What the job leaves out: its defaults, and a saved scan's own folders as its settings'. */
+function leftOutLines(job: JobState): string[] {
+  const own = new Set(job.savedScan?.excluded);
+  const byDefault = job.excluded.filter((folder) => !own.has(folder));
+  return [
+    ...(byDefault.length > 0 ? [`Left out by default: ${byDefault.map(displayName).join(', ')}`] : []),
+    ...(job.savedScan && own.size > 0 ? [`Left out by the settings of “${displayName(job.savedScan.name)}”: ${[...own].map(displayName).join(', ')}`] : []),
+  ];
+}
 
 /** Other jobs this data folder has not finished (their runs stop when the CLI closes): said, so none is left unseen. */
 function tellOtherUnfinished(core: CoreInternals, io: CliIo, ownId: number): void {
@@ -155,7 +165,7 @@ function tellOtherUnfinished(core: CoreInternals, io: CliIo, ownId: number): voi
       continue;
     }
     io.stderr(
-      `Not finished: the ${kindWord(job).toLowerCase()} scan of ${job.roots.map(displayName).join(', ')} started ${job.startedAt.slice(0, 10)} (${done} files done). ` +
+      `Not finished: the ${job.savedScan ? jobTitle(job).replace(/^S/, 's') : jobTitle(job).toLowerCase()} of ${job.roots.map(displayName).join(', ')} started ${job.startedAt.slice(0, 10)} (${done} files done). ` +
         'It goes on when Verdict starts, or when you run that scan again.',
     );
   }

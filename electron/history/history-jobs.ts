@@ -64,12 +64,13 @@ const fromRow = (row: JobRow): JobState => ({
   ...driveFields(row.run_json),
 });
 
-/** A drive job's drive and stop reason, kept in its run options (no column of their own). */
-function driveFields(runJson: string | null): Pick<JobState, 'drive' | 'stopReason'> {
-  if (!runJson?.includes('"drive"')) return {};
+/** A drive job's drive and stop reason, a saved scan's name and left-out folders: kept in its run options (no column of their own). */
+function driveFields(runJson: string | null): Pick<JobState, 'drive' | 'stopReason' | 'savedScan'> {
+  if (!runJson?.includes('"drive"') && !runJson?.includes('"savedScan"')) return {};
   const parsed = jobRunOptionsSchema.safeParse(JSON.parse(runJson));
   if (!parsed.success) return {};
-  return { ...(parsed.data.drive ? { drive: parsed.data.drive } : {}), ...(parsed.data.stopReason ? { stopReason: parsed.data.stopReason } : {}) };
+  const { drive, stopReason, savedScan } = parsed.data;
+  return { ...(drive ? { drive } : {}), ...(stopReason ? { stopReason } : {}), ...(savedScan ? { savedScan } : {}) };
 }
 
 /** Stores a new job and how its files are scanned; returns its id. */

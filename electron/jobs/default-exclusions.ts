@@ -35,6 +35,15 @@ export function jobExclusionError(folder: string): RecordError {
   };
 }
 
+/** The skipped row's error for a folder a saved scan's settings leave out (named, so it never reads as a default). */
+export function savedScanExclusionError(folder: string, name: string): RecordError {
+  return {
+    code: 'excluded_path',
+    message: `Not scanned: ${folder} is excluded in the settings of the saved scan “${name}”; nothing in this folder was looked at.`,
+    params: { scope: 'saved', target: 'folder', rule: folder, name },
+  };
+}
+
 /** Whether a skipped row is one of the job's default exclusions (the CLI's exit code leaves these out: they are the job's design, not a problem). */
 export function isDefaultExclusionSkip(record: Pick<ScanRecord, 'status' | 'error'>, excluded: readonly string[]): boolean {
   const rule = record.error?.params?.rule;

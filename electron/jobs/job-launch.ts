@@ -2,6 +2,7 @@
 // from history, a caller attaching to one it did not start (the CLI run again), and a run
 // that stops before its end (interrupted: never left "running" with no one working on it).
 // createJobs (jobs.ts) wires them over JobsContext.
+import path from 'node:path';
 import type { ScanRecord } from '../../shared/scans/record.ts';
 import { LOCAL_LABEL } from '../backend/backend-state.ts';
 import type { Compactor } from './compact-jobs.ts';
@@ -29,7 +30,14 @@ export const runOptionsOf = (request: JobRequest): JobRunOptions => ({
   ...(request.force ? { force: true } : {}),
   ...(request.basicOnly ? { basicOnly: true } : {}),
   ...(request.drive ? { drive: request.drive } : {}),
+  ...savedScanOf(request),
 });
+
+/** A saved scan's job: its name and the folders its settings leave out (resolved, as the walk meets them). */
+function savedScanOf(request: JobRequest): Pick<JobState, 'savedScan'> {
+  if (request.savedScan === undefined) return {};
+  return { savedScan: { name: request.savedScan, excluded: [...new Set((request.excluded ?? []).map((folder) => path.resolve(folder)))] } };
+}
 
 /** Adds the time since the run (re)started to the job's active time. */
 export function accrue(ctx: JobsContext, state: JobState): void {
@@ -43,7 +51,7 @@ export function startNew(ctx: JobsContext, request: JobRequest, roots: JobState[
   const draft: Omit<JobState, 'id'> = {
     kind: request.kind,
     roots,
-    excluded: [...new Set([...defaultExclusions(request.kind, input.places, input.dataDir, roots), ...(request.excluded ?? [])])],
+    excluded: [...new Set([...defaultExclusions(request.kind, input.places, input.dataDir, roots), ...(request.excluded ?? []).map((folder) => path.resolve(folder))])],
     origin: request.origin ?? 'dialog',
     status: 'running',
     walkComplete: false,
@@ -54,6 +62,7 @@ export function startNew(ctx: JobsContext, request: JobRequest, roots: JobState[
     currentFolder: null,
     runningSince: at,
     ...(request.drive ? { drive: request.drive } : {}),
+    ...savedScanOf(request),
   };
   const run = runOptionsOf(request);
   const state: JobState = { ...draft, id: deps.history.jobs.insert(draft, run) };

@@ -1,6 +1,7 @@
 // What a job's progress shows beyond its counts: files per second, and once the walk
 // is complete an ETA, paced by the last completed job of the same kind (its files
 // per second), or by this one's own pace when there was none.
+import { displayName } from '../../shared/display-name.ts';
 import type { JobProgress } from '../../shared/jobs/job.ts';
 import { doneCount, type JobState } from './job-state.ts';
 
@@ -35,9 +36,12 @@ export function summaryLine(job: JobState, now: number, basicOnly = 0, partial =
   const notFull = [...(basicOnly > 0 ? [`${basicOnly} with basic checks only, not a full scan`] : []), ...(partial > 0 ? [`${partial} scanned in part`] : [])];
   const basic = notFull.length > 0 ? ` (${notFull.join('; ')})` : '';
   return (
-    `${capitalized(job.kind)} scan ${how}: ${c.scanned} scanned${basic}, ${c.threats} ${c.threats === 1 ? 'threat' : 'threats'}, ` +
+    `${jobTitle(job)} ${how}: ${c.scanned} scanned${basic}, ${c.threats} ${c.threats === 1 ? 'threat' : 'threats'}, ` +
     `${c.couldNotScan} could not scan, ${c.skipped} skipped, in ${seconds.toFixed(1)} s (${filesPerSecond(job, now).toFixed(0)} files/s).`
   );
 }
 
 const capitalized = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
+/** A job's name in the CLI and the logs: "Quick scan", or a saved scan's job by the scan's name ("Saved scan “Photos”"). */
+export const jobTitle = (job: Pick<JobState, 'kind' | 'savedScan'>): string => (job.savedScan ? `Saved scan “${displayName(job.savedScan.name)}”` : `${capitalized(job.kind)} scan`);

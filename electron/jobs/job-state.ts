@@ -23,5 +23,7 @@ export const jobRunOptionsSchema = z.object({
   /** A `drive` job's drive (its name), and why it stopped when its drive went (set at the end). */
   drive: z.object({ label: z.string(), uuid: z.string().nullable() }).optional(),
   stopReason: z.literal('drive_removed').optional(),
+  /** A saved scan's job: its name and the folders its settings leave out (shown and worded as the saved scan's). */
+  savedScan: z.object({ name: z.string(), excluded: z.array(z.string()) }).optional(),
 });
 export type JobRunOptions = z.infer<typeof jobRunOptionsSchema>;

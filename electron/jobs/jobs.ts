@@ -34,6 +34,8 @@ export interface JobRequest {
   drive?: JobState['drive'];
   /** Folders the job leaves out besides its kind's defaults (a saved scan's, electron/saved-scans/). */
   excluded?: readonly string[];
+  /** The saved scan this job runs (electron/saved-scans/): it names the job, and `excluded` are its settings'. */
+  savedScan?: string;
 }
 
 /** Progress (throttled; every change of state is sent), each of a job's files as it ends, and jobs history retention removed. */

@@ -58,6 +58,7 @@ export async function openSavedScans(input: SavedScansInput): Promise<SavedScans
     kind: 'custom',
     roots: scan.folders,
     excluded: scan.excluded,
+    savedScan: scan.name,
     origin,
     mode: scan.mode,
     ...(scan.force ? { force: true } : {}),

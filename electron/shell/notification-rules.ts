@@ -91,10 +91,11 @@ export function planNotifications(batch: readonly Finished[], policy: Notificati
   return individual;
 }
 
-/** The end of a scan job: its summary (files scanned, threats, could not scan, skipped, duration); a click opens the window, where its row is. */
-export function jobNotice(job: Pick<JobState, 'kind' | 'status' | 'counts' | 'activeMs'>, texts: ShellTexts): Notice | null {
+/** The end of a scan job (a saved scan's by its name): its summary (files scanned, threats, could not scan, skipped, duration); a click opens the window, where its row is. */
+export function jobNotice(job: Pick<JobState, 'kind' | 'status' | 'counts' | 'activeMs' | 'savedScan'>, texts: ShellTexts): Notice | null {
   if (job.status !== 'completed' && job.status !== 'cancelled') return null;
-  return { kind: 'job', title: texts.jobTitle(job.kind, job.status), body: texts.jobBody(job.counts, job.activeMs), scanId: null };
+  const title = job.savedScan ? texts.savedJobTitle(displayName(job.savedScan.name), job.status) : texts.jobTitle(job.kind, job.status);
+  return { kind: 'job', title, body: texts.jobBody(job.counts, job.activeMs), scanId: null };
 }
 
 export interface FinishedScanCollector {

@@ -61,6 +61,8 @@ export interface ShellTexts {
   scanDrive(label: string): string;
   /** The notice at the end of a scan job. */
   jobTitle(kind: JobKind, status: 'completed' | 'cancelled'): string;
+  /** A saved scan's job, by the scan's name (shown like every name). */
+  savedJobTitle(name: string, status: 'completed' | 'cancelled'): string;
   jobBody(counts: JobCounts, durationMs: number): string;
   /** A scheduled scan skipped: its files would have waited for consent to upload to `host`, with no one there to agree. */
   scheduleSkippedTitle(kind: ScheduledKind): string;
@@ -127,6 +129,7 @@ const en: ShellTexts = {
   runSaved: (name) => `Run “${name}”`,
   scanDrive: (label) => `Scan drive “${label}”`,
   jobTitle: (kind, status) => `${{ quick: 'Quick scan', full: 'Full scan', custom: 'Custom scan', recheck: 'Recheck after update', drive: 'Drive scan' }[kind]} ${status === 'completed' ? 'finished' : 'cancelled'}`,
+  savedJobTitle: (name, status) => `Saved scan “${name}” ${status === 'completed' ? 'finished' : 'cancelled'}`,
   jobBody: (counts, durationMs) =>
     `${counts.scanned} ${counts.scanned === 1 ? 'file' : 'files'} scanned, ${counts.threats} ${counts.threats === 1 ? 'threat' : 'threats'}, ` +
     `${counts.couldNotScan} could not be scanned, ${counts.skipped} skipped, in ${duration(durationMs, 'min')}.`,
@@ -191,6 +194,7 @@ const de: ShellTexts = {
   scanDrive: (label) => `Laufwerk „${label}“ prüfen`,
   jobTitle: (kind, status) =>
     `${{ quick: 'Schnellprüfung', full: 'Vollständige Prüfung', custom: 'Benutzerdefinierte Prüfung', recheck: 'Nachprüfung nach dem Update', drive: 'Laufwerksprüfung' }[kind]} ${status === 'completed' ? 'abgeschlossen' : 'abgebrochen'}`,
+  savedJobTitle: (name, status) => `Gespeicherte Prüfung „${name}“ ${status === 'completed' ? 'abgeschlossen' : 'abgebrochen'}`,
   jobBody: (counts, durationMs) =>
     `${counts.scanned} ${counts.scanned === 1 ? 'Datei' : 'Dateien'} geprüft, ${counts.threats} ${counts.threats === 1 ? 'Bedrohung' : 'Bedrohungen'}, ` +
     `${counts.couldNotScan} nicht prüfbar, ${counts.skipped} übersprungen, in ${duration(durationMs, 'Min.')}.`,

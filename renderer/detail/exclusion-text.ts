@@ -18,7 +18,8 @@ export function exclusionText({ t, locale }: Pick<Translator, 't' | 'locale'>, e
     const limit = formatSize(locale, params.limit);
     return params.size === undefined ? t('exclusion.sizeUnknown', { limit, settings }) : t('exclusion.size', { size: formatSize(locale, params.size), limit, settings });
   }
-  const whose = t(params.scope === 'global' ? 'exclusion.whoseGlobal' : 'exclusion.whoseFolder');
+  const whose =
+    params.scope === 'saved' ? t('exclusion.whoseSaved', { name: displayName(params.name) }) : t(params.scope === 'global' ? 'exclusion.whoseGlobal' : 'exclusion.whoseFolder');
   const folder = params.target === 'folder';
   switch (error.code) {
     case 'excluded_path':

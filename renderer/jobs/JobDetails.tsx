@@ -1,4 +1,4 @@
-// A job's expansion: what its defaults left out, its threats, the files it could not
+// A job's expansion: what its defaults (and a saved scan's settings) left out, its threats, the files it could not
 // scan, those scanned in part, those checked with basic checks only and the ones it skipped (a page each, then
 // "show more"), and a search for its clean files by name or hash, a page at a time:
 // never a wall of rows.
@@ -17,8 +17,24 @@ import { openJobFile, reasonOf, useJobFiles } from './job-files.ts';
 
 const PAGE = 20;
 
-export function JobDetails({ job }: { job: JobState }): ReactElement {
+/** The folders the job leaves out: its defaults, and apart from them those of the saved scan it runs, named. */
+function LeftOut({ job }: { job: JobState }): ReactElement | null {
   const { t } = useTranslator();
+  const own = new Set(job.savedScan?.excluded);
+  const byDefault = job.excluded.filter((folder) => !own.has(folder));
+  const list = (folders: readonly string[]) => folders.map((folder) => displayName(folder)).join(', ');
+  if (byDefault.length === 0 && own.size === 0) return null;
+  return (
+    <>
+      {byDefault.length > 0 ? <p className="muted job-details__left-out">{t('jobs.leftOut', { folders: list(byDefault) })}</p> : null}
+      {job.savedScan && own.size > 0 ? (
+        <p className="muted job-details__left-out">{t('jobs.leftOutSaved', { name: displayName(job.savedScan.name), folders: list([...own]) })}</p>
+      ) : null}
+    </>
+  );
+}
+
+export function JobDetails({ job }: { job: JobState }): ReactElement {
   const c = job.counts;
   // A job counts its files of basic checks only among those scanned without a threat: the history tells how many.
   const answered = Math.max(0, c.scanned - c.threats);
@@ -27,7 +43,7 @@ export function JobDetails({ job }: { job: JobState }): ReactElement {
   const partial = useJobFiles(answered > 0 ? { job: job.id, verdicts: ['partial'], limit: 1, offset: 0, order: 'oldest' } : null, answered).page?.total ?? 0;
   return (
     <div className="job-details">
-      {job.excluded.length > 0 ? <p className="muted job-details__left-out">{t('jobs.leftOut', { folders: job.excluded.map((folder) => displayName(folder)).join(', ') })}</p> : null}
+      <LeftOut job={job} />
       <JobFiles jobId={job.id} verdicts={['unsafe', 'allowed']} title="jobs.files.threats" count={c.threats} name="threats" />
       <JobFiles jobId={job.id} verdicts={['could-not-scan']} title="jobs.files.couldNotScan" count={c.couldNotScan} name="could-not-scan" />
       {partial > 0 ? <JobFiles jobId={job.id} verdicts={['partial']} title="jobs.files.partial" count={partial} name="partial" /> : null}

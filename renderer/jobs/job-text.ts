@@ -14,8 +14,9 @@ export const STATUS_KEYS: Record<JobStatus, MessageKey> = {
   cancelled: 'jobs.status.cancelled',
 };
 
-/** A job's name: its kind, or a drive job's drive by its label. */
-export function jobName(t: Translator['t'], job: Pick<JobState, 'kind' | 'drive'>): string {
+/** A job's name: its kind, a drive job's drive by its label, or a saved scan's job by the scan's name. */
+export function jobName(t: Translator['t'], job: Pick<JobState, 'kind' | 'drive' | 'savedScan'>): string {
+  if (job.savedScan) return t('jobs.kind.saved', { name: displayName(job.savedScan.name) });
   return t(KIND_KEYS[job.kind], job.kind === 'drive' ? { label: displayName(job.drive?.label ?? '?') } : {});
 }
 

@@ -38,7 +38,7 @@ export interface JobState {
   id: number;
   kind: JobKind;
   roots: string[];
-  /** Folders left out by the kind's default exclusions (shown with the job; each one met is a skipped row). */
+  /** Folders left out: the kind's default exclusions and a saved scan's own (shown with the job; each one met is a skipped row). */
   excluded: string[];
   origin: ScanOrigin;
   status: JobStatus;
@@ -53,6 +53,8 @@ export interface JobState {
   runningSince: number | null;
   /** A `drive` job's drive: its label (the job's name) and filesystem UUID (null when it has none). */
   drive?: { label: string; uuid: string | null };
+  /** A saved scan's job (electron/saved-scans/): the scan's name (the job's name) and the folders its settings leave out. */
+  savedScan?: { name: string; excluded: string[] };
   /** Why a cancelled job ended, when not by the user: `drive_removed` (its drive was unmounted mid-scan). */
   stopReason?: JobStopReason;
 }

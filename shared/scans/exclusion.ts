@@ -10,7 +10,7 @@ export const isExclusionReason = (code: string | null | undefined): code is Excl
 
 /**
  * The record error's `params` for an exclusion:
- * - scope: whose rule matched, the global ones or the watched folder's;
+ * - scope: whose rule matched, the global ones, the watched folder's or a saved scan's (with its name);
  * - target: a file, or a folder that was not walked at all;
  * - rule: the path, pattern or extension as the user wrote it (path, glob, extension rules);
  * - limit / size: the automatic-scan size limit and the file's size in bytes (size limit; size when known).
@@ -21,6 +21,8 @@ export const exclusionParamsSchema = z.union([
     target: z.enum(['file', 'folder']),
     rule: z.string(),
   }),
+  // A folder a saved scan's settings leave out (electron/jobs/walk-job.ts): the saved scan by its name.
+  z.object({ scope: z.literal('saved'), target: z.literal('folder'), rule: z.string(), name: z.string() }),
   z.object({
     scope: z.enum(['global', 'folder']),
     target: z.literal('file'),

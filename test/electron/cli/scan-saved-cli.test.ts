@@ -38,13 +38,13 @@ describe('scan --saved NAME', () => {
 
     const run = await scan(['--saved', 'work'], dataDir);
     expect(run.code, run.stderr).toBe(1);
-    expect(run.stderr).toContain('Saved scan “Work”');
-    expect(run.stderr).toContain(`Custom scan of ${root}`);
-    expect(run.stderr).toContain(`Left out by default: ${join(root, 'build')}`);
+    expect(run.stderr).toContain(`Saved scan “Work” of ${root}`);
+    expect(run.stderr).toContain(`Left out by the settings of “Work”: ${join(root, 'build')}`);
+    expect(run.stderr).not.toContain(`Left out by default: ${join(root, 'build')}`);
     const out = lines(run.stdout);
     expect(out.some((line) => line.startsWith('THREAT') && line.includes('eicar.com'))).toBe(true);
     expect(run.stdout).not.toContain('generated.com');
-    expect(lines(run.stderr).at(-1)).toMatch(/^Custom scan done: 2 scanned .*1 threats?, 0 could not scan, 1 skipped, /);
+    expect(lines(run.stderr).at(-1)).toMatch(/^Saved scan “Work” done: 2 scanned .*1 threats?, 0 could not scan, 1 skipped, /);
   });
 
   it('an unknown name lists the saved scans and exits 2; --saved takes no paths and no --job', async () => {

@@ -34,6 +34,13 @@ describe('saved scans', () => {
     expect(job).toMatchObject({ kind: 'custom', status: 'completed', roots: [root] });
     expect(job?.excluded).toContain(join(root, 'cache'));
     expect(job?.counts).toMatchObject({ scanned: 3, threats: 1, skipped: 1 });
+    // Named after the saved scan, and its left-out folder's row says whose settings left it out.
+    expect(job?.savedScan).toEqual({ name: 'Photos', excluded: [join(root, 'cache')] });
+    expect(core.jobs.get(started.value.id)?.savedScan?.name).toBe('Photos');
+    const skippedRow = [...core.jobs.finishedRecords(started.value.id)].find((record) => record.status === 'skipped');
+    expect(skippedRow?.error).toMatchObject({ code: 'excluded_path', params: { scope: 'saved', name: 'Photos', rule: join(root, 'cache') } });
+    expect(skippedRow?.error?.message).toContain('the settings of the saved scan “Photos”');
+    expect(skippedRow?.error?.message).not.toContain('default');
     const rows = jobRows(dataDir(), started.value.id);
     expect(rows.find((row) => row.path.endsWith('left-out.com'))).toBeUndefined();
     expect(rows.find((row) => row.path.endsWith('eicar.com'))).toMatchObject({ verdict: 'unsafe' });
@@ -42,6 +49,8 @@ describe('saved scans', () => {
 
     const again = await open(FAST);
     expect(again.savedScanStore.list().map((scan) => scan.name)).toEqual(['Photos']);
+    // The job keeps its name in the history.
+    expect(again.jobs.get(started.value.id)?.savedScan).toEqual({ name: 'Photos', excluded: [join(root, 'cache')] });
     expect(await again.savedScanStore.remove('PHOTOS')).toEqual({ ok: true, value: [] });
     expect(JSON.parse(await readFile(join(dataDir(), 'saved-scans.json'), 'utf8'))).toEqual({ verdict: 'saved-scans', version: 1, scans: [] });
   });
