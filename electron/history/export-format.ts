@@ -20,7 +20,7 @@ const CSV_COLUMNS: ReadonlyArray<readonly [string, (record: ScanRecord) => strin
   ['status', (r) => r.status],
   ['safe', (r) => r.safe],
   ['detailed', (r) => r.detailed],
-  ['findings', (r) => r.findings.map((f) => (f.engine ? `${f.name} (${[f.engine, ...(f.feed ? [`feed: ${f.feed}`] : [])].join(', ')})` : f.name)).join('; ')],
+  ['findings', (r) => r.findings.map((f) => (f.engine ? `${f.name} (${[f.engine, ...(f.feed ? [`feed: ${f.feed}`] : []), ...(f.ruleFile ? [`rule file: ${f.ruleFile}`] : [])].join(', ')})` : f.name)).join('; ')],
   ['path', (r) => r.path],
   ['file_name', (r) => r.fileName],
   ['size', (r) => r.size],
