@@ -10,6 +10,7 @@ import type { Recheck } from '../recheck/recheck.ts';
 import type { Drives } from '../drives/drives.ts';
 import type { SecretList } from '../logging/logger.ts';
 import type { SavedScan } from '../../shared/saved-scans/saved-scan.ts';
+import type { SavedScanSchedules } from '../saved-scans/saved-scan-schedules.ts';
 
 export interface CoreOptions {
   /** Where history.sqlite, settings.json, the local service's data and logs live. */
@@ -74,6 +75,8 @@ export interface Core extends CoreApi {
   readonly drives?: Pick<Drives, 'onEvent' | 'scan' | 'notNow' | 'alwaysFor' | 'offers'>;
   /** Told the saved scans after each change (the tray's menu; electron/saved-scans/). */
   readonly savedScanChanges?: { onChange(listener: (scans: SavedScan[]) => void): () => void };
+  /** The soonest run of a scheduled saved scan (the tray's "Next scan"), and its changes; absent when schedules are off (the CLI). */
+  readonly savedScanNext?: Pick<SavedScanSchedules, 'next' | 'onNext'>;
   /** Resolves when every queued and in-flight scan has reached a terminal state (CLI, tests). */
   idle(): Promise<void>;
   close(): Promise<void>;

@@ -141,6 +141,7 @@ async function openCore(dataDir: string, options: CoreOptions, tuning: CoreTunin
       savedScanStore: savedScans,
       savedScanSchedules,
       savedScanChanges: savedScans,
+      ...(savedScanSchedules ? { savedScanNext: savedScanSchedules } : {}),
       ...(drives ? { drives } : {}),
       async close() {
         if (closed) return;

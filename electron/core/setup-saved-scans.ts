@@ -31,5 +31,9 @@ export async function setupSavedScans(
   });
   // Registered after the jobs: closes first, so no scheduled job starts while they stop.
   ctx.onClose(() => schedules.close());
+  // "Skip on battery" is the settings' one choice for every schedule: it reaches the saved scans' at once.
+  ctx.settings.onChange((settings, previous) => {
+    if (settings.scanSchedules.skipOnBattery !== previous.scanSchedules.skipOnBattery) schedules.skipOnBatteryChanged();
+  });
   return { savedScans, schedules };
 }

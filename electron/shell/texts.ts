@@ -52,6 +52,8 @@ export interface ShellTexts {
   backgroundBody: string;
   /** The next scheduled scan, for the tray: its kind and when (ISO), shown in local time. */
   nextScan(kind: ScheduledKind, at: string): string;
+  /** A saved scan's next run, by its name (shown like every name). */
+  nextSavedScan(name: string, at: string): string;
   /** The tray's entries that start a scan job. */
   quickScan: string;
   fullScan: string;
@@ -124,6 +126,7 @@ const en: ShellTexts = {
   backgroundTitle: 'Verdict keeps watching',
   backgroundBody: 'Your watched folders stay protected in the background. To open Verdict again, start it from your applications.',
   nextScan: (kind, at) => `Next scan: ${kind === 'quick' ? 'quick scan' : 'full scan'}, ${scheduleWhen('en', at)}`,
+  nextSavedScan: (name, at) => `Next scan: “${name}”, ${scheduleWhen('en', at)}`,
   quickScan: 'Quick scan',
   fullScan: 'Full scan',
   runSaved: (name) => `Run “${name}”`,
@@ -188,6 +191,7 @@ const de: ShellTexts = {
   backgroundTitle: 'Verdict überwacht weiter',
   backgroundBody: 'Ihre überwachten Ordner bleiben im Hintergrund geschützt. Um Verdict wieder zu öffnen, starten Sie es aus Ihren Anwendungen.',
   nextScan: (kind, at) => `Nächste Prüfung: ${kind === 'quick' ? 'Schnellprüfung' : 'vollständige Prüfung'}, ${scheduleWhen('de', at)}`,
+  nextSavedScan: (name, at) => `Nächste Prüfung: „${name}“, ${scheduleWhen('de', at)}`,
   quickScan: 'Schnellprüfung',
   fullScan: 'Vollständige Prüfung',
   runSaved: (name) => `„${name}“ starten`,

@@ -27,8 +27,10 @@ export interface TrayState {
   watch: WatchSummary;
   /** The protection state of Verdict's engine; null until known, and with a remote service (its engine is not Verdict's). */
   protection: ProtectionState | null;
-  /** The next scheduled scan (ISO time); null when no schedule is on. */
+  /** The next scheduled quick or full scan (ISO time); null when no schedule is on. */
   nextScan: { kind: ScheduledKind; at: string } | null;
+  /** The soonest run of a scheduled saved scan (ISO time); the sooner of the two is shown. */
+  nextSaved: { name: string; at: string } | null;
   /** The names of the saved scans, each a menu item that runs it. */
   savedScans: readonly string[];
   /** Removable drives offered and not answered yet (electron/drives/), each a menu item that scans it. */
@@ -44,6 +46,7 @@ export const initialTrayState: TrayState = {
   watch: 'none',
   protection: null,
   nextScan: null,
+  nextSaved: null,
   savedScans: [],
   driveOffers: [],
 };
@@ -113,6 +116,18 @@ export function withSchedules(state: TrayState, view: SchedulesView): TrayState 
   return { ...state, nextScan: next };
 }
 
+export function withSavedNext(state: TrayState, next: { name: string; at: string } | null): TrayState {
+  if (next?.name === state.nextSaved?.name && next?.at === state.nextSaved?.at) return state;
+  return { ...state, nextSaved: next };
+}
+
+/** "Next scan: …": the sooner of the quick or full scan's and the saved scans' next runs; null when none is scheduled. */
+export function nextScanText(state: TrayState, texts: ShellTexts): string | null {
+  const { nextScan, nextSaved } = state;
+  if (nextSaved !== null && (nextScan === null || Date.parse(nextSaved.at) < Date.parse(nextScan.at))) return texts.nextSavedScan(shorten(displayName(nextSaved.name), 40), nextSaved.at);
+  return nextScan === null ? null : texts.nextScan(nextScan.kind, nextScan.at);
+}
+
 /** Protection that is limited, outdated or not running, which the tooltip and the menu's first line name. */
 export function protectionProblem(state: TrayState): Exclude<ProtectionState, 'protected'> | null {
   return state.protection === null || state.protection === 'protected' ? null : state.protection;
@@ -123,7 +138,8 @@ export function trayTooltip(state: TrayState, texts: ShellTexts): string {
   const problem = protectionProblem(state);
   const parts = [texts.tooltip[trayIcon(state)]];
   if (problem !== null) parts.push(texts.protection[problem]);
-  if (state.nextScan !== null) parts.push(texts.nextScan(state.nextScan.kind, state.nextScan.at));
+  const next = nextScanText(state, texts);
+  if (next !== null) parts.push(next);
   return parts.join(' · ');
 }
 
@@ -174,7 +190,8 @@ export function trayMenu(state: TrayState, texts: ShellTexts): TrayMenuItem[] {
   // The protection state first, when known; a click opens the window, where the action that fixes it is.
   const protection: TrayMenuItem[] = state.protection === null ? [] : [{ type: 'item', label: texts.protection[state.protection], enabled: true, action: { type: 'open' } }, { type: 'separator' }];
   // The next scheduled scan, as a line of information (Settings change it).
-  const nextScan: TrayMenuItem[] = state.nextScan === null ? [] : [{ type: 'item', label: texts.nextScan(state.nextScan.kind, state.nextScan.at), enabled: false, action: null }, { type: 'separator' }];
+  const next = nextScanText(state, texts);
+  const nextScan: TrayMenuItem[] = next === null ? [] : [{ type: 'item', label: next, enabled: false, action: null }, { type: 'separator' }];
   return [
     ...protection,
     { type: 'item', label: texts.open, enabled: true, action: { type: 'open' } },

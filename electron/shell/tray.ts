@@ -16,6 +16,7 @@ import {
   withSavedScans,
   withDriveOffers,
   withSchedules,
+  withSavedNext,
   withWatch,
   type TrayAction,
   type TrayIcon,
@@ -24,7 +25,7 @@ import {
 import { shellLanguage, textsFor, type ShellTexts } from './texts.ts';
 
 export interface TrayOptions {
-  core: Pick<Core, 'onEvent' | 'watch' | 'settings'> & Partial<Pick<Core, 'protection' | 'schedules' | 'scanJobs' | 'savedScans' | 'savedScanChanges' | 'drives'>>;
+  core: Pick<Core, 'onEvent' | 'watch' | 'settings'> & Partial<Pick<Core, 'protection' | 'schedules' | 'scanJobs' | 'savedScans' | 'savedScanChanges' | 'savedScanNext' | 'drives'>>;
   /** PNG file for each icon state. */
   iconPath(icon: TrayIcon): string;
   onOpen(): void;
@@ -127,6 +128,8 @@ export function createTray(options: TrayOptions): TrayController {
   const stopSchedules = core.schedules?.onChange((view) => update(withSchedules(state, view)));
   if (core.schedules) update(withSchedules(state, core.schedules.view()));
   const stopSaved = core.savedScanChanges?.onChange((scans) => update(withSavedScans(state, scans.map((scan) => scan.name))));
+  const stopSavedNext = core.savedScanNext?.onNext((next) => update(withSavedNext(state, next)));
+  if (core.savedScanNext) update(withSavedNext(state, core.savedScanNext.next()));
   void core.savedScans?.list().then((result) => result.ok && update(withSavedScans(state, result.value.map((scan) => scan.name))));
   const driveOffers = () => update(withDriveOffers(state, core.drives?.offers().map(({ drive }) => drive) ?? []));
   const stopDrives = core.drives?.onEvent(driveOffers);
@@ -150,6 +153,7 @@ export function createTray(options: TrayOptions): TrayController {
       stopProtection?.();
       stopSchedules?.();
       stopSaved?.();
+      stopSavedNext?.();
       stopDrives?.();
       tray.destroy();
     },

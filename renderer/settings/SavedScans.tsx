@@ -2,7 +2,7 @@
 // the folders they leave out and their options; each runs as a custom job (its row shows on
 // the Scans page), is removed here, and the lot is exported to or imported from a JSON file
 // through the main process's dialogs. The CLI runs them too: `verdict scan --saved NAME`.
-import { useEffect, useId, useState, type FormEvent, type ReactElement } from 'react';
+import { useId, useState, type FormEvent, type ReactElement } from 'react';
 import { displayName } from '../../shared/display-name.ts';
 import type { Result } from '../../shared/result.ts';
 import type { SavedScan } from '../../shared/saved-scans/saved-scan.ts';
@@ -20,16 +20,9 @@ const lines = (text: string): string[] =>
     .map((line) => line.trim())
     .filter(Boolean);
 
-export function SavedScans(): ReactElement {
+/** `scans`: the list Settings holds (use-saved-scans.ts), which every change here replaces. */
+export function SavedScans({ scans, onScans: setScans }: { scans: SavedScan[]; onScans(scans: SavedScan[]): void }): ReactElement {
   const { t, locale } = useTranslator();
-  const [scans, setScans] = useState<SavedScan[]>([]);
-  useEffect(() => {
-    let live = true;
-    void call(api.savedScans.list()).then((value) => live && value && setScans(value));
-    return () => {
-      live = false;
-    };
-  }, []);
   const change = async (pending: Promise<Result<SavedScan[]>>): Promise<boolean> => {
     const next = await call(pending);
     if (next) setScans(next);

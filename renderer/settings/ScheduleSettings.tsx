@@ -1,8 +1,11 @@
 // Scheduled scans: per job kind (quick, full) off, every day or every week at a time,
-// with the next run shown; and whether to skip them on battery power. The core runs
-// them (electron/jobs/schedule/); a choice applies at once, a time on Enter or blur.
+// with the next run shown, and the soonest of all (saved scans' included); and whether
+// to skip them on battery power. The core runs them (electron/jobs/schedule/); a choice
+// applies at once, a time on Enter or blur.
 import { useId, useState, type ReactElement } from 'react';
-import { nextDue, SCHEDULED_KINDS, WEEKDAYS, type Schedule, type ScheduledKind } from '../../shared/settings/schedules.ts';
+import { displayName } from '../../shared/display-name.ts';
+import { nextSavedScan, type SavedScan } from '../../shared/saved-scans/saved-scan.ts';
+import { nextDue, nextScheduled, SCHEDULED_KINDS, WEEKDAYS, type Schedule, type ScheduledKind } from '../../shared/settings/schedules.ts';
 import type { Settings } from '../../shared/settings/settings.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
 import { formatNextRun, weekdayName, withRepeat, withTime, withWeekday, type Repeat } from './schedule-form.ts';
@@ -10,7 +13,7 @@ import { updateSettings } from './settings-actions.ts';
 
 const REPEATS: readonly Repeat[] = ['off', 'daily', 'weekly'];
 
-export function ScheduleSettings({ settings }: { settings: Settings }): ReactElement {
+export function ScheduleSettings({ settings, savedScans }: { settings: Settings; savedScans: ReadonlyArray<Pick<SavedScan, 'name' | 'schedule'>> }): ReactElement {
   const { t } = useTranslator();
   const schedules = settings.scanSchedules;
   const save = (kind: ScheduledKind, schedule: Schedule) => void updateSettings({ scanSchedules: { ...schedules, [kind]: schedule } });
@@ -21,6 +24,7 @@ export function ScheduleSettings({ settings }: { settings: Settings }): ReactEle
       {SCHEDULED_KINDS.map((kind) => (
         <KindSchedule key={`${kind}:${JSON.stringify(schedules[kind])}`} kind={kind} schedule={schedules[kind]} onChange={(schedule) => save(kind, schedule)} />
       ))}
+      <NextScan schedules={schedules} savedScans={savedScans} />
       <div className="choices">
         <label className="choice">
           <input
@@ -33,6 +37,24 @@ export function ScheduleSettings({ settings }: { settings: Settings }): ReactEle
         </label>
       </div>
     </section>
+  );
+}
+
+/** The soonest of every schedule, the saved scans' included (as the tray says it): "Next scan: “Photos”, Thursday …". */
+function NextScan({ schedules, savedScans }: { schedules: Settings['scanSchedules']; savedScans: ReadonlyArray<Pick<SavedScan, 'name' | 'schedule'>> }): ReactElement | null {
+  const { t, locale } = useTranslator();
+  const [now] = useState(() => Date.now());
+  const kind = nextScheduled(schedules, now);
+  const saved = nextSavedScan(savedScans, now);
+  if (kind === null && saved === null) return null;
+  const text =
+    saved !== null && (kind === null || saved.at < kind.at)
+      ? t('settings.schedules.nextScan', { what: t('settings.schedules.nextSaved', { name: displayName(saved.name) }), when: formatNextRun(locale, saved.at) })
+      : t('settings.schedules.nextScan', { what: t(`settings.schedules.next.${kind!.kind}`), when: formatNextRun(locale, kind!.at) });
+  return (
+    <p className="small" data-testid="schedule-next">
+      {text}
+    </p>
   );
 }
 

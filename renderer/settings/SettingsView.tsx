@@ -19,12 +19,14 @@ import { DriveSettings } from './DriveSettings.tsx';
 import { WatchedFolders } from './WatchedFolders.tsx';
 import { VirusTotalKey } from './VirusTotalKey.tsx';
 import { SavedScans } from './SavedScans.tsx';
+import { useSavedScans } from './use-saved-scans.ts';
 
 const MODES: readonly ModeChoice[] = ['auto', 'sync', 'async'];
 
 export function SettingsView(): ReactElement {
   const { t } = useTranslator();
   const settings = useVerdict((state) => state.settings);
+  const [savedScans, setSavedScans] = useSavedScans();
   if (!settings) return <p className="muted">{t('settings.loading')}</p>;
   return (
     <div className="settings" data-testid="settings-view">
@@ -41,8 +43,8 @@ export function SettingsView(): ReactElement {
       <DriveSettings settings={settings} />
       <FileManagerMenus />
       <VirusTotalKey />
-      <ScheduleSettings settings={settings} />
-      <SavedScans />
+      <ScheduleSettings settings={settings} savedScans={savedScans} />
+      <SavedScans scans={savedScans} onScans={setSavedScans} />
       <RecheckSettings settings={settings} />
       <ExclusionSettings settings={settings} />
       <HistorySettings settings={settings} />

@@ -4,7 +4,7 @@
 // problem by where it is, are here too (the core and the CLI share them).
 import { z } from 'zod';
 import { modeChoiceSchema } from '../scans/record.ts';
-import { scheduleSchema } from '../settings/schedules.ts';
+import { nextDue, scheduleSchema } from '../settings/schedules.ts';
 
 export const MAX_SAVED_SCANS = 200;
 export const MAX_SAVED_SCAN_NAME = 80;
@@ -53,6 +53,16 @@ export interface SavedScansFile {
 
 export function savedScansFile(scans: readonly SavedScan[]): SavedScansFile {
   return { verdict: 'saved-scans', version: SAVED_SCANS_FILE_VERSION, scans: [...scans] };
+}
+
+/** The soonest scheduled run among the saved scans strictly after `after` (ms), or null when none is scheduled. */
+export function nextSavedScan(scans: ReadonlyArray<Pick<SavedScan, 'name' | 'schedule'>>, after: number): { name: string; at: number } | null {
+  let best: { name: string; at: number } | null = null;
+  for (const scan of scans) {
+    const at = nextDue(scan.schedule, after);
+    if (at !== null && (best === null || at < best.at)) best = { name: scan.name, at };
+  }
+  return best;
 }
 
 /** Names compare without case: "Photos" and "photos" are one saved scan. */

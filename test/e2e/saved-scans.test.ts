@@ -52,6 +52,8 @@ describe('Settings › Saved scans', () => {
       await section.getByTestId('saved-scan').filter({ hasText: 'Work' }).waitFor();
       expect(await real.core.savedScans.list()).toMatchObject({ ok: true, value: [{ name: 'Work', folders: [root], excluded: [path.join(root, 'skip me')], force: true, schedule: { repeat: 'daily', time: '09:00' } }] });
       await section.getByTestId('saved-scan').getByText(`${root} · ${en['settings.schedules.repeat.daily']}, 09:00`).waitFor();
+      // Scheduled scans' "Next scan" includes the saved scans' schedules (the quick and full scans are off).
+      await page.getByTestId('schedule-next').getByText('Next scan: “Work”, ', { exact: false }).waitFor();
       expect(describeViolations(await axeViolations(page))).toEqual([]);
       await section.scrollIntoViewIfNeeded();
       await app.screenshot('saved-scans');
@@ -75,6 +77,7 @@ describe('Settings › Saved scans', () => {
       await page.getByRole('button', { name: de['nav.settings'] }).click();
       await section.getByRole('heading', { name: de['savedScans.title'] }).waitFor();
       await section.getByRole('button', { name: de['savedScans.runLabel'].replace('{name}', 'Work') }).waitFor();
+      await page.getByTestId('schedule-next').getByText('Nächste Prüfung: „Work“, ', { exact: false }).waitFor();
       expect(describeViolations(await axeViolations(page))).toEqual([]);
       expectNoProblems(app);
     } finally {

@@ -25,7 +25,7 @@ async function workTree(): Promise<string> {
   return root;
 }
 
-const openAt = (clock: FakeClock) => open({ ...FAST, scheduleClock: clock }, { power: fakePower() });
+const openAt = (clock: FakeClock, power = fakePower()) => open({ ...FAST, scheduleClock: clock }, { power });
 const scheduled = (core: CoreInternals) => core.jobs.list().filter((job) => job.origin === 'schedule');
 const settled = async (core: CoreInternals) => {
   await core.savedScanSchedules?.settled();
@@ -81,5 +81,38 @@ describe('saved scans on a schedule', () => {
     await settled(core);
     expect(scheduled(core)).toHaveLength(0);
     expect(core.jobs.list().filter((job) => job.kind === 'custom')).toHaveLength(1);
+  });
+
+  it('tells the soonest saved scan\'s next run, and follows "skip on battery" without an edit or a restart', async () => {
+    const root = await workTree();
+    const clock = fakeClock(local(25, 8, 0));
+    const power = fakePower();
+    power.battery = true;
+    const core = await openAt(clock, power);
+    const heard: unknown[] = [];
+    core.savedScanNext?.onNext((next) => heard.push(next));
+    expect(core.savedScanNext?.next()).toBeNull();
+    await core.savedScans.save({ name: 'Evening', folders: [root], schedule: { repeat: 'daily', time: '18:00' } });
+    await core.savedScans.save({ name: 'Work', folders: [root], schedule: { repeat: 'daily', time: '09:00' } });
+    await settled(core);
+    const nine = { name: 'Work', at: new Date(local(25, 9)).toISOString() };
+    expect(core.savedScanNext?.next()).toEqual(nine);
+    expect(heard.at(-1)).toEqual(nine);
+
+    // On battery, with the default "skip on battery": 09:00 passes with no run.
+    clock.advance(HOUR);
+    await settled(core);
+    expect(scheduled(core)).toHaveLength(0);
+    expect(core.savedScanNext?.next()).toEqual({ name: 'Evening', at: new Date(local(25, 18)).toISOString() });
+
+    // Turned off in the settings: the saved scan's scheduler follows at once, and 18:00 runs on battery.
+    const settings = await core.settings.get();
+    expect(settings.ok).toBe(true);
+    if (!settings.ok) return;
+    expect((await core.settings.update({ scanSchedules: { ...settings.value.scanSchedules, skipOnBattery: false } })).ok).toBe(true);
+    clock.advance(9 * HOUR);
+    await settled(core);
+    expect(scheduled(core)).toHaveLength(1);
+    await core.jobs.finished(scheduled(core)[0]!.id);
   });
 });

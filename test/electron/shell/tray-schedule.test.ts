@@ -2,7 +2,7 @@
 // German, following the core's schedule changes (real tray code, fake Electron).
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SchedulesView } from '../../../electron/jobs/schedule/scheduler.ts';
-import { initialTrayState, trayMenu, trayTooltip, withSchedules } from '../../../electron/shell/tray-state.ts';
+import { initialTrayState, trayMenu, trayTooltip, withSavedNext, withSchedules } from '../../../electron/shell/tray-state.ts';
 import { createTray, type TrayController } from '../../../electron/shell/tray.ts';
 import { textsFor } from '../../../electron/shell/texts.ts';
 import { resetFakeElectron, Tray } from './fake-electron.ts';
@@ -39,6 +39,20 @@ describe('next scan in the tray state', () => {
     expect(withSchedules(state, view({ kind: 'quick', at: thursdayNine }))).toBe(state);
     expect(trayMenu(state, textsFor('en')).some((item) => item.type === 'item' && item.label.startsWith('Next scan: quick scan'))).toBe(true);
   });
+
+  it("shows a saved scan's next run by its name when it is sooner (issue 29 §3), in en and de", () => {
+    const thursdayEight = new Date(2026, 10, 26, 8, 0).toISOString();
+    const quick = withSchedules(initialTrayState, view({ kind: 'quick', at: thursdayNine }));
+    const saved = withSavedNext(quick, { name: 'Photos', at: thursdayEight });
+    expect(trayTooltip(saved, textsFor('en'))).toBe('Verdict · Next scan: “Photos”, Thu 26 Nov, 08:00');
+    expect(trayTooltip(saved, textsFor('de'))).toBe('Verdict · Nächste Prüfung: „Photos“, Do., 26. Nov., 08:00');
+    expect(trayMenu(saved, textsFor('en'))).toContainEqual({ type: 'item', label: 'Next scan: “Photos”, Thu 26 Nov, 08:00', enabled: false, action: null });
+    // Later than the quick scan: the quick scan is the next one.
+    expect(trayTooltip(withSavedNext(quick, { name: 'Photos', at: new Date(2026, 10, 26, 10, 0).toISOString() }), textsFor('en'))).toBe('Verdict · Next scan: quick scan, Thu 26 Nov, 09:00');
+    // Alone, and shown like every name.
+    expect(trayTooltip(withSavedNext(initialTrayState, { name: 'A\u202Eexe', at: thursdayNine }), textsFor('en'))).toBe('Verdict · Next scan: “A⟨U+202E⟩exe”, Thu 26 Nov, 09:00');
+    expect(withSavedNext(saved, { name: 'Photos', at: thursdayEight })).toBe(saved);
+  });
 });
 
 describe('next scan in the tray', () => {
@@ -65,5 +79,17 @@ describe('next scan in the tray', () => {
     expect(fake.menu!.items.some((item) => item.label?.startsWith('Next scan'))).toBe(false);
     core.emitSchedules(view({ kind: 'full', at: thursdayNine }));
     expect(fake.menu!.items.some((item) => item.label === 'Next scan: full scan, Thu 26 Nov, 09:00')).toBe(true);
+  });
+
+  it("follows the saved scans' next run", () => {
+    tray.dispose();
+    resetFakeElectron();
+    let listener: ((next: { name: string; at: string } | null) => void) | null = null;
+    const savedScanNext = { next: () => ({ name: 'Photos', at: new Date(2026, 10, 26, 8, 0).toISOString() }), onNext: (next: typeof listener) => ((listener = next), () => (listener = null)) };
+    tray = createTray({ core: { ...core, savedScanNext }, iconPath: (state) => `/icons/tray-${state}.png`, log: capture.log, onOpen: vi.fn(), onShowScan: vi.fn(), onQuit: vi.fn() });
+    const fake = Tray.instances[0]!;
+    expect(fake.tooltip).toContain('Next scan: “Photos”, Thu 26 Nov, 08:00');
+    listener!(null);
+    expect(fake.tooltip).toContain('Next scan: quick scan, Thu 26 Nov, 09:00');
   });
 });
