@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import type { Language } from '../../shared/service-contract/limits.ts';
 import { defaultDataDir } from '../core/data-dir.ts';
 import type { RefusalCode, RefusedRule } from '../rules/check-rules.ts';
-import { importRules, installedRules, removeRules, RulesUnavailableError } from '../rules/rules-store.ts';
+import { importRules, installedRules, removeRules, RulesBlockedError, RulesUnavailableError } from '../rules/rules-store.ts';
 import { ruleFiles } from '../rules/rule-files.ts';
 import { dataDirLanguage } from './cli-language.ts';
 import { CliExit, runCli, type CliIo } from './cli-options.ts';
@@ -50,6 +50,7 @@ interface RulesTexts {
   removed(count: number): string;
   nothingRemoved: string;
   noFiles: string;
+  noOwnDatabase: string;
 }
 
 const TEXTS: Record<Language, RulesTexts> = {
@@ -70,6 +71,7 @@ const TEXTS: Record<Language, RulesTexts> = {
     removed: (count) => `Removed ${count} ${count === 1 ? 'rule' : 'rules'}.`,
     nothingRemoved: 'No such rule is imported.',
     noFiles: 'No YARA file (.yar, .yara) found there.',
+    noOwnDatabase: "Verdict's own signature folder has no signatures of its own yet (verdict update puts ClamAV's there): rules alone would replace the system's signatures, so none were imported.",
   },
   de: {
     accepted: 'ANGENOMMEN',
@@ -88,6 +90,7 @@ const TEXTS: Record<Language, RulesTexts> = {
     removed: (count) => `${count} ${count === 1 ? 'Regel' : 'Regeln'} entfernt.`,
     nothingRemoved: 'Keine solche Regel ist importiert.',
     noFiles: 'Dort ist keine YARA-Datei (.yar, .yara).',
+    noOwnDatabase: 'Verdicts eigener Signaturordner hat noch keine eigenen Signaturen (verdict update legt ClamAVs dort ab): Regeln allein würden die Signaturen des Systems ersetzen, daher wurde keine importiert.',
   },
 };
 
@@ -141,6 +144,7 @@ async function rules(argv: string[], io: CliIo): Promise<number> {
     outcome = await importRules(dataDir, sources, tmpdir());
   } catch (error) {
     if (error instanceof RulesUnavailableError) throw new CliExit(error.message);
+    if (error instanceof RulesBlockedError) throw new CliExit(texts.noOwnDatabase);
     throw error;
   }
   if (values.json) {

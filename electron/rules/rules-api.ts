@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { err, ok } from '../../shared/result.ts';
 import type { RulesApi, RuleView } from '../../shared/rules/rules-api.ts';
 import type { Guard } from '../core/core-context.ts';
-import { importRules, installedRules, removeRules, RulesUnavailableError } from './rules-store.ts';
+import { importRules, installedRules, removeRules, RulesBlockedError, RulesUnavailableError } from './rules-store.ts';
 import { ruleFiles } from './rule-files.ts';
 
 export function rulesApi(input: { guard: Guard; dataDir: string; afterChange: () => unknown }): RulesApi {
@@ -25,6 +25,7 @@ export function rulesApi(input: { guard: Guard; dataDir: string; afterChange: ()
           return ok({ accepted: outcome.accepted.map(({ name, file, line }) => ({ name, file, line })), refused: outcome.refused, rules: list() });
         } catch (error) {
           if (error instanceof RulesUnavailableError) return err('rules_unavailable', error.message);
+          if (error instanceof RulesBlockedError) return err('rules_no_own_database', error.message);
           throw error;
         }
       }),

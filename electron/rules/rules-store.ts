@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { checkFeedFile, findClamscan } from '../feeds/check-feed-file.ts';
 import { reloadOwnClamd, type ReloadOutcome } from '../feeds/reload-own-clamd.ts';
-import { ownDatabaseDir } from '../local-service/engines/own-clamd/find-clamav.ts';
+import { checkDatabaseDir, ownDatabaseDir } from '../local-service/engines/own-clamd/find-clamav.ts';
+import { FEED_FILE_PREFIX } from '../feeds/feeds-state.ts';
 import { writeFileAtomic } from '../settings/atomic-write.ts';
 import { checkYaraRules, type AcceptedRule, type RulesCheck } from './check-rules.ts';
 
@@ -20,6 +21,20 @@ export type InstalledRule = AcceptedRule;
 
 export class RulesUnavailableError extends Error {
   readonly code = 'checker_missing';
+}
+
+/**
+ * Rules go into Verdict's own folder only beside a database of its own (the official one, or the
+ * user's), as feeds do: rules alone there would make Verdict's own clamd load that folder instead
+ * of the system's, with the rules only.
+ */
+export class RulesBlockedError extends Error {
+  readonly code = 'no_own_database';
+}
+
+function ownDatabaseHeld(dataDir: string): boolean {
+  const contents = checkDatabaseDir(ownDatabaseDir(dataDir));
+  return contents.ok && contents.files.some((file) => file !== RULES_FILE && !file.startsWith(FEED_FILE_PREFIX));
 }
 
 export function installedRules(dataDir: string): InstalledRule[] {
@@ -39,6 +54,7 @@ export interface ImportOutcome extends RulesCheck {
 export async function importRules(dataDir: string, sources: readonly { file: string; text: string }[], workDir: string): Promise<ImportOutcome> {
   const clamscan = findClamscan();
   if (clamscan === null) throw new RulesUnavailableError('no clamscan on PATH or beside clamd: ClamAV cannot check the rules');
+  if (!ownDatabaseHeld(dataDir)) throw new RulesBlockedError(`${ownDatabaseDir(dataDir)} holds no signatures of its own (verdict update puts ClamAV's there): rules alone would replace the system's signatures`);
   const files = new Set(sources.map((source) => source.file));
   const kept = installedRules(dataDir).filter((rule) => !files.has(rule.file));
   const check = await checkYaraRules(sources, { clamscan, workDir, installed: new Set(kept.map((rule) => rule.name)) });

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { translator } from '../../renderer/i18n/messages.ts';
 import { RULE_WORDS } from '../../shared/rules/rules-api.ts';
 import { findClamscan } from '../../electron/feeds/check-feed-file.ts';
+import { writeEicarDatabase } from '../support/clamav-db.ts';
 import { axeViolations, describeViolations } from './support/axe.ts';
 import { expectNoProblems, useE2eApp } from './support/e2e-app.ts';
 
@@ -41,6 +42,8 @@ rule WindowPe
 describe.skipIf(findClamscan() === null)('your own YARA rules, in Settings', () => {
   it('imports a rule file: the good rule listed, the bad ones refused with file, line and why; removal; en and de', async () => {
     const { real, app, page } = await start();
+    // Verdict's own folder holds a database of its own (rules never stand alone there).
+    await writeEicarDatabase(join(real.dataDir, 'clamav-db'));
     const file = join(work(), 'window.yar');
     await writeFile(file, RULES);
     await page.getByRole('button', { name: translator('en').t('nav.settings') }).click();

@@ -144,4 +144,14 @@ describe.skipIf(findClamscan() === null)('verdict rules', () => {
     expect((await inProcess(['import', '--data-dir', data, dir.path + '/none'])).code).toBe(2);
     expect((await inProcess(['remove', '--data-dir', data, 'Nothing'])).code).toBe(1);
   });
+
+  it("refuses to import while Verdict's own folder has no signatures of its own: the rules alone would replace the system's", async () => {
+    const data = join(dir.path, 'data-empty');
+    const rules = join(dir.path, 'alone.yar');
+    await writeFile(rules, 'rule Alone { strings: $a = "VERDICT-ALONE" condition: $a }\n');
+    const run = await inProcess(['import', '--data-dir', data, rules]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("rules alone would replace the system's signatures, so none were imported");
+    expect((await inProcess(['list', '--json', '--data-dir', data])).stdout).toBe('{"rules":[]}');
+  });
 });
