@@ -7,6 +7,7 @@ import { ShieldIcon } from '../icons/icons.tsx';
 import type { ScanFeed } from '../scans/scan-feed.ts';
 import { ScansView } from '../scans/ScansView.tsx';
 import { SettingsView } from '../settings/SettingsView.tsx';
+import { OverviewView } from '../overview/OverviewView.tsx';
 import type { Section } from '../store/view-slice.ts';
 import { useVerdict } from '../store/use-verdict.ts';
 import { NoticeLine } from './NoticeLine.tsx';
@@ -38,6 +39,7 @@ export function App({ feed }: { feed: ScanFeed }): ReactElement {
         </div>
         <nav className="nav" aria-label={t('nav.label')}>
           {tab('scans', t('nav.scans'))}
+          {tab('overview', t('nav.overview'))}
           {tab('settings', t('nav.settings'))}
         </nav>
         <QueueCounts />
@@ -50,6 +52,11 @@ export function App({ feed }: { feed: ScanFeed }): ReactElement {
           <h1 className="visually-hidden">{t('nav.scans')}</h1>
           <ScansView feed={feed} />
         </div>
+        {section === 'overview' ? (
+          <div className="section section--scroll">
+            <OverviewView />
+          </div>
+        ) : null}
         {section === 'settings' ? (
           <div className="section section--scroll">
             <SettingsView />

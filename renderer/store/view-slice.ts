@@ -8,7 +8,7 @@ import type { VerdictStore } from './store.ts';
 import type { DialogRequest } from '../dialogs/dialog-request.ts';
 import type { ToolSaid } from '../app/tool-said.ts';
 
-export type Section = 'scans' | 'settings';
+export type Section = 'scans' | 'overview' | 'settings';
 
 /** A message for the status line, kept as a key so it follows a language change. */
 export interface Notice {

@@ -129,6 +129,7 @@ describe('named methods', () => {
       ['feeds:setEnabled', () => api.feeds.setEnabled('urlhaus', true), ['urlhaus', true]],
       ['feeds:remove', () => api.feeds.remove('a'), ['a']],
       ['feeds:update', () => api.feeds.update(), []],
+      ['overview:get', () => api.overview.get({ utcOffsetMinutes: 60 }), [{ utcOffsetMinutes: 60 }]],
       ['rules:list', () => api.rules.list(), []],
       ['rules:import', () => api.rules.import(['/home/user/rules.yar']), [['/home/user/rules.yar']]],
       ['rules:remove', () => api.rules.remove('VerdictGood'), ['VerdictGood']],

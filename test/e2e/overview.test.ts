@@ -1,0 +1,106 @@
+// The protection overview (issue 29 §5) in the real renderer (Chromium) over the real core: the
+// Overview tab shows the last 30 days from the history (files scanned and threats per day, the
+// verdict mix, the top detections) as SVG charts with a table for screen readers holding the same
+// figures, coloured from the theme in light and dark, in English and German; axe finds nothing.
+import { describe, expect, it } from 'vitest';
+import { de } from '../../renderer/i18n/de.ts';
+import { en } from '../../renderer/i18n/en.ts';
+import type { Page } from 'playwright-core';
+import { axeViolations, describeViolations } from './support/axe.ts';
+import { expectNoProblems, useE2eApp } from './support/e2e-app.ts';
+import { judgedRecord as judged, seedHistory } from './support/seeded-history.ts';
+
+const { start } = useE2eApp({ prefix: 'verdict-e2e-overview-', engine: false });
+
+// Noon (UTC) some days ago: the same day in any time zone Chromium runs in here.
+const daysAgo = (days: number, minute = 0) => {
+  const at = new Date();
+  at.setUTCHours(12, minute, 0, 0);
+  return new Date(at.getTime() - days * 86_400_000).toISOString();
+};
+const threat = (name: string, at: string, detection: string) => judged(name, at, { safe: false, detailed: `${detection} FOUND`, findings: [{ name: detection }] });
+
+const SEEDED = [
+  ...Array.from({ length: 6 }, (_, i) => judged(`clean-${i}.txt`, daysAgo(2, i), {})),
+  ...Array.from({ length: 3 }, (_, i) => judged(`old-${i}.txt`, daysAgo(20, i), {})),
+  threat('a.exe', daysAgo(2, 10), 'Win.Trojan.Alpha'),
+  threat('b.exe', daysAgo(1, 11), 'Win.Trojan.Alpha'),
+  threat('c.doc', daysAgo(1, 12), 'Doc.Macro.Beta'),
+  judged('gone.bin', daysAgo(1, 13), { status: 'failed', safe: null, error: { code: 'engine_error', message: 'engine failed' } }),
+  // Older than the 30 days: not counted.
+  judged('ancient.txt', daysAgo(45), {}),
+];
+
+/** The hidden table of a chart, as [label, value] rows. */
+const tableOf = (page: Page, testId: string) =>
+  page
+    .getByTestId(testId)
+    .locator('table tbody tr')
+    .evaluateAll((rows) => rows.map((row) => [row.querySelector('th')?.textContent ?? '', row.querySelector('td')?.textContent ?? '']));
+
+const fillOf = (page: Page, selector: string) =>
+  page
+    .locator(selector)
+    .first()
+    .evaluate((element) => (globalThis as unknown as { getComputedStyle(target: unknown): { fill: string } }).getComputedStyle(element).fill);
+
+describe('the protection overview', () => {
+  it('draws the last 30 days with tables for screen readers, themed, in en and de, axe-clean', async () => {
+    const { real, app, page } = await start({ prepare: seedHistory(SEEDED) }, 'light', { viewport: { width: 1000, height: 1400 } });
+    await page.getByRole('button', { name: en['nav.overview'] }).click();
+    const view = page.getByTestId('overview-view');
+    await view.locator('[data-testid=overview-facts]').waitFor();
+    await page.getByRole('heading', { level: 1, name: en['overview.title'] }).waitFor();
+
+    // Thirty bars a chart; the tables hold the figures the bars draw.
+    expect(await page.getByTestId('overview-scanned').locator('svg .overview-bar').count()).toBe(30);
+    const scanned = await tableOf(page, 'overview-scanned');
+    expect(scanned).toHaveLength(30);
+    const counts = scanned.map(([, value]) => Number(value));
+    // Two days ago: six clean and a threat; yesterday two threats (the failure is not "scanned"); 20 days ago three.
+    expect(counts.slice(-3)).toEqual([7, 2, 0]);
+    expect(counts[9]).toBe(3);
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(12);
+    expect((await tableOf(page, 'overview-threats')).map(([, value]) => Number(value)).slice(-3)).toEqual([1, 2, 0]);
+    expect(await tableOf(page, 'overview-mix')).toEqual([
+      [en['verdict.safe'], '9'],
+      [en['verdict.unsafe'], '3'],
+      [en['verdict.could-not-scan'], '1'],
+    ]);
+    expect(await tableOf(page, 'overview-top')).toEqual([
+      ['Win.Trojan.Alpha', '2'],
+      ['Doc.Macro.Beta', '1'],
+    ]);
+    expect(await page.getByTestId('overview-facts').textContent()).toContain(en['overview.facts.noSchedule']);
+
+    // Coloured from the theme: the files' bars are the accent colour, threats the danger colour, each per scheme.
+    const lightFill = await fillOf(page, '[data-testid=overview-scanned] .overview-bar');
+    expect(lightFill).toBe('rgb(10, 88, 176)');
+    expect(await fillOf(page, '[data-testid=overview-threats] .overview-bar')).toBe('rgb(180, 35, 27)');
+    expect(describeViolations(await axeViolations(page))).toEqual([]);
+    await app.screenshot('overview-light-en');
+
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect.poll(() => fillOf(page, '[data-testid=overview-scanned] .overview-bar')).toBe('rgb(108, 176, 255)');
+    expect(describeViolations(await axeViolations(page))).toEqual([]);
+    await app.screenshot('overview-dark-en');
+
+    // German: its own words and day names, the same figures.
+    expect((await real.core.settings.update({ language: 'de' })).ok).toBe(true);
+    await page.reload();
+    await page.locator('html[lang=de]').waitFor();
+    await page.getByRole('button', { name: de['nav.overview'] }).click();
+    await page.getByRole('heading', { level: 1, name: de['overview.title'] }).waitFor();
+    expect(await tableOf(page, 'overview-mix')).toEqual([
+      [de['verdict.safe'], '9'],
+      [de['verdict.unsafe'], '3'],
+      [de['verdict.could-not-scan'], '1'],
+    ]);
+    expect(describeViolations(await axeViolations(page))).toEqual([]);
+    await app.screenshot('overview-dark-de');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await expect.poll(() => fillOf(page, '[data-testid=overview-scanned] .overview-bar')).toBe(lightFill);
+    await app.screenshot('overview-light-de');
+    expectNoProblems(app);
+  });
+});
