@@ -98,6 +98,9 @@ function insertCompactFiles(db: DatabaseSync, count: number, jobId: number, star
   db.prepare('UPDATE jobs SET compacted = 1 WHERE id = ?').run(jobId);
 }
 
+/** The end of the seeded history's time (its single scans run up to it), in ms: a "now" for questions about its last days. */
+export const seededUntilMs = (shape: JobHistoryShape): number => (START_S + JOB_EVERY_S * (shape.jobs + 1)) * 1000;
+
 /** Writes the history into `dataDir` (a new one); returns how many files it holds (scans rows and compacted clean files). */
 export function seedJobHistory(dataDir: string, shape: JobHistoryShape): number {
   openHistory(dataDir).close();
