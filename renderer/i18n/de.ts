@@ -531,6 +531,7 @@ export const de: Messages = {
   'quarantine.allowed': 'Zugelassen und wiederhergestellt: {count}',
   'quarantine.deleted': 'Endgültig gelöscht: {count}',
   'quarantine.partly': '{done} erledigt; {failed} nicht möglich: {reason}',
+  'quarantine.partlyInCoreWords': '{done} erledigt; {failed} nicht möglich.',
   'threat.noLongerDetected': 'Seit dem Signatur-Update vom {date} wird sie nicht mehr erkannt (der Hersteller hat womöglich einen Fehlalarm behoben). Stellen Sie sie wieder her, wenn Sie ihr vertrauen; Verdict stellt sie nicht von selbst wieder her.',
   'quarantine.restoredOne': 'Wiederhergestellt nach {path}',
   'quarantine.allowedOne': 'Zugelassen und wiederhergestellt nach {path}',

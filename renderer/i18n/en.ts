@@ -531,6 +531,7 @@ export const en = {
   'quarantine.allowed': 'Allowed and restored: {count}',
   'quarantine.deleted': 'Deleted permanently: {count}',
   'quarantine.partly': '{done} done; {failed} could not be: {reason}',
+  'quarantine.partlyInCoreWords': '{done} done; {failed} could not be.',
   'quarantine.restoredOne': 'Restored to {path}',
   'threat.noLongerDetected': 'Since the signature update of {date}, it is no longer detected (the vendor may have fixed a false alarm). Restore it if you trust it; Verdict does not restore it by itself.',
   'quarantine.allowedOne': 'Allowed and restored to {path}',

@@ -5,6 +5,7 @@
 // displayName() (i18n/shown-params.ts).
 import type { BulkOutcome, QuarantineEntry } from '../../shared/quarantine/entry.ts';
 import type { AppError } from '../../shared/result.ts';
+import type { ToolSaid } from '../app/tool-said.ts';
 import type { MessageKey, MessageParams } from '../i18n/messages.ts';
 
 export type DoneKey = 'quarantine.moved' | 'quarantine.restored' | 'quarantine.allowed' | 'quarantine.deleted';
@@ -13,7 +14,12 @@ export interface OutcomeNotice {
   kind: 'info' | 'error';
   key: MessageKey;
   params: MessageParams;
+  /** The core's English words for a failure the UI cannot word: shown under the sentence, marked English (ToolWords). */
+  said?: ToolSaid;
 }
+
+/** A failure's reason as quarantineReasonShown() gives it: a sentence in the UI's language, or the core's English words. */
+export type ShownReason = { text: string } | { said: ToolSaid };
 
 /** At most this many new names are listed; the rest are counted. */
 const NAMES_SHOWN = 3;
@@ -37,16 +43,22 @@ export function restoredOneNotice(how: 'restore' | 'allow', restoredTo: string |
 
 /**
  * "3 restored", "Restored: 2. New names (the name was taken): setup (2).exe",
- * or "2 done; 1 could not be: <reason>" with the first failure's reason in words.
+ * or "2 done; 1 could not be: <reason>" with the first failure's reason in words; a reason
+ * only the core's English says is not put inside the sentence, but shown under it as the core's words.
  */
 export function outcomeNotice(
   outcomes: ReadonlyArray<BulkOutcome<QuarantineEntry>>,
   done: DoneKey,
-  reasonOf: (error: AppError) => string,
+  reasonOf: (error: AppError) => ShownReason,
 ): OutcomeNotice {
   const failed = outcomes.filter((outcome): outcome is Extract<BulkOutcome<QuarantineEntry>, { ok: false }> => !outcome.ok);
   const succeeded = outcomes.length - failed.length;
-  if (failed.length > 0) return { kind: 'error', key: 'quarantine.partly', params: { done: succeeded, failed: failed.length, reason: reasonOf(failed[0]!.error) } };
+  if (failed.length > 0) {
+    const counts = { done: succeeded, failed: failed.length };
+    const reason = reasonOf(failed[0]!.error);
+    if ('said' in reason) return { kind: 'error', key: 'quarantine.partlyInCoreWords', params: counts, said: reason.said };
+    return { kind: 'error', key: 'quarantine.partly', params: { ...counts, reason: reason.text } };
+  }
   const renamed = renamedFiles(outcomes);
   if (renamed.length === 0 || (done !== 'quarantine.restored' && done !== 'quarantine.allowed')) return { kind: 'info', key: done, params: { count: succeeded } };
   const shown = renamed.slice(0, NAMES_SHOWN).join(', ');

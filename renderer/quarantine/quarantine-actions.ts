@@ -16,15 +16,15 @@ import { translator } from '../i18n/messages.ts';
 import { selectLocale } from '../store/settings-slice.ts';
 import { verdictStore } from '../store/store.ts';
 import { outcomeNotice, restoredOneNotice, type DoneKey } from './outcome-notice.ts';
-import { quarantineReason, quarantineReasonShown } from './quarantine-reason.ts';
+import { quarantineReasonShown } from './quarantine-reason.ts';
 
 /** Codes that mean "this place does not work; pick another" (the file itself is fine). */
 const NEEDS_LOCATION = new Set(['restore_conflict', 'target_folder_missing', 'original_path_unknown']);
 
 const notify = (...args: Parameters<ReturnType<typeof verdictStore.getState>['notify']>): void => verdictStore.getState().notify(...args);
 
-/** Why a quarantine action failed, in the language the UI speaks now. */
-const reasonOf = (error: AppError): string => quarantineReason(translator(selectLocale(verdictStore.getState())), error);
+/** Why a quarantine action failed, in the language the UI speaks now, or the core's English words when only they say it. */
+const reasonOf = (error: AppError) => quarantineReasonShown(translator(selectLocale(verdictStore.getState())), error);
 
 /** A failed action told: worded in the UI's language, else "Something went wrong" over the core's English words. */
 function notifyReason(error: AppError): void {
@@ -137,5 +137,5 @@ function confirmAllow(count: number): Promise<boolean> {
 
 function report(outcomes: ReadonlyArray<BulkOutcome<QuarantineEntry>>, done: DoneKey): void {
   const notice = outcomeNotice(outcomes, done, reasonOf);
-  notify(notice.kind, notice.key, notice.params);
+  notify(notice.kind, notice.key, notice.params, notice.said);
 }

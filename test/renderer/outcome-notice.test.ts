@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { BulkOutcome, QuarantineEntry } from '../../shared/quarantine/entry.ts';
 import { translator } from '../../renderer/i18n/messages.ts';
 import { outcomeNotice, renamedFiles } from '../../renderer/quarantine/outcome-notice.ts';
+import { quarantineReasonShown } from '../../renderer/quarantine/quarantine-reason.ts';
 
 const entry = (fileName: string, restoredTo: string | null): QuarantineEntry => ({
   id: `entry-${fileName}-${restoredTo}`,
@@ -20,7 +21,7 @@ const entry = (fileName: string, restoredTo: string | null): QuarantineEntry => 
 });
 const done = (value: QuarantineEntry): BulkOutcome<QuarantineEntry> => ({ id: value.id, ok: true, value });
 const failed = (code: string, message: string): BulkOutcome<QuarantineEntry> => ({ id: code, ok: false, error: { code, message } });
-const asIs = (error: { message: string }) => error.message;
+const asIs = (error: { message: string }) => ({ text: error.message });
 
 describe('outcomeNotice', () => {
   it('counts what was done when everything went through under its own name', () => {
@@ -46,10 +47,25 @@ describe('outcomeNotice', () => {
 
   it('says how many could not be done, with the first reason as the caller words it', () => {
     const outcomes = [done(entry('a.exe', '/r/a.exe')), failed('io_error', 'permission denied'), failed('busy', 'busy')];
-    expect(outcomeNotice(outcomes, 'quarantine.restored', (error) => `[${error.code}]`)).toEqual({
+    expect(outcomeNotice(outcomes, 'quarantine.restored', (error) => ({ text: `[${error.code}]` }))).toEqual({
       kind: 'error',
       key: 'quarantine.partly',
       params: { done: 1, failed: 2, reason: '[io_error]' },
     });
+  });
+
+  it('never puts the core\'s English inside a translated sentence: a reason the UI cannot word is shown under it, marked English', () => {
+    const de = translator('de');
+    const unworded = failed('disk_on_fire', 'The quarantine folder is on fire');
+    const notice = outcomeNotice([done(entry('a.exe', null)), unworded], 'quarantine.deleted', (error) => quarantineReasonShown(de, error));
+    expect(notice).toEqual({ kind: 'error', key: 'quarantine.partlyInCoreWords', params: { done: 1, failed: 1 }, said: { tool: 'core', words: 'The quarantine folder is on fire' } });
+    expect(de.t(notice.key, notice.params)).toBe('1 erledigt; 1 nicht möglich.');
+    expect(translator('en').t(notice.key, notice.params)).toBe('1 done; 1 could not be.');
+    // A worded reason stays inside the sentence, in the UI's language, with nothing in English under it.
+    const worded = outcomeNotice([failed('busy', 'The quarantine is busy')], 'quarantine.moved', (error) => quarantineReasonShown(de, error));
+    expect(worded.key).toBe('quarantine.partly');
+    expect(worded.said).toBeUndefined();
+    expect(de.t(worded.key, worded.params)).toMatch(/^0 erledigt; 1 nicht möglich: /);
+    expect(de.t(worded.key, worded.params)).not.toContain('The quarantine is busy');
   });
 });

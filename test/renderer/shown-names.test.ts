@@ -48,11 +48,11 @@ describe('notices after a quarantine action', () => {
       { id: 'a', ok: true, value: entry('/restore/invoice\u202Efdp (2).exe') },
       { id: 'b', ok: true, value: entry(`/restore/${disguised}`) },
     ];
-    const renamed = outcomeNotice(outcomes, 'quarantine.restored', (error) => error.message);
+    const renamed = outcomeNotice(outcomes, 'quarantine.restored', (error) => ({ text: error.message }));
     expect(en.t(renamed.key, shownParams(renamed.params))).toBe('Restored: 2. Given a new name because theirs was taken in that folder: invoice⟨U+202E⟩fdp (2).exe');
 
     const failed: Array<BulkOutcome<QuarantineEntry>> = [{ id: 'c', ok: false, error: { code: 'source_missing', message: `There is no file at ${path}.`, params: { path } } }];
-    const partly = outcomeNotice(failed, 'quarantine.moved', (error) => quarantineReason(de, error));
+    const partly = outcomeNotice(failed, 'quarantine.moved', (error) => ({ text: quarantineReason(de, error) }));
     const text = de.t(partly.key, shownParams(partly.params));
     expect(text).toContain(shownPath);
     expect(text).not.toContain('\u202E');
