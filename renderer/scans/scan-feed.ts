@@ -12,6 +12,10 @@ import type { VerdictStore } from '../store/store.ts';
 
 export const PAGE_SIZE = 200;
 
+// The window's frame clock, declared here because the file is also typechecked with Node's types (its tests).
+declare function requestAnimationFrame(callback: (time: number) => void): number;
+declare function cancelAnimationFrame(handle: number): void;
+
 /** Runs `flush` once soon; returns a cancel function. */
 export type Scheduler = (flush: () => void) => () => void;
 
