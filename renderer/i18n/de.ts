@@ -876,6 +876,7 @@ export const de: Messages = {
   'nav.overview': 'Übersicht',
   'overview.title': 'Schutzübersicht',
   'overview.loading': 'Übersicht wird geladen …',
+  'overview.failed': 'Die Übersicht konnte nicht aus dem Verlauf gelesen werden.',
   'overview.period': 'Die letzten {days} Tage',
   'overview.scanned.title': 'Geprüfte Dateien pro Tag',
   'overview.threats.title': 'Gefundene Bedrohungen pro Tag',

@@ -876,6 +876,7 @@ export const en = {
   'nav.overview': 'Overview',
   'overview.title': 'Protection overview',
   'overview.loading': 'Loading the overview…',
+  'overview.failed': 'The overview could not be read from the history.',
   'overview.period': 'The last {days} days',
   'overview.scanned.title': 'Files scanned per day',
   'overview.threats.title': 'Threats found per day',

@@ -1,7 +1,8 @@
 // A chart's figures as a table for screen readers: the SVG beside it is hidden from them.
 import type { ReactElement } from 'react';
 
-export function ChartTable({ caption, head, rows }: { caption: string; head: readonly [string, string]; rows: ReadonlyArray<readonly [string, string]> }): ReactElement {
+/** `labelLang`: the row labels' own language (detection names are ClamAV's words). */
+export function ChartTable({ caption, head, rows, labelLang }: { caption: string; head: readonly [string, string]; rows: ReadonlyArray<readonly [string, string]>; labelLang?: string }): ReactElement {
   return (
     <table className="visually-hidden">
       <caption>{caption}</caption>
@@ -14,7 +15,9 @@ export function ChartTable({ caption, head, rows }: { caption: string; head: rea
       <tbody>
         {rows.map(([label, value]) => (
           <tr key={label}>
-            <th scope="row">{label}</th>
+            <th scope="row" lang={labelLang}>
+              {label}
+            </th>
             <td>{value}</td>
           </tr>
         ))}

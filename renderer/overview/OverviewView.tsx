@@ -11,21 +11,24 @@ import { VerdictMix } from './VerdictMix.tsx';
 
 export function OverviewView(): ReactElement {
   const { t } = useTranslator();
-  const [overview, setOverview] = useState<ProtectionOverview | null>(null);
+  // undefined: asking; null: the core could not answer (call() has shown why).
+  const [overview, setOverview] = useState<ProtectionOverview | null | undefined>(undefined);
   useEffect(() => {
     let current = true;
     void call(api.overview.get({ utcOffsetMinutes: -new Date().getTimezoneOffset() })).then((value) => {
-      if (current && value) setOverview(value);
+      if (current) setOverview(value ?? null);
     });
     return () => {
       current = false;
     };
   }, []);
   return (
-    <div className="overview" data-testid="overview-view" aria-busy={overview === null}>
+    <div className="overview" data-testid="overview-view" aria-busy={overview === undefined}>
       <h1 className="overview__title">{t('overview.title')}</h1>
-      {overview === null ? (
+      {overview === undefined ? (
         <p className="muted">{t('overview.loading')}</p>
+      ) : overview === null ? (
+        <p className="muted">{t('overview.failed')}</p>
       ) : (
         <>
           <p className="muted">{t('overview.period', { days: String(OVERVIEW_DAYS) })}</p>

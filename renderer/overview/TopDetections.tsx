@@ -34,7 +34,7 @@ export function TopDetections({ detections }: { detections: ProtectionOverview['
           ))}
         </ol>
       )}
-      <ChartTable caption={t('overview.top.title')} head={[t('overview.top.name'), t('overview.threats')]} rows={detections.map((entry) => [entry.name, formatCount(locale, entry.count)] as const)} />
+      <ChartTable caption={t('overview.top.title')} head={[t('overview.top.name'), t('overview.threats')]} rows={detections.map((entry) => [entry.name, formatCount(locale, entry.count)] as const)} labelLang="en" />
     </section>
   );
 }
