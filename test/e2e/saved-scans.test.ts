@@ -62,7 +62,11 @@ describe('Settings › Saved scans', () => {
       await page.getByText(en['savedScans.started'].replace('{name}', 'Work')).waitFor();
       await expect.poll(async () => { const list = await real.core.scanJobs.list(); return list.ok ? list.value[0]?.job.status : undefined; }, { timeout: 30_000 }).toBe('completed');
       const jobs = await real.core.scanJobs.list();
-      expect(jobs).toMatchObject({ ok: true, value: [{ job: { kind: 'custom', roots: [root], counts: { threats: 1, skipped: 1 } } }] });
+      expect(jobs).toMatchObject({ ok: true, value: [{ job: { kind: 'custom', roots: [root], counts: { threats: 1, skipped: 1 }, savedScan: { name: 'Work', excluded: [path.join(root, 'skip me')] } } }] });
+      // Its job row is named after the saved scan.
+      await page.getByRole('button', { name: en['nav.scans'] }).click();
+      await page.getByTestId('job-row').locator('.job__kind').getByText('Saved scan “Work”', { exact: true }).waitFor();
+      await page.getByRole('button', { name: en['nav.settings'] }).click();
 
       await section.getByRole('button', { name: en['savedScans.export'] }).click();
       await page.getByText(en['savedScans.exported'].replace('{count}', '1')).waitFor();
