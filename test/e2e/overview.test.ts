@@ -7,6 +7,7 @@ import { de } from '../../renderer/i18n/de.ts';
 import { en } from '../../renderer/i18n/en.ts';
 import type { Page } from 'playwright-core';
 import { axeViolations, describeViolations } from './support/axe.ts';
+import { overflowsOf } from './support/layout-checks.ts';
 import { expectNoProblems, useE2eApp } from './support/e2e-app.ts';
 import { judgedRecord as judged, seedHistory } from './support/seeded-history.ts';
 
@@ -101,6 +102,10 @@ describe('the protection overview', () => {
     await page.emulateMedia({ colorScheme: 'light' });
     await expect.poll(() => fillOf(page, '[data-testid=overview-scanned] .overview-bar')).toBe(lightFill);
     await app.screenshot('overview-light-de');
+    // A narrow window (or 200 % zoom): nothing scrolls sideways or leaves the window, in the longer German words.
+    await page.setViewportSize({ width: 480, height: 900 });
+    expect(await overflowsOf(page)).toEqual([]);
+    await app.screenshot('overview-narrow-de');
     expectNoProblems(app);
   });
 });
