@@ -6,7 +6,7 @@ import { findingLabel } from '../../shared/scans/finding-label.ts';
 import { displayName } from '../../shared/display-name.ts';
 import type { EngineIdentity } from '../../shared/engine/engine-identity.ts';
 import { COVERAGE_REASON_TEXT, coverageReasons } from '../../shared/scans/coverage.ts';
-import { verdictOf, type ScanRecord } from '../../shared/scans/record.ts';
+import { isGivenWhileSelfTestFailed, verdictOf, type ScanRecord } from '../../shared/scans/record.ts';
 import { pathBytesOf, visibleBytesReplacer } from '../file-names/written-names.ts';
 
 /**
@@ -21,13 +21,13 @@ export function formatPlain(record: ScanRecord): string {
   const reused = !record.reusedFromId ? '' : record.reuseKind === 'unchanged' ? ', unchanged since an earlier scan: not read again' : ', earlier verdict reused';
   switch (verdictOf(record)) {
     case 'safe':
-      return `CLEAN  ${path}  (${printable(record.detailed ?? 'clean')}${reused})`;
+      return `CLEAN  ${path}  (${printable(record.detailed ?? 'clean')}${reused}${selfTestNote(record)})`;
     case 'basic-only':
       // The built-in engine found nothing, but it knows only the EICAR test file: never "CLEAN".
-      return `BASIC  ${path}  (${BASIC_ONLY_DETAIL}${reused})`;
+      return `BASIC  ${path}  (${BASIC_ONLY_DETAIL}${reused}${selfTestNote(record)})`;
     case 'partial':
       // Over a scan limit or encrypted: not all of it was inspected, so neither CLEAN nor THREAT.
-      return `PARTIAL ${path}  (${printable(partialDetail(record))}${reused})`;
+      return `PARTIAL ${path}  (${printable(partialDetail(record))}${reused}${selfTestNote(record)})`;
     case 'unsafe':
       return `THREAT ${path}  (${printable(withFindings(record))}${reused}${quarantineNote(record)})`;
     case 'allowed':
@@ -57,6 +57,13 @@ export const BASIC_ONLY_DETAIL = 'basic checks only (EICAR test file only); not 
 export function partialDetail(record: Pick<ScanRecord, 'findings'>): string {
   const reasons = coverageReasons(record.findings).map((reason) => COVERAGE_REASON_TEXT[reason]);
   return `scanned in part: ${reasons.join('; ')}`;
+}
+
+/** What a line adds when the verdict was given while the engine's self-test failed (verdictOf says why it stays CLEAN). */
+export const SELF_TEST_FAILED_NOTE = 'given while the self-test failed: this engine did not detect the EICAR test file';
+
+function selfTestNote(record: ScanRecord): string {
+  return isGivenWhileSelfTestFailed(record) ? `; ${SELF_TEST_FAILED_NOTE}` : '';
 }
 
 /** What the core does with the file (the move itself finishes after the line is printed). */
@@ -106,6 +113,8 @@ export interface JsonLine {
   allowedBy: ScanRecord['allowedBy'] | null;
   /** Who made the verdict: `{name: "clamav" | "builtin", version, signatures}`; null when not known (or no verdict). */
   engine: EngineIdentity | null;
+  /** `failed`: the verdict was given while the engine's self-test failed (it did not detect the EICAR test file); null otherwise. */
+  selfTest: 'failed' | null;
 }
 
 export function toJsonLine(record: ScanRecord): JsonLine {
@@ -128,6 +137,7 @@ export function toJsonLine(record: ScanRecord): JsonLine {
     disposition: record.disposition ?? null,
     allowedBy: record.disposition === 'allowed' ? (record.allowedBy ?? 'content') : null,
     engine: record.engine ?? null,
+    selfTest: isGivenWhileSelfTestFailed(record) ? 'failed' : null,
   };
 }
 

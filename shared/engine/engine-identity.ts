@@ -38,6 +38,11 @@ export interface EngineIdentity {
    * detectionKey() names them; absent for the defaults and for a clamd Verdict does not configure.
    */
   detection?: string;
+  /**
+   * `failed`: the verdict was given while the last self-test of this engine, with these signatures,
+   * failed (it did not detect the EICAR test file; shared/engine/self-test.ts). Absent otherwise.
+   */
+  selfTest?: 'failed';
 }
 
 export const BUILTIN_IDENTITY: EngineIdentity = { name: 'builtin', version: null, signatures: null };

@@ -12,7 +12,7 @@ export const SELF_TEST_RESULTS = [
 export type SelfTestOutcome = (typeof SELF_TEST_RESULTS)[number];
 
 /** The engine a self-test ran on, as the protection state named it (signatures without their age, which grows). */
-export type SelfTestEngine = Omit<ProtectionStatus['engine'], 'signatures'> & { signatures: { version: number; date: string } | null };
+export type SelfTestEngine = Omit<ProtectionStatus['engine'], 'signatures' | 'transport'> & { signatures: { version: number; date: string } | null };
 
 export interface SelfTestResult {
   /** ISO time the test ended. */
@@ -27,8 +27,13 @@ export interface SelfTestResult {
 /** Daily, besides at start and after each signature change. */
 export const SELF_TEST_INTERVAL_MS = 24 * 3_600_000;
 
+/**
+ * Without how files reach clamd (`transport`): it is known only once clamd has been asked, often by the
+ * test itself, and a descriptor or a stream reaches the same detection; with it, a failed test would
+ * not match the very engine it ran on.
+ */
 export function selfTestEngine(engine: ProtectionStatus['engine']): SelfTestEngine {
-  const { signatures, ...rest } = engine;
+  const { signatures, transport: _transport, ...rest } = engine;
   return { ...rest, signatures: signatures ? { version: signatures.version, date: signatures.date } : null };
 }
 

@@ -13,6 +13,7 @@ export const REUSE_DECISIONS = [
   'signatures_changed', // not reused: ClamAV with another signature version, or other database files
   'signatures_unknown', // not reused: no signature version then or now (custom databases), so no way to tell
   'settings_changed', // not reused: ClamAV under other detection settings (PUA, scan limits, archives, heuristics)
+  'self_test_failed', // not reused: a clean verdict given while the engine's self-test failed (it missed EICAR)
 ] as const;
 export type ReuseDecision = (typeof REUSE_DECISIONS)[number];
 
@@ -26,6 +27,7 @@ export function mayReuseVerdict(earlier: { safe: boolean; engine: EngineIdentity
   if (earlier.engine?.name === 'clamav' && now.name === 'clamav' && earlier.engine.detection !== now.detection) return { reuse: false, why: 'settings_changed' };
   if (!earlier.safe) return { reuse: true, why: 'unsafe_verdict' };
   if (earlier.engine === null) return { reuse: false, why: 'engine_unknown' };
+  if (earlier.engine.selfTest === 'failed') return { reuse: false, why: 'self_test_failed' };
   if (earlier.engine.name !== now.name) return { reuse: false, why: 'other_engine' };
   if (now.name === 'builtin') return { reuse: true, why: 'same_engine' };
   // Known by its database files now: only a verdict made with the same files stands (a custom
@@ -47,7 +49,8 @@ export function mayReuseVerdict(earlier: { safe: boolean; engine: EngineIdentity
  * folder Verdict cannot read): then nothing is skipped.
  */
 export function signatureKey(engine: EngineIdentity | null | undefined): string | null {
-  if (!engine) return null;
+  // A clean verdict given while the self-test failed is not one to skip a file on later.
+  if (!engine || engine.selfTest === 'failed') return null;
   if (engine.name === 'builtin') return 'builtin';
   // The detection settings are part of the key (absent for the defaults: keys stored before them still match).
   const settings = engine.detection === undefined ? '' : `:detection:${engine.detection}`;

@@ -179,8 +179,16 @@ export function verdictOf(record: VerdictFields): Verdict {
   if (record.status === 'failed') return 'could-not-scan';
   if (record.status !== 'completed') return 'pending';
   if (record.safe === false) return record.disposition === 'allowed' ? 'allowed' : isScannedInPart(record) ? 'partial' : 'unsafe';
+  // A clean answer given while the engine's self-test failed (isGivenWhileSelfTestFailed) stays "safe":
+  // ClamAV did read the whole file with its signatures, unlike basic checks or a partial scan, and
+  // the protection state already reads `failing`; the verdict carries the note wherever it is shown.
   if (record.safe === true) return isBasicChecksOnly(record) ? 'basic-only' : 'safe';
   return 'could-not-scan';
+}
+
+/** Whether the verdict was given while the engine's self-test failed (it did not detect the EICAR test file). */
+export function isGivenWhileSelfTestFailed(record: Pick<VerdictFields, 'status' | 'engine'>): boolean {
+  return record.status === 'completed' && record.engine?.selfTest === 'failed';
 }
 
 export interface UploadProgress {

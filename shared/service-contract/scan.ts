@@ -60,6 +60,7 @@ export const engineIdentitySchema = z.object({
   signatureBasis: z.enum(SIGNATURE_BASES).optional(),
   databases: z.string().regex(/^[0-9a-f]{64}$/).optional(),
   detection: z.string().min(1).max(512).optional(),
+  selfTest: z.literal('failed').optional(),
 });
 
 /** Why a scan failed (decision: failed scans carry `error` and no `result`). */

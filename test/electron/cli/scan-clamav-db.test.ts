@@ -4,7 +4,7 @@
 // clamd is left after the run. Also the engine line of the built-in engine and the
 // arguments it refuses. The run's wall time is printed (the report's CLI figure).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clamdAnswers } from '../../../electron/local-service/engines/own-clamd/clamd-commands.ts';
@@ -71,6 +71,27 @@ describe('scan CLI and the engine', () => {
     expect(existsSync(join(dataDir, 'clamd.pid'))).toBe(false);
     expect(processesWith(`--config-file=${join(dataDir, 'clamd.conf')}`)).toEqual([]);
     console.info(`scan --clamav-db, one file: ${wallMs} ms wall time`);
+  });
+
+  it.skipIf(findClamd() === null)('a clamd whose database lacks EICAR: the self-test fails, scans go on, and each clean verdict says so (plain and --json)', async (context) => {
+    if (await systemClamdAnswers()) return context.skip();
+    // Another signature only: clamd answers and detects that one, but not the EICAR test file.
+    const db = join(dir.path, 'db-no-eicar');
+    await mkdir(db, { recursive: true });
+    const custom = await writeCustomSignature(db, dir.path, 'cli-no-eicar');
+    const file = join(dir.path, 'letter.txt');
+    await writeFile(file, 'dear reader\n');
+    const dataDir = join(dir.path, 'data-no-eicar');
+    const plain = await scan(dataDir, ['--clamav-db', db, file, custom.file]);
+    expect(plain.code, plain.stderr).toBe(1);
+    expect(plain.stdout).toContain(`CLEAN  ${file}  (clean; given while the self-test failed: this engine did not detect the EICAR test file)`);
+    // A threat is a threat whatever the self-test says: its line is as always.
+    expect(plain.stdout).toContain(`THREAT ${custom.file}  (infected: ${custom.signature})`);
+
+    const json = await scan(dataDir, ['--json', '--clamav-db', db, file]);
+    expect(json.code, json.stderr).toBe(0);
+    const line = JSON.parse(json.stdout.trim().split('\n').at(-1) ?? '{}') as { verdict: string; selfTest: string | null; engine: { name: string; selfTest?: string } };
+    expect(line).toMatchObject({ verdict: 'safe', selfTest: 'failed', engine: { name: 'clamav', selfTest: 'failed' } });
   });
 
   it('the built-in engine: its engine line says why, and --clamav-db cannot go with it', async () => {

@@ -89,3 +89,14 @@ describe('verdicts under other detection settings (issue 28 §2)', () => {
     expect(mayReuseVerdict({ safe: false, engine: withFiles(puaOn) }, withFiles(puaOn))).toEqual({ reuse: true, why: 'unsafe_verdict' });
   });
 });
+
+describe('verdicts given while the self-test failed (issue 27 §2)', () => {
+  const failed: EngineIdentity = { ...clamav(27467), selfTest: 'failed' };
+
+  test('a clean one is neither reused nor a key to skip unchanged files on; a threat still stands', () => {
+    expect(mayReuseVerdict({ safe: true, engine: failed }, clamav(27467))).toEqual({ reuse: false, why: 'self_test_failed' });
+    expect(mayReuseVerdict({ safe: false, engine: failed }, clamav(27467))).toEqual({ reuse: true, why: 'unsafe_verdict' });
+    expect(signatureKey(failed)).toBeNull();
+    expect(signatureKey(clamav(27467))).toBe('clamav:1.4.6:27467');
+  });
+});

@@ -218,7 +218,7 @@ export class LiveEngine implements ScanEngine {
       if (state.phase === 'clamav') {
         const engine = this.#clamdFor(state.where);
         try {
-          return this.#withFeeds(await scan(engine), state.status);
+          return await this.#withSelfTest(this.#withFeeds(await scan(engine), state.status), state.status);
         } catch (error) {
           // Restarted under this file (new settings or folder: #set gave a new state): it is scanned again once clamd answers.
           const restarted = this.#state !== state;
@@ -229,7 +229,8 @@ export class LiveEngine implements ScanEngine {
         }
       }
       const basicOnly = options?.basicOnly === true || options?.basicOnlyAllowed?.aborted === true;
-      if (state.phase === 'builtin' || (state.phase === 'missing' && basicOnly)) return scan(this.#builtin);
+      if (state.phase === 'builtin') return this.#withSelfTest(await scan(this.#builtin), state.status);
+      if (state.phase === 'missing' && basicOnly) return scan(this.#builtin);
       waitingSince ??= Date.now();
       if (state.phase === 'missing') {
         const left = (this.#options.waitLimitMs ?? DEFAULT_WAIT_LIMIT_MS) - (Date.now() - waitingSince);
@@ -239,6 +240,17 @@ export class LiveEngine implements ScanEngine {
         await this.#whenChanged(signal, undefined, options?.basicOnlyAllowed);
       }
     }
+  }
+
+  /**
+   * A verdict given while the self-test of this engine, with these signatures, failed says so (issue 27 §2:
+   * scans go on, and their verdicts say the self-test failed). A test under way for them is waited for (one
+   * EICAR scan), so the first files after a change carry its result too.
+   */
+  async #withSelfTest(verdict: EngineVerdict, status: ProtectionStatus): Promise<EngineVerdict> {
+    await this.#selfTest.settled(status);
+    if (this.status?.state !== 'failing' || !verdict.engine) return verdict;
+    return { ...verdict, engine: { ...verdict.engine, selfTest: 'failed' } };
   }
 
   /** A finding of Verdict's own clamd on Verdict's own folder names its signature feed (electron/feeds/). */

@@ -49,6 +49,11 @@ export class LiveSelfTest {
     if (key !== this.#testedKey && key !== this.#testingKey) void this.run();
   }
 
+  /** Resolves once the test under way for this engine and signatures (if one is) has ended, so a verdict can say its result. */
+  async settled(status: ProtectionStatus): Promise<void> {
+    if (this.#running && this.#testingKey === keyOf(status)) await this.#running.catch(() => null);
+  }
+
   /** Resolves once no test is under way or waiting. */
   async idle(): Promise<void> {
     while (this.#running || this.#again) await (this.#again ?? this.#running)?.catch(() => null);
