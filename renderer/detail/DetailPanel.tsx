@@ -4,7 +4,7 @@ import { findingLabel } from '../../shared/scans/finding-label.ts';
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
 import { displayName } from '../../shared/display-name.ts';
 import { isExclusionReason, LINK_OUTSIDE } from '../../shared/scans/exclusion.ts';
-import { verdictOf, type ScanRecord } from '../../shared/scans/record.ts';
+import { isGivenWhileSelfTestFailed, verdictOf, type ScanRecord } from '../../shared/scans/record.ts';
 import { consentHostLabel } from '../../shared/settings/protection.ts';
 import { MAX_SYNC_FILE_SIZE } from '../../shared/service-contract/limits.ts';
 import { api, call } from '../bridge/api.ts';
@@ -102,6 +102,12 @@ function RecordDetails({ record }: { record: ScanRecord }): ReactElement {
       </div>
       <VerdictExplanation record={record} />
       <BasicChecksChoice record={record} />
+      {/* A clean verdict stays "clean" (verdictOf says why), but never without this. */}
+      {isGivenWhileSelfTestFailed(record) ? (
+        <p className="callout callout--warning" data-testid="self-test-failed">
+          {t('detail.selfTestFailed')}
+        </p>
+      ) : null}
       {record.reusedFromId ? (
         <p className="callout callout--info" data-testid="reused">
           {t('detail.reused')}{' '}

@@ -165,6 +165,7 @@ export const de: Messages = {
   'detail.copied': 'Kopiert',
   'detail.copiedLabel': '{name} kopiert',
   'detail.unknown': '—',
+  'detail.selfTestFailed': 'Dieses Urteil entstand, während der Selbsttest fehlschlug: Diese Engine hat die EICAR-Testdatei nicht erkannt.',
   'detail.reused': 'Ein früheres Urteil für identischen Inhalt wurde übernommen.',
   'detail.showOriginal': 'Frühere Prüfung anzeigen',
   'detail.rescan': 'Erneut prüfen',

@@ -165,6 +165,7 @@ export const en = {
   'detail.copied': 'Copied',
   'detail.copiedLabel': 'Copied {name}',
   'detail.unknown': '—',
+  'detail.selfTestFailed': 'Given while the self-test failed: this engine did not detect the EICAR test file.',
   'detail.reused': 'Reused an earlier verdict for identical content.',
   'detail.showOriginal': 'Show the earlier scan',
   'detail.rescan': 'Scan again',
