@@ -115,6 +115,11 @@ export interface JsonLine {
   engine: EngineIdentity | null;
   /** `failed`: the verdict was given while the engine's self-test failed (it did not detect the EICAR test file); null otherwise. */
   selfTest: 'failed' | null;
+  /**
+   * A recheck's changed verdict: the scan it replaces, which judged the file clean (its id in the history, and its
+   * externalReferenceId and time while that row is kept; a job's clean rows are compacted); null otherwise.
+   */
+  recheckOf: { id: string; externalReferenceId: string | null; completedAt: string | null } | null;
 }
 
 export function toJsonLine(record: ScanRecord): JsonLine {
@@ -138,6 +143,7 @@ export function toJsonLine(record: ScanRecord): JsonLine {
     allowedBy: record.disposition === 'allowed' ? (record.allowedBy ?? 'content') : null,
     engine: record.engine ?? null,
     selfTest: isGivenWhileSelfTestFailed(record) ? 'failed' : null,
+    recheckOf: record.recheckOf ?? null,
   };
 }
 

@@ -96,7 +96,7 @@ async function runRecheckJob(core: CoreInternals, io: CliIo, texts: RecheckTexts
   let early: JobEvent[] | null = [];
   const onEvent = (event: JobEvent) => {
     if (event.type === 'progress' && event.progress.job.id === jobId) out.progress(event.progress.job);
-    else if (event.type === 'file' && event.jobId === jobId) out.file(event.record);
+    else if (event.type === 'file' && event.jobId === jobId) out.file(core.recheck.withLink(event.record));
   };
   const findings: RecheckFinding[] = [];
   const unsubscribe = core.jobs.onEvent((event) => (early ? early.push(event) : onEvent(event)));

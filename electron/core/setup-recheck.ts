@@ -77,6 +77,7 @@ export function prepareRecheck(ctx: CoreContext, input: RecheckSetupInput): Rech
         store,
         jobs,
         unfinished: () => input.history.jobs.unfinished(),
+        record: (id) => input.history.get(id),
         view: () => input.engine.current(),
         onViewChange: (listener) => input.engine.onViewChange(listener),
         settings: () => ctx.settings.get(),

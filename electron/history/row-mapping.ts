@@ -53,8 +53,11 @@ export type RecordColumn = (typeof RECORD_COLUMNS)[number];
 /** What SELECT returns for a record (the RECORD_COLUMNS). */
 export type ScanRow = Record<RecordColumn, SQLInputValue>;
 
-/** A record's fields that have columns of their own (`jobId` is written once, on insert: see history-writes.ts). */
-type Field = Exclude<keyof ScanRecord, 'jobId'>;
+/**
+ * A record's fields that have columns of their own (`jobId` is written once, on insert: see history-writes.ts;
+ * `recheckOf` is kept in recheck_links, electron/recheck/recheck-link.ts).
+ */
+type Field = Exclude<keyof ScanRecord, 'jobId' | 'recheckOf'>;
 
 /** Which columns each record field is stored in (`error` takes three). */
 const FIELD_COLUMNS: Record<Field, readonly RecordColumn[]> = {

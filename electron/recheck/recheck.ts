@@ -6,11 +6,13 @@
 // pauses on battery power when the schedules are set to skip on battery.
 import type { ProtectionView } from '../../shared/engine/protection-view.ts';
 import { isFinalStatus, type JobState } from '../../shared/jobs/job.ts';
+import { verdictOf, type ScanRecord } from '../../shared/scans/record.ts';
 import type { RecheckLink, RecheckStore, SeenFile } from '../history/recheck-candidates.ts';
 import type { JobEvent, Jobs } from '../jobs/jobs.ts';
 import type { PowerPort } from '../jobs/schedule/power.ts';
 import { DAY_MS } from './recheck-walk.ts';
 import type { RecheckFinding } from './seen-files.ts';
+import { withRecheckLink } from './recheck-link.ts';
 import { signaturesInUse } from './signatures-in-use.ts';
 
 /** Why no recheck started: off in the settings, no ClamAV signatures to judge with, nothing selected, one already running. */
@@ -25,6 +27,13 @@ export interface Recheck {
   onFinding(listener: (finding: RecheckFinding) => void): () => void;
   /** The scan a rechecked record replaces (its verdict changed), or null. */
   linkOf(recordId: string): RecheckLink | null;
+  /**
+   * The same for a record as a recheck job tells it: from the job's selection while it runs (the link's row is
+   * written a moment after the record is told), else from the links kept.
+   */
+  linkFor(record: ScanRecord): RecheckLink | null;
+  /** The record with the scan it replaces (ScanRecord.recheckOf), as `recheck --json` and the detail panel show it. */
+  withLink(record: ScanRecord): ScanRecord;
   /** Resolves once no start is pending (tests). */
   settled(): Promise<void>;
   close(): void;
@@ -46,6 +55,8 @@ export interface RecheckInput {
   log: { info(fields: object, message: string): void; warn(fields: object, message: string): void };
   /** After the files of a change are judged (or there were none): the quarantine is judged under the same key. */
   afterChange?: (key: string) => Promise<unknown>;
+  /** A record of the history by its id (the scan a changed verdict replaces); absent: none is found. */
+  record?: (id: string) => ScanRecord | null;
   /** Automatic starts on signature changes (default true; the CLI starts it itself). */
   automatic?: boolean;
   /** How often a recheck paused on battery looks at the power supply again (default 60 s). */
@@ -160,6 +171,13 @@ export function createRecheck(input: RecheckInput): Recheck {
   const unsubscribe = input.automatic === false ? () => {} : input.onViewChange(changed);
   if (input.automatic !== false) changed(input.view());
 
+  const linkFor = (record: ScanRecord): RecheckLink | null => {
+    const picked = record.jobId === undefined ? undefined : input.selected.get(record.jobId)?.get(record.path);
+    // As seen-files.ts links it: a completed verdict other than clean.
+    if (picked && record.status === 'completed' && verdictOf(record) !== 'safe') return { recordId: record.id, recheckedFromId: picked.recordId, firstSeenMs: picked.firstSeenMs };
+    return input.store.linkOf(record.id);
+  };
+
   return {
     start,
     selected: () => {
@@ -171,6 +189,8 @@ export function createRecheck(input: RecheckInput): Recheck {
       return () => input.findings.delete(listener);
     },
     linkOf: (recordId) => input.store.linkOf(recordId),
+    linkFor,
+    withLink: (record) => withRecheckLink(record, { linkFor }, { get: (id) => input.record?.(id) ?? null }),
     async settled() {
       await pending;
     },

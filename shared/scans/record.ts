@@ -100,6 +100,12 @@ export const scanRecordSchema = z.object({
   quarantineId: z.string().nullable().optional(),
   /** The scan job (shared/jobs/job.ts) this file was scanned by; absent for files scanned on their own. */
   jobId: z.number().int().positive().optional(),
+  /**
+   * A recheck's new scan whose verdict changed (issue 27 §1): the scan it replaces, which judged the file
+   * clean under older signatures. Not stored in the record's row: added from recheck_links where it is shown.
+   * Its reference and time are null once that scan's row is gone (a job's clean rows are compacted under new ids).
+   */
+  recheckOf: z.object({ id: z.string(), externalReferenceId: z.string().nullable(), completedAt: z.string().nullable() }).optional(),
 });
 export type ScanRecord = z.infer<typeof scanRecordSchema>;
 

@@ -69,6 +69,16 @@ describe('verdict recheck', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toContain('Nothing to recheck');
 
+    // Database C knows notes.txt: with --json, its changed verdict names the scan it replaces (the clean one of the recheck above).
+    await writeFile(join(dbDir, 'database-c.hdb'), `${execFileSync('sigtool', ['--md5', notes], { encoding: 'utf8' }).trim()}\n`);
+    const json = await verdict(dataDir, ['recheck', '--json']);
+    expect(json.code, json.stderr).toBe(1);
+    const lines = json.stdout.trim().split('\n').map((line) => JSON.parse(line) as { path: string; verdict: string; externalReferenceId: string; recheckOf: { id: string; externalReferenceId: string | null; completedAt: string | null } | null });
+    expect(lines.map((line) => [line.path, line.verdict])).toEqual([[notes, 'unsafe']]);
+    const [changed] = lines;
+    // The earlier scan's id (a job's clean row, compacted since: its reference and time are no longer kept).
+    expect(changed?.recheckOf).toEqual({ id: expect.stringMatching(/\S/), externalReferenceId: null, completedAt: null });
+
     // German, as the settings say; the window can be turned off: then it says so.
     await writeFile(join(dataDir, 'settings.json'), JSON.stringify({ version: 1, language: 'de', recheckAfterUpdateDays: 0 }));
     const off = await verdict(dataDir, ['recheck']);
