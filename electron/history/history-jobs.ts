@@ -11,6 +11,7 @@ import { JOB_PENDING, NOT_CLEAN } from './migrations.ts';
 import { expireJobsBeyond, expireJobsOlderThan } from './job-retention.ts';
 import { compactStep, reclaimPages, uncompactedJobs, type CompactStep } from './job-files/compact-job.ts';
 import { compactCount } from './job-files/compact-reads.ts';
+import { addUnchangedFiles, compactJobPaths, compactJobRecords } from './job-files/add-unchanged.ts';
 
 /** A job no process has ended: resumed at the next start. */
 const UNFINISHED = "('running', 'paused', 'interrupted')";
@@ -139,9 +140,11 @@ export function lastCompletedJob(h: HistoryDb, kind: JobKind, beforeId: number):
 /** The paths already recorded for a job (a resumed walk skips them), one at a time. */
 export function* jobPaths(h: HistoryDb, id: number): Generator<string> {
   for (const row of h.prepare('SELECT path FROM scans WHERE job_id = ?').iterate(id)) yield fromStoredText((row as { path: string }).path);
+  // Its unchanged files went straight to the compact store (add-unchanged.ts).
+  yield* compactJobPaths(h, id);
 }
 
-/** The job's rows that have ended (before it is compacted), oldest first, a batch at a time: what a resumed run reports again. */
+/** The job's rows that have ended, oldest first, a batch at a time, then its compact files: what a resumed run reports again. */
 export function* jobFinishedRecords(h: HistoryDb, id: number): Generator<ScanRecord> {
   const where = `FROM scans WHERE job_id = ? AND NOT (${JOB_PENDING})`;
   const rows = keysetRows(h, {
@@ -152,6 +155,7 @@ export function* jobFinishedRecords(h: HistoryDb, id: number): Generator<ScanRec
     batch: 500,
   });
   for (const row of rows) yield rowToRecord(row);
+  yield* compactJobRecords(h, id);
 }
 
 /** The job's rows not yet finished (recovery works on them; the job waits for them). */
@@ -193,8 +197,10 @@ export interface HistoryJobs {
   lastCompleted(kind: JobKind, beforeId: number): JobState | null;
   paths(id: number): Generator<string>;
   pendingIds(id: number): string[];
-  /** The job's rows that have ended, oldest first (read in batches; before the job is compacted). */
+  /** The job's rows that have ended, oldest first (read in batches), then its files in the compact store. */
   finishedRecords(id: number): Generator<ScanRecord>;
+  /** A job's files unchanged since an earlier clean verdict, written straight into its compact store; as stored (ids `clean:N`). */
+  addUnchanged(records: readonly ScanRecord[]): ScanRecord[];
   totals(id: number): JobTotals;
   /** Retention: removes finished jobs that ended before `iso` (their threats and quarantined files stay); their ids. */
   expireOlderThan(iso: string): number[];
@@ -220,6 +226,7 @@ export const historyJobs = (h: HistoryDb): HistoryJobs => ({
   paths: (id) => jobPaths(h, id),
   pendingIds: (id) => jobPendingIds(h, id),
   finishedRecords: (id) => jobFinishedRecords(h, id),
+  addUnchanged: (records) => addUnchangedFiles(h, records),
   totals: (id) => jobTotals(h, id),
   compactStep: (id, max) => compactStep(h, id, max),
   uncompacted: () => uncompactedJobs(h),

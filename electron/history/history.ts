@@ -72,6 +72,8 @@ export interface History {
   /** Files judged clean, by device and inode: the unchanged-file skip (unchanged-files.ts). */
   readonly unchanged: {
     find(dev: string, ino: string): UnchangedEntry | null;
+    /** No file has an entry (a first scan): a job's walk need not look. */
+    none(): boolean;
     /** Joins the open grouped commit (the one its verdict's row is written in): no commit of its own. */
     remember(entry: UnchangedEntry): void;
   };
@@ -189,6 +191,7 @@ function createHistory(db: DatabaseSync, file: string, warning: string | null, o
     jobs: historyJobs(h),
     unchanged: {
       find: (dev, ino) => findUnchanged(h, dev, ino),
+      none: () => h.prepare('SELECT 1 FROM unchanged_files LIMIT 1').get() === undefined,
       remember: (entry) => group.soon(() => rememberUnchanged(h, entry)),
     },
     recheck: { files: recheckStoreOn(db, write), quarantine: quarantineJudgementsOn(db, write) },

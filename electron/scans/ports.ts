@@ -23,7 +23,7 @@ export interface HistoryPort {
   listPending(): ScanRecord[];
   counts(): QueueCounts;
   /** Unfinished scan jobs started with basic checks only: recovery sends their waiting rows so too. */
-  readonly jobs?: { unfinishedBasicOnly(): number[] };
+  readonly jobs?: { unfinishedBasicOnly(): number[]; addUnchanged?: History['jobs']['addUnchanged'] };
   /** Files judged clean, by device and inode (the unchanged-file skip); absent: nothing is skipped. */
   readonly unchanged?: History['unchanged'];
 }

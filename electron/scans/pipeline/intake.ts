@@ -16,6 +16,7 @@ import { isoNow, notifyIdle, type Pipeline } from './context.ts';
 import { laneFor } from './lanes.ts';
 import { enqueue, ownerOf, trackRecord } from './memory.ts';
 import type { SubmitOptions } from './options.ts';
+import { unchangedWalk, type Looked } from './unchanged-walk.ts';
 
 const INSERT_BATCH = 500;
 const INSERT_BATCH_MS = 250;
@@ -39,6 +40,11 @@ export async function submit(p: Pipeline, paths: readonly string[], submission: 
     const within = submission.within === undefined ? {} : { within: submission.within };
     const intakeOptions = force ? within : { excludedFolder, ...within };
     const entries = submission.walk ? submission.walk(intakeOptions) : p.options.intake(paths, intakeOptions);
+    // A job's file unchanged since its clean verdict is finished on the walk, straight into its compact store.
+    const looking = unchangedWalk(p, submission.jobId, force);
+    const take = async (looked: readonly Looked[]) => {
+      for (const { record, unchanged } of looked) await afterBatch(batch.add(unchanged ?? record, unchanged !== null));
+    };
     for await (const entry of entries) {
       // Checked first: an excluded file is listed as skipped, never sent (a rescan is "scan anyway").
       const excluded = entry.ok && !force ? exclusionOf(p, entry.path, entry.size, origin) : null;
@@ -59,9 +65,11 @@ export async function submit(p: Pipeline, paths: readonly string[], submission: 
       const base = submission.jobId === undefined ? fresh : { ...fresh, jobId: submission.jobId };
       const { record, counts } = recordOf(p, entry, base, excluded, choice);
       summary[counts]++;
-      await afterBatch(batch.add(record));
+      if (looking) await take(await looking.push(record, record.status === 'queued'));
+      else await afterBatch(batch.add(record));
       if (p.memory.closed) break;
     }
+    if (looking) await take(await looking.drain());
     await afterBatch(batch.flush());
   } finally {
     p.memory.intakeRunning--;
@@ -91,13 +99,18 @@ function recordOf(p: Pipeline, entry: IntakeEntry, base: ScanRecord, excluded: R
 /** Rows are written in batches (a folder of thousands is one transaction per batch); queued ones then go in line. */
 function insertBatch(p: Pipeline, taken: { force: boolean; consentedTo: string | null; jobId: number | undefined; basicOnly: boolean }) {
   let batch: ScanRecord[] = [];
+  /** Finished on the walk, unchanged: they go to the job's compact store, never to `scans`. */
+  let unchanged: ScanRecord[] = [];
   let startedAt = 0;
   /** Writes the batch; returns the records written (null: nothing to write). */
   const flush = (): ScanRecord[] | null => {
-    if (batch.length === 0) return null;
-    const records = batch;
+    if (batch.length + unchanged.length === 0) return null;
+    const rows = batch;
     batch = [];
-    p.history.insertMany(records, taken.jobId);
+    if (rows.length > 0) p.history.insertMany(rows, taken.jobId);
+    const stored = unchanged.length > 0 ? p.history.jobs!.addUnchanged!(unchanged) : [];
+    unchanged = [];
+    const records = [...rows, ...stored];
     for (const record of records) {
       p.events.record(record);
       if (record.status !== 'queued') continue;
@@ -109,10 +122,11 @@ function insertBatch(p: Pipeline, taken: { force: boolean; consentedTo: string |
     p.pump();
     return records;
   };
-  const add = (record: ScanRecord): ScanRecord[] | null => {
-    batch.push(record);
-    if (batch.length === 1) startedAt = p.now();
-    return batch.length >= INSERT_BATCH || p.now() - startedAt >= INSERT_BATCH_MS ? flush() : null;
+  const add = (record: ScanRecord, finished = false): ScanRecord[] | null => {
+    (finished ? unchanged : batch).push(record);
+    const size = batch.length + unchanged.length;
+    if (size === 1) startedAt = p.now();
+    return size >= INSERT_BATCH || p.now() - startedAt >= INSERT_BATCH_MS ? flush() : null;
   };
   return { add, flush };
 }

@@ -160,9 +160,9 @@ function finishUnchanged(p: Pipeline, record: ScanRecord, entry: UnchangedEntry)
   );
 }
 
-function identityOf(info: BigIntStats): FileIdentity {
+export function identityOf(info: BigIntStats): FileIdentity {
   return { dev: String(info.dev), ino: String(info.ino), size: Number(info.size), mtimeNs: String(info.mtimeNs), ctimeNs: String(info.ctimeNs) };
 }
 
-const sameIdentity = (a: FileIdentity, b: FileIdentity): boolean =>
+export const sameIdentity = (a: FileIdentity, b: FileIdentity): boolean =>
   a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;

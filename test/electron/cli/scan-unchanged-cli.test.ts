@@ -15,6 +15,7 @@ import { writeCustomSignature, writeEicarDatabase } from '../../support/clamav-d
 import { runNode, type ChildRun } from '../../support/node-child.ts';
 import { writeTree } from '../jobs/job-kit.ts';
 import { tempDir } from '../scans/harness.ts';
+import { countScansInserts, scansInserted } from '../scans/scans-inserted.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 let dir: Awaited<ReturnType<typeof tempDir>>;
@@ -53,7 +54,10 @@ describe('scan FOLDER twice', () => {
     const first = await scan(dataDir, ['--engine', 'builtin', folder]);
     expect(lines(first.stdout)).toHaveLength(61);
     expect(unchangedCount(first)).toBe(0);
+    countScansInserts(dataDir);
     const second = await scan(dataDir, ['--engine', 'builtin', folder]);
+    // The whole run counts: the unchanged files went straight into the job's compact store, never as `scans` rows.
+    expect(scansInserted(dataDir)).toBe(0);
     expect(second.code, second.stderr).toBe(first.code);
     expect(lines(second.stdout)).toHaveLength(61);
     expect(verdicts(second)).toEqual(verdicts(first));
@@ -65,6 +69,7 @@ describe('scan FOLDER twice', () => {
     expect(forced.code).toBe(first.code);
     expect(verdicts(forced)).toEqual(verdicts(first));
     expect(unchangedCount(forced)).toBe(0);
+    expect(scansInserted(dataDir)).toBe(61);
   }, 60_000);
 
   it.skipIf(findClamd() === null)("Verdict's own clamd on custom databases: skipped while they are the same, read again once one is added", async (context) => {
@@ -80,8 +85,10 @@ describe('scan FOLDER twice', () => {
     const first = await run();
     expect(first.code, first.stderr).toBe(0);
     expect(unchangedCount(first)).toBe(0);
+    countScansInserts(dataDir);
     const second = await run();
     expect(second.code).toBe(0);
+    expect(scansInserted(dataDir)).toBe(0);
     expect(verdicts(second)).toEqual(verdicts(first));
     expect(unchangedCount(second)).toBe(30);
 
@@ -90,6 +97,7 @@ describe('scan FOLDER twice', () => {
     const afterUpdate = await run();
     expect(afterUpdate.code).toBe(0);
     expect(unchangedCount(afterUpdate)).toBe(0);
+    expect(scansInserted(dataDir)).toBe(30);
     expect(unchangedCount(await run())).toBe(30);
     expect(readdirSync(db).sort()).toEqual(['added-later.hdb', 'verdict-eicar.ndb']);
   }, 120_000);

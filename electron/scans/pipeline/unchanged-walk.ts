@@ -1,0 +1,105 @@
+// The unchanged-file skip on a job's walk (issue 26 §6, "the whole run counts"): a walked file whose
+// identity matches its entry under the signatures in use now, outside the racy window, is finished
+// there and then: its clean verdict goes straight into the job's compact store (intake.ts writes
+// it with the batch), with no `scans` row and no turn in the pipeline. Every other file goes the
+// normal way (where reuseUnchanged still skips one that becomes known as unchanged later).
+// The stats run a few at a time (async: never on the main thread's clock), the walk's order kept.
+import { stat } from 'node:fs/promises';
+import { signatureKey } from '../../../shared/engine/verdict-reuse.ts';
+import type { ScanRecord } from '../../../shared/scans/record.ts';
+import { fitsCompactStore } from '../../history/job-files/add-unchanged.ts';
+import { fsPath } from '../../file-names/fs-path.ts';
+import { isoNow, type Pipeline } from './context.ts';
+import { engineForReuse } from './reuse.ts';
+import { identityOf, RACY_WINDOW_MS, sameIdentity } from './unchanged.ts';
+
+/** Files looked at ahead of the one the walk hands on (their stats in flight together). */
+const LOOKAHEAD = 32;
+/** How long the engine's signatures, once asked, stand for the walk (a reload in between is seen at the next look). */
+const ENGINE_LOOK_MS = 250;
+
+/** A walked record, and its finished clean verdict when it is unchanged (null: it goes the normal way). */
+export interface Looked {
+  record: ScanRecord;
+  unchanged: ScanRecord | null;
+}
+
+export interface UnchangedWalk {
+  /** Takes the walk's next record (`candidate`: a queued file that may be unchanged); returns the records whose look is over, in order. */
+  push(record: ScanRecord, candidate: boolean): Promise<Looked[]>;
+  /** The records still being looked at, in order. */
+  drain(): Promise<Looked[]>;
+}
+
+/** For a job's walk that reuses verdicts (not --force, not Scan again) with the skip's memory at hand; else null. */
+export function unchangedWalk(p: Pipeline, jobId: number | undefined, force: boolean): UnchangedWalk | null {
+  if (jobId === undefined || force || !p.history.unchanged || !p.history.jobs?.addUnchanged || p.history.unchanged.none()) return null;
+  const keys = new Map<string, { key: string | null; atMs: number }>();
+  const keyFor = async (label: string): Promise<string | null> => {
+    const known = keys.get(label);
+    if (known && p.now() - known.atMs < ENGINE_LOOK_MS) return known.key;
+    const engineNow = await engineForReuse(p, label);
+    const key = engineNow.ours ? signatureKey(engineNow.engine) : null;
+    keys.set(label, { key, atMs: p.now() });
+    return key;
+  };
+  const queue: Array<{ record: ScanRecord; look: Promise<ScanRecord | null> }> = [];
+  const settle = async (): Promise<Looked> => {
+    const { record, look } = queue.shift()!;
+    return { record, unchanged: await look };
+  };
+  return {
+    async push(record, candidate) {
+      queue.push({ record, look: candidate ? lookAt(p, record, keyFor).catch(() => null) : Promise.resolve(null) });
+      const done: Looked[] = [];
+      while (queue.length > LOOKAHEAD) done.push(await settle());
+      return done;
+    },
+    async drain() {
+      const done: Looked[] = [];
+      while (queue.length > 0) done.push(await settle());
+      return done;
+    },
+  };
+}
+
+/** The record finished with its entry's verdict when its file is unchanged since; else null. */
+async function lookAt(p: Pipeline, record: ScanRecord, keyFor: (label: string) => Promise<string | null>): Promise<ScanRecord | null> {
+  const store = p.history.unchanged!;
+  const route = { path: record.path, origin: record.origin };
+  const availability = p.options.service(route);
+  // A paused or missing service, or one that is not the engine on this machine: the normal way says why.
+  if (!availability.ok) return null;
+  const info = await stat(fsPath(record.path), { bigint: true });
+  if (!info.isFile()) return null;
+  const file = identityOf(info);
+  const atMs = p.now();
+  const entry = store.find(file.dev, file.ino);
+  if (!entry || !sameIdentity(entry.file, file) || entry.recordedMs < atMs - p.options.settings().reuseVerdictDays * 86_400_000) return null;
+  // Changed this close to now: its times may not tell a write in the same tick (git's racy timestamps).
+  const racyFrom = BigInt(Math.floor(atMs - RACY_WINDOW_MS)) * 1_000_000n;
+  if (info.mtimeNs >= racyFrom || info.ctimeNs >= racyFrom) return null;
+  const key = await keyFor(availability.service.label);
+  if (key === null || key !== entry.signatureKey) return null;
+  const { verdict } = entry;
+  const finished: ScanRecord = {
+    ...record,
+    size: file.size,
+    sha256: verdict.sha256,
+    md5: verdict.md5,
+    sha1: verdict.sha1,
+    status: 'completed',
+    pendingReason: null,
+    safe: true,
+    detailed: verdict.detailed,
+    findings: [],
+    engine: verdict.engine,
+    fileType: verdict.fileType,
+    completedAt: isoNow(p),
+    durationMs: 0,
+    error: null,
+    reusedFromId: entry.recordId,
+    reuseKind: 'unchanged',
+  };
+  return fitsCompactStore(finished) ? finished : null;
+}
