@@ -8,6 +8,7 @@ import { LOSSLESS_NAMES } from './lossless-names-migration.ts';
 import { PARTIAL_VERDICT } from './partial-verdict-migration.ts';
 import { RECHECK_FILES } from './recheck-migration.ts';
 import { ENGINE_DETECTION } from './engine-detection-migration.ts';
+import { ENGINE_SELF_TEST } from './engine-self-test-migration.ts';
 import { UNCHANGED_FILES } from './unchanged-files-migration.ts';
 
 export interface Migration {
@@ -331,6 +332,7 @@ export const MIGRATIONS: readonly Migration[] = [
   RECHECK_FILES,
   ENGINE_DETECTION,
   PARTIAL_VERDICT,
+  ENGINE_SELF_TEST,
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

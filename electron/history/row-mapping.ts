@@ -47,6 +47,7 @@ export const RECORD_COLUMNS = [
   'reuse_kind',
   'allowed_by',
   'engine_detection',
+  'engine_self_test',
 ] as const;
 export type RecordColumn = (typeof RECORD_COLUMNS)[number];
 
@@ -89,7 +90,7 @@ const FIELD_COLUMNS: Record<Field, readonly RecordColumn[]> = {
   disposition: ['disposition'],
   allowedBy: ['allowed_by'],
   quarantineId: ['quarantine_id'],
-  engine: ['engine_name', 'engine_version', 'signatures_version', 'signatures_date', 'signatures_basis', 'signatures_digest', 'engine_detection'],
+  engine: ['engine_name', 'engine_version', 'signatures_version', 'signatures_date', 'signatures_basis', 'signatures_digest', 'engine_detection', 'engine_self_test'],
 };
 
 /** Column values for the given fields of a (partial) record. */
@@ -123,6 +124,7 @@ export function fieldsToColumns(record: Partial<Omit<ScanRecord, 'jobId'>>): Par
         out.signatures_basis = record.engine?.signatureBasis ?? null;
         out.signatures_digest = record.engine?.databases ?? null;
         out.engine_detection = record.engine?.detection ?? null;
+        out.engine_self_test = record.engine?.selfTest ?? null;
         break;
       default: {
         const [column] = FIELD_COLUMNS[key];
@@ -175,6 +177,7 @@ export function rowToRecord(row: Record<string, unknown>): ScanRecord {
       basis: strOrNull('signatures_basis'),
       digest: strOrNull('signatures_digest'),
       detection: strOrNull('engine_detection'),
+      selfTest: strOrNull('engine_self_test'),
     }),
     // Absent unless set (a compacted row, a row before migration 13), like `disposition`.
     ...(row.reuse_kind === 'content' || row.reuse_kind === 'unchanged' ? { reuseKind: row.reuse_kind } : {}),
@@ -186,9 +189,15 @@ export function rowToRecord(row: Record<string, unknown>): ScanRecord {
 }
 
 /** The verdict's engine from its columns; an unknown name (a newer Verdict's engine) reads as not recorded. */
-function engineOf(name: string | null, version: string | null, signatures: number | null, date: string | null, known: { basis: string | null; digest: string | null; detection: string | null }): EngineIdentity | null {
+function engineOf(name: string | null, version: string | null, signatures: number | null, date: string | null, known: { basis: string | null; digest: string | null; detection: string | null; selfTest: string | null }): EngineIdentity | null {
   if (name !== 'clamav' && name !== 'builtin') return null;
-  const identity: EngineIdentity = { name, version, signatures: signatures !== null && date !== null ? { version: signatures, date } : null, ...(known.detection !== null ? { detection: known.detection } : {}) };
+  const identity: EngineIdentity = {
+    name,
+    version,
+    signatures: signatures !== null && date !== null ? { version: signatures, date } : null,
+    ...(known.detection !== null ? { detection: known.detection } : {}),
+    ...(known.selfTest === 'failed' ? { selfTest: 'failed' as const } : {}),
+  };
   if (known.basis === 'databases' && known.digest !== null) return { ...identity, signatureBasis: 'databases', databases: known.digest };
   return known.basis === 'version' ? { ...identity, signatureBasis: 'version' } : identity;
 }

@@ -12,6 +12,7 @@ import { RECORD_COLUMNS, recordToRow } from '../../../electron/history/row-mappi
 import { COLUMNS_OF_MIGRATION_13 } from '../../../electron/history/unchanged-files-migration.ts';
 import { COLUMNS_OF_MIGRATION_14 } from '../../../electron/history/allowed-by-migration.ts';
 import { COLUMNS_OF_MIGRATION_16 } from '../../../electron/history/engine-detection-migration.ts';
+import { COLUMNS_OF_MIGRATION_18 } from '../../../electron/history/engine-self-test-migration.ts';
 import { BUILTIN_IDENTITY } from '../../../shared/engine/engine-identity.ts';
 import type { ScanRecord } from '../../../shared/scans/record.ts';
 import { makeRecord } from './fixtures/records.ts';
@@ -35,7 +36,8 @@ const verdict = (overrides: Partial<ScanRecord>): ScanRecord => makeRecord({ sta
 
 describe('the engine of a verdict', () => {
   it('round-trips ClamAV with dated signatures, ClamAV without, the built-in engine and none; a patch changes it', () => {
-    const records = [verdict({ engine: CLAMAV }), verdict({ engine: { ...CLAMAV, signatures: null } }), verdict({ engine: BUILTIN_IDENTITY }), verdict({ engine: null })];
+    // …and a verdict given while the self-test failed (issue 27 §2) keeps saying so.
+    const records = [verdict({ engine: CLAMAV }), verdict({ engine: { ...CLAMAV, signatures: null } }), verdict({ engine: BUILTIN_IDENTITY }), verdict({ engine: null }), verdict({ engine: { ...CLAMAV, selfTest: 'failed' } })];
     for (const record of records) history.insert(record);
     for (const record of records) expect(history.get(record.id)).toEqual(record);
     const queued = makeRecord();
@@ -49,7 +51,7 @@ describe('the engine of a verdict', () => {
     const file = path.join(dataDir, 'v4.sqlite');
     const db = new DatabaseSync(file);
     migrate(db, MIGRATIONS.filter((migration) => migration.version <= 4));
-    const columns = RECORD_COLUMNS.filter((column) => !['engine_name', 'engine_version', 'signatures_version', 'signatures_date', ...COLUMNS_OF_MIGRATION_13, ...COLUMNS_OF_MIGRATION_14, ...COLUMNS_OF_MIGRATION_16].includes(column));
+    const columns = RECORD_COLUMNS.filter((column) => !['engine_name', 'engine_version', 'signatures_version', 'signatures_date', ...COLUMNS_OF_MIGRATION_13, ...COLUMNS_OF_MIGRATION_14, ...COLUMNS_OF_MIGRATION_16, ...COLUMNS_OF_MIGRATION_18].includes(column));
     const old = [verdict({ detailed: BASIC_CLEAN }), verdict({ detailed: 'clean' }), verdict({ safe: false, detailed: 'infected' })];
     for (const record of old) {
       const row = recordToRow(record);

@@ -15,6 +15,7 @@ import { RECORD_COLUMNS, recordToRow } from '../../../electron/history/row-mappi
 import { COLUMNS_OF_MIGRATION_13 } from '../../../electron/history/unchanged-files-migration.ts';
 import { COLUMNS_OF_MIGRATION_14 } from '../../../electron/history/allowed-by-migration.ts';
 import { COLUMNS_OF_MIGRATION_16 } from '../../../electron/history/engine-detection-migration.ts';
+import { COLUMNS_OF_MIGRATION_18 } from '../../../electron/history/engine-self-test-migration.ts';
 import { hasFts5 } from '../../../electron/history/name-index.ts';
 import { SEARCH_COUNT_STEP, searchCountCap } from '../../../electron/history/query-filter.ts';
 import { csvField } from '../../../electron/history/export-format.ts';
@@ -280,7 +281,7 @@ describe('verdicts', () => {
 });
 
 /** Columns migration 5 adds: rows written under an older schema have none of them. */
-const ENGINE_COLUMNS: readonly string[] = ['engine_name', 'engine_version', 'signatures_version', 'signatures_date', ...COLUMNS_OF_MIGRATION_13, ...COLUMNS_OF_MIGRATION_14, ...COLUMNS_OF_MIGRATION_16];
+const ENGINE_COLUMNS: readonly string[] = ['engine_name', 'engine_version', 'signatures_version', 'signatures_date', ...COLUMNS_OF_MIGRATION_13, ...COLUMNS_OF_MIGRATION_14, ...COLUMNS_OF_MIGRATION_16, ...COLUMNS_OF_MIGRATION_18];
 
 describe('migration 2 (dispositions)', () => {
   it('upgrades a schema-1 database in place: rows kept, new columns empty, verdicts as before, allowed content filterable', () => {

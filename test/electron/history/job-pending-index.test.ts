@@ -16,6 +16,7 @@ import { RECORD_COLUMNS, recordToRow } from '../../../electron/history/row-mappi
 import { COLUMNS_OF_MIGRATION_13 } from '../../../electron/history/unchanged-files-migration.ts';
 import { COLUMNS_OF_MIGRATION_14 } from '../../../electron/history/allowed-by-migration.ts';
 import { COLUMNS_OF_MIGRATION_16 } from '../../../electron/history/engine-detection-migration.ts';
+import { COLUMNS_OF_MIGRATION_18 } from '../../../electron/history/engine-self-test-migration.ts';
 import type { LocalStatus, ScanRecord } from '../../../shared/scans/record.ts';
 import { makeRecord } from './fixtures/records.ts';
 
@@ -34,7 +35,7 @@ function schema7With(rows: ReadonlyArray<{ record: ScanRecord; job: number | nul
     migrate(db, MIGRATIONS.filter((migration) => migration.version <= 7));
     db.exec(`INSERT INTO jobs (id, kind, roots_json, origin, status, started_at) VALUES (1, 'full', '["/home"]', 'cli', 'running', '2026-01-01T00:00:00.000Z'),
       (2, 'quick', '["/tmp"]', 'cli', 'paused', '2026-01-02T00:00:00.000Z')`);
-    const columns = RECORD_COLUMNS.filter((column) => ![...COLUMNS_OF_MIGRATION_13, ...COLUMNS_OF_MIGRATION_14, ...COLUMNS_OF_MIGRATION_16].includes(column));
+    const columns = RECORD_COLUMNS.filter((column) => ![...COLUMNS_OF_MIGRATION_13, ...COLUMNS_OF_MIGRATION_14, ...COLUMNS_OF_MIGRATION_16, ...COLUMNS_OF_MIGRATION_18].includes(column));
     const insert = db.prepare(`INSERT INTO scans (${columns.join(', ')}, job_id) VALUES (${columns.map(() => '?').join(', ')}, ?)`);
     db.exec('BEGIN');
     for (const { record, job } of rows) {
