@@ -157,7 +157,7 @@ async function openCore(dataDir: string, options: CoreOptions, tuning: CoreTunin
         await scans.idle();
         await threats.idle();
       },
-      scans: scansApi({ guard, submit, scans, history, events, protection: protection.status, allowBasicOnly: (ids) => engine.allowBasicOnly(ids) }),
+      scans: scansApi({ guard, submit, scans, history, events, protection: protection.status, allowBasicOnly: (ids) => engine.allowBasicOnly(ids), withRecheckLink: (record) => recheck.withLink(record) }),
       quarantine: withRecheckNotes(quarantineApi(guard, threats), () => recheck.quarantine),
       history: historyApi(guard, history, retention.retention),
       settings: settingsApi(ctx, { guard, keys, backend, scans, installId, startupWarnings }),

@@ -4,7 +4,7 @@ import type { CoreApi } from '../../shared/bridge/api.ts';
 import type { ProtectionView } from '../../shared/engine/protection-view.ts';
 import { err, ok, type Result } from '../../shared/result.ts';
 import { LINK_OUTSIDE, linkOutsideParamsSchema } from '../../shared/scans/exclusion.ts';
-import { historyQuerySchema, modeChoiceSchema, type ScanOrigin, type SubmitSummary } from '../../shared/scans/record.ts';
+import { historyQuerySchema, modeChoiceSchema, type ScanOrigin, type ScanRecord, type SubmitSummary } from '../../shared/scans/record.ts';
 import { consentOriginSchema } from '../../shared/settings/protection.ts';
 import type { Settings } from '../../shared/settings/settings.ts';
 import type { History } from '../history/history.ts';
@@ -58,6 +58,8 @@ export function scansApi(input: {
   protection: () => Promise<Result<ProtectionView>>;
   /** "Scan with basic checks only" for scans waiting at the embedded service (see basic-checks-choice.ts). */
   allowBasicOnly: (serviceScanIds: readonly string[]) => boolean;
+  /** A recheck's changed verdict with the scan it replaces (electron/recheck/recheck-link.ts). */
+  withRecheckLink?: (record: ScanRecord) => ScanRecord;
 }): CoreApi['scans'] {
   const { guard, submit, scans, history, events } = input;
   return {
@@ -79,7 +81,8 @@ export function scansApi(input: {
     get: (id) =>
       guard('Reading a scan', () => {
         const record = typeof id === 'string' ? history.get(id) : null;
-        return record ? ok(record) : err('not_found', 'There is no scan with this id.');
+        if (!record) return err('not_found', 'There is no scan with this id.');
+        return ok(input.withRecheckLink ? input.withRecheckLink(record) : record);
       }),
     rescan: (id, rescanOptions) =>
       guard('Scanning again', async () => {

@@ -29,6 +29,7 @@ import { linkOutsideText } from './exclusion-text.ts';
 import { ThreatResponse } from './ThreatResponse.tsx';
 import { BasicChecksChoice } from './BasicChecksChoice.tsx';
 import { PartialExplanation } from './PartialExplanation.tsx';
+import { RecheckedFrom } from './RecheckedFrom.tsx';
 import { DigestsOnRequest } from './DigestsOnRequest.tsx';
 import { VirusTotalLookup } from './VirusTotalLookup.tsx';
 import { unsafeHint } from '../quarantine/disposition-text.ts';
@@ -108,6 +109,7 @@ function RecordDetails({ record }: { record: ScanRecord }): ReactElement {
           {t('detail.selfTestFailed')}
         </p>
       ) : null}
+      <RecheckedFrom record={record} />
       {record.reusedFromId ? (
         <p className="callout callout--info" data-testid="reused">
           {t('detail.reused')}{' '}

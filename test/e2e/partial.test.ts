@@ -115,4 +115,45 @@ describe('scanned in part', () => {
     expect(await details.getByTestId('job-clean-search').textContent()).toContain('1 clean file');
     expect(describeViolations(await axeViolations(page))).toEqual([]);
   });
+
+  // Issue 27 §1 and §2, beside "scanned in part" as other verdicts that must not read as plain: a clean
+  // verdict given while the self-test failed says so, and a recheck's changed verdict names the clean one before it.
+  it('a verdict given while the self-test failed says so; a recheck\'s new verdict names the earlier clean one (en/de, axe-clean)', async () => {
+    const earlier = judged('invoice.pdf', '2026-11-20T10:00:00.000Z', { detailed: 'clean', path: '/tree/invoice.pdf' });
+    const detected = { ...judged('invoice.pdf', '2026-11-23T10:00:00.000Z', { safe: false, detailed: 'infected', findings: [{ name: 'Pdf.Dropper.Agent-1' }] }), path: '/tree/invoice.pdf' };
+    const blind = judged('letter.txt', '2026-11-23T10:00:01.000Z', { detailed: 'clean', engine: { ...CLAMAV, selfTest: 'failed' } });
+    const seedRecheck = (dataDir: string) => {
+      const history = openHistory(dataDir);
+      const { id: _id, ...job } = jobStateFor({ status: 'completed', walkComplete: true, finishedAt: '2026-11-23T10:00:02.000Z', counts: { found: 1, bytes: 0, scanned: 1, threats: 1, couldNotScan: 0, skipped: 0 } });
+      history.insertMany([earlier, blind]);
+      history.insertMany([detected], history.jobs.insert(job));
+      history.recheck.files.link({ recordId: detected.id, recheckedFromId: earlier.id, firstSeenMs: Date.parse(earlier.queuedAt) });
+      history.close();
+    };
+    const { real, page } = await start({ prepare: seedRecheck });
+    const detail = page.getByTestId('detail-panel');
+    const letter = rowFor(page, 'letter.txt');
+    await letter.waitFor();
+    // Still "clean" (verdictOf says why), never without the note.
+    expect(await letter.getAttribute('data-verdict')).toBe('safe');
+    await letter.click();
+    await detail.getByTestId('self-test-failed').getByText(en['detail.selfTestFailed']).waitFor();
+    await page.locator(`.row[data-scan-id="${detected.id}"]`).click();
+    const linked = detail.getByTestId('rechecked-from');
+    await linked.waitFor();
+    expect(await linked.textContent()).toContain('Judged again after a signature update; earlier verdict: clean on ');
+    expect(await detail.getByTestId('self-test-failed').count()).toBe(0);
+    expect(describeViolations(await axeViolations(page))).toEqual([]);
+    await linked.getByRole('button', { name: en['detail.showEarlierScan'] }).click();
+    await expect.poll(() => detail.locator('.detail__verdict .badge').textContent()).toBe(en['verdict.safe']);
+
+    expect((await real.core.settings.update({ language: 'de' })).ok).toBe(true);
+    await page.reload();
+    await page.locator('html[lang=de]').waitFor();
+    await rowFor(page, 'letter.txt').click();
+    await page.getByTestId('detail-panel').getByTestId('self-test-failed').getByText(de['detail.selfTestFailed']).waitFor();
+    await page.locator(`.row[data-scan-id="${detected.id}"]`).click();
+    await expect.poll(() => page.getByTestId('detail-panel').getByTestId('rechecked-from').textContent()).toContain('Nach einem Signatur-Update erneut geprüft; früheres Urteil: sauber am ');
+    expect(describeViolations(await axeViolations(page))).toEqual([]);
+  });
 });
