@@ -11,7 +11,7 @@ import { fitsCompactStore } from '../../history/job-files/add-unchanged.ts';
 import { fsPath } from '../../file-names/fs-path.ts';
 import { isoNow, type Pipeline } from './context.ts';
 import { engineForReuse } from './reuse.ts';
-import { identityOf, RACY_WINDOW_MS, sameIdentity } from './unchanged.ts';
+import { engineOnceLoaded, identityOf, RACY_WINDOW_MS, sameIdentity } from './unchanged.ts';
 
 /** Files looked at ahead of the one the walk hands on (their stats in flight together). */
 const LOOKAHEAD = 32;
@@ -34,13 +34,18 @@ export interface UnchangedWalk {
 /** For a job's walk that reuses verdicts (not --force, not Scan again) with the skip's memory at hand; else null. */
 export function unchangedWalk(p: Pipeline, jobId: number | undefined, force: boolean): UnchangedWalk | null {
   if (jobId === undefined || force || !p.history.unchanged || !p.history.jobs?.addUnchanged || p.history.unchanged.none()) return null;
-  const keys = new Map<string, { key: string | null; atMs: number }>();
-  const keyFor = async (label: string): Promise<string | null> => {
+  const keys = new Map<string, { key: Promise<string | null>; atMs: number }>();
+  const never = new AbortController().signal;
+  const keyFor = (label: string): Promise<string | null> => {
     const known = keys.get(label);
     if (known && p.now() - known.atMs < ENGINE_LOOK_MS) return known.key;
-    const engineNow = await engineForReuse(p, label);
-    const key = engineNow.ours ? signatureKey(engineNow.engine) : null;
+    // Once the engine is known: a job started with Verdict's own clamd still loading would otherwise
+    // send every file the normal way (the pipeline waits for the engine as long, in engineOnceLoaded).
+    const key = engineForReuse(p, label)
+      .then((engineNow) => engineOnceLoaded(p, engineNow, label, never))
+      .then((engineNow) => (engineNow.ours ? signatureKey(engineNow.engine) : null));
     keys.set(label, { key, atMs: p.now() });
+    void key.then(() => keys.set(label, { key, atMs: p.now() }));
     return key;
   };
   const queue: Array<{ record: ScanRecord; look: Promise<ScanRecord | null> }> = [];

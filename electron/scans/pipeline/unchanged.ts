@@ -96,7 +96,7 @@ export function rememberUnchanged(p: Pipeline, before: IdentityBeforeScan | null
  * answered yet (Verdict's own clamd loading), the engine once known: files sent meanwhile would
  * wait for it at the service anyway.
  */
-async function engineOnceLoaded(p: Pipeline, engineNow: EngineNow, label: string, signal: AbortSignal): Promise<EngineNow> {
+export async function engineOnceLoaded(p: Pipeline, engineNow: EngineNow, label: string, signal: AbortSignal): Promise<EngineNow> {
   let now = engineNow;
   // Not known yet: no engine reported, or ClamAV that has not answered VERSION (loading, or not answering: the service holds files then too).
   const waiting = () => now.ours && signatureKey(now.engine) === null && (now.engine === null || (now.engine.name === 'clamav' && now.engine.version === null));
