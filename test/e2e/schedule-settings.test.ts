@@ -52,6 +52,15 @@ describe('scheduled scans in Settings', () => {
     await page.keyboard.press('Space');
     await expect.poll(async () => (await saved(real)).skipOnBattery).toBe(false);
 
+    // The recheck after a signature update (issue 27 §1): a region named by its heading, each control by its label.
+    const recheck = page.getByRole('region', { name: en.t('settings.recheck') });
+    expect(await recheck.getByLabel(en.t('settings.recheckOn')).isChecked()).toBe(true);
+    const days = recheck.getByLabel(en.t('settings.recheckDays'));
+    expect(await days.inputValue()).toBe('14');
+    await days.fill('7');
+    await days.press('Enter');
+    await expect.poll(async () => ((await real.core.settings.get()) as { ok: true; value: { recheckAfterUpdateDays: number } }).value.recheckAfterUpdateDays).toBe(7);
+
     expect(describeViolations(await axeViolations(page))).toEqual([]);
     await section.scrollIntoViewIfNeeded();
     await app.screenshot('schedule-settings');
@@ -66,6 +75,10 @@ describe('scheduled scans in Settings', () => {
     await quick(page).getByLabel(de.t('settings.schedules.repeat')).selectOption('off');
     await expect.poll(async () => (await saved(real)).quick).toEqual({ repeat: 'off' });
     expect(await quick(page).getByLabel(de.t('settings.schedules.time')).count()).toBe(0);
+    const recheckDe = page.getByRole('region', { name: de.t('settings.recheck') });
+    expect(await recheckDe.getByLabel(de.t('settings.recheckDays')).inputValue()).toBe('7');
+    expect(await recheckDe.getByLabel(de.t('settings.recheckOn')).isChecked()).toBe(true);
+    expect(describeViolations(await axeViolations(page))).toEqual([]);
     expectNoProblems(app);
   });
 });
