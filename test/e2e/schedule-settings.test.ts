@@ -2,6 +2,7 @@
 // as the core's setting (weekly on Sunday at 19:30, then off), the time applies on
 // Enter, the next run is shown, the battery option toggles from the keyboard, the
 // section reads in German, and axe finds nothing (screenshot: schedule-settings.png).
+// The recheck after a signature update (issue 27 §1) beside it: labelled, its window saved, in en/de.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { translator } from '../../renderer/i18n/messages.ts';
