@@ -58,6 +58,17 @@ describe('quarantine', () => {
     const record = await recordFor(real, files['invoice.exe']!);
     expect(record).toMatchObject({ disposition: 'quarantined' });
 
+    // Judged again after an update, the signatures no longer detect it (issue 27 §1): its line says so, beside Restore.
+    const judgements = openHistory(real.dataDir);
+    judgements.recheck.quarantine.save({ entryId: record!.quarantineId!, signatureKey: 'clamav:e2e', detected: false, names: [], checkedMs: Date.now() });
+    judgements.close();
+    await rowFor(page, 'notes.txt').click();
+    await threat.click();
+    const noLonger = detail.getByTestId('no-longer-detected');
+    await noLonger.waitFor();
+    expect(await noLonger.textContent()).toContain('it is no longer detected');
+    await actions.getByRole('button', { name: en['threat.restore'], exact: true }).waitFor();
+
     // Something new is at the original path: Verdict never replaces it and asks for another place.
     await writeFile(files['invoice.exe']!, 'a new file with the same name');
     const elsewhere = path.join(path.dirname(files['invoice.exe']!), 'invoice (restored).exe');
