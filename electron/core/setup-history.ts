@@ -17,8 +17,13 @@ export async function setupHistory(ctx: CoreContext): Promise<{ history: History
   // main thread, several per file.
   const history = openHistory(ctx.dataDir, {
     synchronous: 'NORMAL',
-    // Grouped writes lost this way are redone at the next start (recovery looks the scans up).
-    onLateCommitError: (error) => log.warn({ err: error }, 'a grouped history commit failed'),
+    // Grouped writes lost this way are redone at the next start (recovery looks the scans up). Their files
+    // never hear of a verdict now, so the run cannot end by itself: the failure goes to the process's
+    // handlers, as the pipeline's storage failures do (the CLI: a full disk's line and exit 2; the app: logged).
+    onLateCommitError: (error) => {
+      log.warn({ err: error }, 'a grouped history commit failed');
+      void Promise.reject(error);
+    },
   });
   ctx.onClose(() => history.close());
   if (history.warning) log.warn({ warning: history.warning }, 'history');
