@@ -116,4 +116,44 @@ describe.skipIf(findClamd() === null)('the detection settings, changed while Ver
     expect(status?.engine.detection).toBe(detectionKey(detection));
     expect(isAlive(Number(readFileSync(join(dataDir, 'clamd.pid'), 'utf8').trim()))).toBe(true);
   }, 120_000);
+
+  test('a change in the middle of a batch: every file in flight ends with one verdict, none failed, some under each setting', async (context) => {
+    if (await systemClamdAnswers()) return context.skip();
+    const dataDir = fixture.dataDir();
+    const db = await writeEicarDatabase(join(fixture.dir.path, 'db'));
+    const files = join(fixture.dir.path, 'batch');
+    await mkdir(files);
+    const paths: string[] = [];
+    for (let i = 0; i < 400; i++) {
+      const path = join(files, `f${i}.bin`);
+      await writeFile(path, randomBytes(20_000 + i));
+      paths.push(path);
+    }
+    expect((await (await openSettings(dataDir)).update({ clamavDatabaseDir: db, recheckAfterUpdateDays: 0 })).ok).toBe(true);
+    const core = await fixture.open({ ...FAST, engine: { autoUpdate: false } }, { localService: { engine: 'auto' } });
+    const engine = async () => {
+      const result = await core.protection.status();
+      return result.ok ? result.value.status?.engine : undefined;
+    };
+    await until(async () => (await engine())?.source === 'own' && (await engine())?.version !== null, "Verdict's own clamd");
+
+    const submitted = await core.submit([files], { origin: 'cli', mode: 'async', force: true });
+    if (!submitted.ok) throw new Error(submitted.error.message);
+    const detection: DetectionSettings = { ...DEFAULT_DETECTION, maxFileSizeMb: 50 };
+    // Once the first verdicts are in: the rest are queued or in flight at clamd when it stops.
+    const clean = async () => {
+      const page = await core.scans.list({ verdicts: ['safe'], limit: 1 });
+      return page.ok ? page.value.total : 0;
+    };
+    await until(async () => (await clean()) >= 20, 'the first verdicts');
+    expect((await core.settings.update({ detection })).ok).toBe(true);
+    await core.idle();
+    const records = (await Promise.all(submitted.value.ids.map((id) => core.scans.get(id)))).flatMap((got) => (got.ok && got.value ? [got.value] : []));
+    expect(records).toHaveLength(400);
+    expect(records.filter((record) => record.status !== 'completed').map((record) => [record.path, record.status, record.error?.code])).toEqual([]);
+    expect(new Set(records.map((record) => record.path)).size).toBe(400);
+    const underNew = records.filter((record) => record.engine?.detection === detectionKey(detection)).length;
+    expect(underNew, 'files judged after the restart').toBeGreaterThan(0);
+    expect(400 - underNew, 'files judged before it').toBeGreaterThan(0);
+  }, 120_000);
 });
