@@ -58,8 +58,10 @@ describe('the protection state of the engine the embedded service uses', () => {
     const view = value(await core.protection.status());
     // The stand-in scans nothing, so its self-test could not run (self-test.test.ts tests it for real).
     // Its scan limits (coverage) have a test of their own; here only that Verdict's own clamd reports what lies beyond them.
-    const { selfTest: _selfTest, coverage, ...status } = view.status ?? {};
+    const { selfTest: _selfTest, coverage, detection, ...status } = view.status ?? {};
     expect(coverage).toMatchObject({ reported: { limits: true, encrypted: true } });
+    // The detection settings of Verdict's own clamd (issue 28 §2) have tests of their own.
+    expect(detection).toMatchObject({ source: 'own' });
     expect(status).toEqual({
       state: 'protected',
       reason: { code: 'signatures_fresh', params: { signatureVersion: 27467, ageDays: 1 } },
