@@ -35,6 +35,8 @@ export interface GroupCommitOptions {
   windowMs: number;
   /** A commit that failed when the window ended (nobody is waiting to hear it): the waiting writes are lost. */
   onLateError: (error: unknown) => void;
+  /** A commit that failed, however it was asked for, while writes waited to be told (afterCommit): they never will be. */
+  onLostWrites?: (error: unknown) => void;
 }
 
 export function createGroupCommit(db: DatabaseSync, options: GroupCommitOptions): GroupCommit {
@@ -48,6 +50,8 @@ export function createGroupCommit(db: DatabaseSync, options: GroupCommitOptions)
   let immediate: NodeJS.Immediate | null = null;
   /** Told once the open group commits (afterCommit); dropped if it fails. */
   let followers: Array<() => void> = [];
+  /** The last failure already told to onLostWrites (not told again as a late one). */
+  let reported: unknown = null;
 
   const settle = (error?: unknown) => {
     const told = waiters;
@@ -95,6 +99,11 @@ export function createGroupCommit(db: DatabaseSync, options: GroupCommitOptions)
     } catch (error) {
       if (db.isTransaction) db.exec('ROLLBACK');
       settle(error);
+      // Whoever waited to be told of these writes never will be: say so, whoever asked for this commit.
+      if (told.length > 0 && options.onLostWrites) {
+        reported = error;
+        options.onLostWrites(error);
+      }
       throw error;
     }
     for (const fn of told) {
@@ -138,7 +147,7 @@ export function createGroupCommit(db: DatabaseSync, options: GroupCommitOptions)
           try {
             flush();
           } catch (error) {
-            options.onLateError(error);
+            if (error !== reported) options.onLateError(error);
           }
         }, options.windowMs);
       }

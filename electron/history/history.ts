@@ -170,7 +170,9 @@ export function openHistory(dataDir: string, options: HistoryOptions = {}): Hist
 
 /** Wires the steps (history-reads.ts, history-writes.ts, history-export.ts) to one HistoryDb. */
 function createHistory(db: DatabaseSync, file: string, warning: string | null, options: HistoryOptions): History {
-  const group = createGroupCommit(db, { windowMs: options.commitWindowMs ?? 50, onLateError: options.onLateCommitError ?? (() => {}) });
+  const lost = options.onLateCommitError ?? (() => {});
+  // Either way the waiting files never hear of their verdict now (told once).
+  const group = createGroupCommit(db, { windowMs: options.commitWindowMs ?? 50, onLateError: lost, onLostWrites: lost });
   const write = group.now;
   const wantNames = options.nameIndex ?? true;
   const h: HistoryDb = {
