@@ -158,7 +158,7 @@ describe('sizes', () => {
   it('in sync mode (set in Settings): an empty file and one of exactly 10 MB are scanned sync; 10 MB + 1 byte goes async, and the detail says why', async () => {
     const { real, app, page } = await start();
     await page.getByRole('button', { name: en['nav.settings'] }).click();
-    await page.getByLabel(en['settings.mode']).selectOption('sync');
+    await page.locator('section[aria-labelledby=general-title]').getByLabel(en['settings.mode']).selectOption('sync');
     await expect.poll(async () => {
       const settings = await real.core.settings.get();
       return settings.ok && settings.value.mode;
@@ -406,10 +406,10 @@ describe('a settings file from a newer Verdict', () => {
     expect(settings.ok && settings.value.mode).toBe('async');
 
     await page.getByRole('button', { name: en['nav.settings'] }).click();
-    await page.getByLabel(en['settings.mode']).selectOption('sync');
+    await page.locator('section[aria-labelledby=general-title]').getByLabel(en['settings.mode']).selectOption('sync');
     await page.getByTestId('notice-error').getByText(/Settings cannot be saved: .*newer version of Verdict.*read-only/).waitFor();
     // The form shows what is in use, not the refused choice; the file is untouched.
-    await expect.poll(() => page.getByLabel(en['settings.mode']).inputValue()).toBe('async');
+    await expect.poll(() => page.locator('section[aria-labelledby=general-title]').getByLabel(en['settings.mode']).inputValue()).toBe('async');
     expect(await readFile(settingsFile, 'utf8')).toBe(future);
     await app.screenshot('bad-input-future-settings');
     expectNoProblems(app);
