@@ -49,7 +49,9 @@ async function links(folder: string): Promise<Map<string, string>> {
 
 async function blkid(device: string): Promise<Map<string, string>> {
   try {
-    const { stdout } = await run('blkid', ['-o', 'export', device], { timeout: 5000, encoding: 'utf8' });
+    // `-c /dev/null`: probe the device itself. blkid's cache keeps the label and UUID of whatever was
+    // at this device node before (another stick in the same port, a reused loop device).
+    const { stdout } = await run('blkid', ['-c', '/dev/null', '-o', 'export', device], { timeout: 5000, encoding: 'utf8' });
     return parseBlkidExport(stdout);
   } catch {
     return new Map();
