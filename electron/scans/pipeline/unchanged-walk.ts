@@ -9,9 +9,9 @@ import { signatureKey } from '../../../shared/engine/verdict-reuse.ts';
 import type { ScanRecord } from '../../../shared/scans/record.ts';
 import { fitsCompactStore } from '../../history/job-files/add-unchanged.ts';
 import { fsPath } from '../../file-names/fs-path.ts';
-import { isoNow, type Pipeline } from './context.ts';
+import type { Pipeline } from './context.ts';
 import { engineForReuse } from './reuse.ts';
-import { engineOnceLoaded, identityOf, RACY_WINDOW_MS, sameIdentity } from './unchanged.ts';
+import { engineOnceLoaded, identityOf, matchingEntry, RACY_WINDOW_MS, unchangedVerdict } from './unchanged.ts';
 
 /** Files looked at ahead of the one the walk hands on (their stats in flight together). */
 const LOOKAHEAD = 32;
@@ -70,7 +70,6 @@ export function unchangedWalk(p: Pipeline, jobId: number | undefined, force: boo
 
 /** The record finished with its entry's verdict when its file is unchanged since; else null. */
 async function lookAt(p: Pipeline, record: ScanRecord, keyFor: (label: string) => Promise<string | null>): Promise<ScanRecord | null> {
-  const store = p.history.unchanged!;
   const route = { path: record.path, origin: record.origin };
   const availability = p.options.service(route);
   // A paused or missing service, or one that is not the engine on this machine: the normal way says why.
@@ -79,32 +78,13 @@ async function lookAt(p: Pipeline, record: ScanRecord, keyFor: (label: string) =
   if (!info.isFile()) return null;
   const file = identityOf(info);
   const atMs = p.now();
-  const entry = store.find(file.dev, file.ino);
-  if (!entry || !sameIdentity(entry.file, file) || entry.recordedMs < atMs - p.options.settings().reuseVerdictDays * 86_400_000) return null;
+  const entry = matchingEntry(p, file, atMs);
+  if (!entry) return null;
   // Changed this close to now: its times may not tell a write in the same tick (git's racy timestamps).
   const racyFrom = BigInt(Math.floor(atMs - RACY_WINDOW_MS)) * 1_000_000n;
   if (info.mtimeNs >= racyFrom || info.ctimeNs >= racyFrom) return null;
   const key = await keyFor(availability.service.label);
   if (key === null || key !== entry.signatureKey) return null;
-  const { verdict } = entry;
-  const finished: ScanRecord = {
-    ...record,
-    size: file.size,
-    sha256: verdict.sha256,
-    md5: verdict.md5,
-    sha1: verdict.sha1,
-    status: 'completed',
-    pendingReason: null,
-    safe: true,
-    detailed: verdict.detailed,
-    findings: [],
-    engine: verdict.engine,
-    fileType: verdict.fileType,
-    completedAt: isoNow(p),
-    durationMs: 0,
-    error: null,
-    reusedFromId: entry.recordId,
-    reuseKind: 'unchanged',
-  };
+  const finished: ScanRecord = { ...record, ...unchangedVerdict(p, entry) };
   return fitsCompactStore(finished) ? finished : null;
 }

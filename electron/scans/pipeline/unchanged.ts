@@ -47,8 +47,7 @@ export async function reuseUnchanged(p: Pipeline, record: ScanRecord, engineNow:
   }
   if (!info.isFile()) return false;
   const file = identityOf(info);
-  const found = store.find(file.dev, file.ino);
-  const entry = found && sameIdentity(found.file, file) && found.recordedMs >= atMs - p.options.settings().reuseVerdictDays * 86_400_000 ? found : null;
+  const entry = matchingEntry(p, file, atMs);
   const loaded = entry ? await engineOnceLoaded(p, engineNow, label, signal) : null;
   // The backend may have changed meanwhile to one that is not ours: then nothing is skipped.
   const key = loaded?.ours ? signatureKey(loaded.engine) : null;
@@ -131,33 +130,38 @@ function delay(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** The file's entry when it is the same file (dev, ino, size, times) and recent enough to reuse; else null. */
+export function matchingEntry(p: Pipeline, file: FileIdentity, atMs: number): UnchangedEntry | null {
+  const found = p.history.unchanged?.find(file.dev, file.ino);
+  return found && sameIdentity(found.file, file) && found.recordedMs >= atMs - p.options.settings().reuseVerdictDays * 86_400_000 ? found : null;
+}
+
+/** A file finished with its entry's clean verdict: the same fields whether it is saved as a row or in a job's compact store. */
+export function unchangedVerdict(p: Pipeline, entry: UnchangedEntry) {
+  const { verdict } = entry;
+  return {
+    size: entry.file.size,
+    sha256: verdict.sha256,
+    md5: verdict.md5,
+    sha1: verdict.sha1,
+    status: 'completed',
+    pendingReason: null,
+    safe: true,
+    detailed: verdict.detailed,
+    findings: [],
+    engine: verdict.engine,
+    fileType: verdict.fileType,
+    completedAt: isoNow(p),
+    durationMs: 0,
+    error: null,
+    reusedFromId: entry.recordId,
+    reuseKind: 'unchanged',
+  } satisfies Partial<ScanRecord>;
+}
+
 function finishUnchanged(p: Pipeline, record: ScanRecord, entry: UnchangedEntry): void {
   forget(p.memory, record.id);
-  const { verdict } = entry;
-  saveVerdict(
-    p,
-    record.id,
-    {
-      size: entry.file.size,
-      sha256: verdict.sha256,
-      md5: verdict.md5,
-      sha1: verdict.sha1,
-      status: 'completed',
-      pendingReason: null,
-      safe: true,
-      detailed: verdict.detailed,
-      findings: [],
-      engine: verdict.engine,
-      fileType: verdict.fileType,
-      completedAt: isoNow(p),
-      durationMs: 0,
-      error: null,
-      reusedFromId: entry.recordId,
-      reuseKind: 'unchanged',
-    },
-    record,
-    true,
-  );
+  saveVerdict(p, record.id, unchangedVerdict(p, entry), record, true);
 }
 
 export function identityOf(info: BigIntStats): FileIdentity {
