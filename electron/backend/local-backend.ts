@@ -8,16 +8,16 @@
 // this thread instead, with a warning: slower, never missing.
 import { startLocalService } from '../local-service/server.ts';
 import type { RateLimitOptions } from '../local-service/auth/rate-limiter.ts';
-import { describeEngine, type EngineDescription, type EngineKind } from '../local-service/engines/select-engine.ts';
+import { describeEngine, type EngineDescription, type EngineKind } from '../engine/select-engine.ts';
 import type { ServiceLogger } from '../local-service/logger.ts';
 import { ServiceThreadUnavailableError, startLocalServiceInThread } from '../local-service/thread/start-in-thread.ts';
 import type { EngineReport, EngineScanOutcome, EngineScanRequest, ThreadServiceOptions } from '../local-service/thread/thread-protocol.ts';
 import { createEngineRequests } from '../local-service/thread/engine-requests.ts';
-import type { LiveEngineTuning } from '../local-service/engines/live/start-live-engine.ts';
+import type { LiveEngineTuning } from '../engine/live/start-live-engine.ts';
 import { LOCAL_SERVICE_REQUEST_BUDGET } from '../request-budget/request-budget.ts';
 import type { DetectionSettings } from '../../shared/settings/detection.ts';
 import type { ResolvedClamdChoice } from '../../shared/engine/clamd-choice.ts';
-import { engineOptionsForChoice } from '../local-service/engines/clamd-choice-engine.ts';
+import { engineOptionsForChoice } from '../engine/clamd-choice-engine.ts';
 
 /** The one integration the app uses on its embedded service. */
 export const EMBEDDED_INTEGRATION_ID = 'verdict-embedded';

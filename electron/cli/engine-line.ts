@@ -5,7 +5,7 @@
 import type { ProtectionStatus } from '../../shared/engine/protection-state.ts';
 import type { ProtectionView } from '../../shared/engine/protection-view.ts';
 import type { Language } from '../../shared/service-contract/limits.ts';
-import { engineLine, protectionReasonText } from '../local-service/engines/protection-text.ts';
+import { engineLine, protectionReasonText } from '../engine/protection-text.ts';
 import { clamdWords } from './clamd-words.ts';
 
 const LINES = {

@@ -9,7 +9,7 @@ import { DETECTION_FIELDS, DETECTION_WORDS, detectionLines, detectionProblemText
 import type { DetectionView } from '../../shared/engine/protection-state.ts';
 import { acquireDataDirLock, DataDirInUseError } from '../core/data-dir-lock.ts';
 import { defaultDataDir } from '../core/data-dir.ts';
-import { engineStatus } from '../local-service/engines/engine-status.ts';
+import { engineStatus } from '../engine/engine-status.ts';
 import { openSettings } from '../settings/settings-store.ts';
 import { dataDirLanguage } from './cli-language.ts';
 import { CliExit, runCli, type CliIo } from './cli-options.ts';

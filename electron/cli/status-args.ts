@@ -2,7 +2,7 @@
 // `status` needs none of it and should answer fast.
 import { parseArgs } from 'node:util';
 import { defaultDataDir } from '../core/data-dir.ts';
-import type { EngineKind } from '../local-service/engines/select-engine.ts';
+import type { EngineKind } from '../engine/select-engine.ts';
 import type { ClamdAddress } from '../../shared/engine/clamd-address.ts';
 import { readClamdOption } from './clamd-option.ts';
 import { dataDirLanguage } from './cli-language.ts';

@@ -4,11 +4,11 @@
 // files reach clamd (by descriptor, or streamed when clamd takes none).
 import type { ClamdTransfer, ProtectionStatus } from '../../shared/engine/protection-state.ts';
 import type { SelfTestResult } from '../../shared/engine/self-test.ts';
-import { BuiltinEngine } from '../local-service/engines/builtin-engine.ts';
-import { ClamdEngine } from '../local-service/engines/clamd-engine.ts';
-import type { ScanEngine } from '../local-service/engines/engine.ts';
-import { endpointOfLabel } from '../local-service/engines/live/live-state.ts';
-import { runSelfTest } from '../local-service/engines/self-test/run-self-test.ts';
+import { BuiltinEngine } from '../engine/builtin-engine.ts';
+import { ClamdEngine } from '../engine/clamd-engine.ts';
+import type { ScanEngine } from '../engine/engine.ts';
+import { endpointOfLabel } from '../engine/live/live-state.ts';
+import { runSelfTest } from '../engine/self-test/run-self-test.ts';
 
 export interface StatusSelfTest {
   /** null when there is no engine to test (ClamAV not running, or an address that is not clamd's). */

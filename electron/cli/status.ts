@@ -6,15 +6,15 @@
 import type { ProtectionStatus } from '../../shared/engine/protection-state.ts';
 import { withSelfTest, type SelfTestResult } from '../../shared/engine/self-test.ts';
 import type { Language } from '../../shared/service-contract/limits.ts';
-import { coverageLimitsFor, coverageLimitsText, type CoverageLimits } from '../local-service/engines/coverage-limits.ts';
-import { engineStatus } from '../local-service/engines/engine-status.ts';
-import { protectionActionText, protectionReasonText, streamLimitText } from '../local-service/engines/protection-text.ts';
+import { coverageLimitsFor, coverageLimitsText, type CoverageLimits } from '../engine/conf/coverage-limits.ts';
+import { engineStatus } from '../engine/engine-status.ts';
+import { protectionActionText, protectionReasonText, streamLimitText } from '../engine/protection-text.ts';
 import { dataDirLanguage } from './cli-language.ts';
 import { statusSelfTest } from './status-self-test.ts';
 import { parseStatusArgs, StatusArgsError } from './status-args.ts';
 import { clamdWords } from './clamd-words.ts';
 import { clamdChoiceFor } from './settings-clamd.ts';
-import { engineOptionsForChoice } from '../local-service/engines/clamd-choice-engine.ts';
+import { engineOptionsForChoice } from '../engine/clamd-choice-engine.ts';
 
 export interface StatusIo {
   stdout: (line: string) => void;

@@ -1,8 +1,8 @@
 // What `verdict update` says of a run, in English and German: one sentence of
 // Verdict's own for each outcome (freshclam's words are printed under it).
 import type { Language } from '../../shared/service-contract/limits.ts';
-import type { FreshclamOutcome as Outcome } from '../local-service/engines/freshclam/freshclam-outcome.ts';
-import type { UpdateSignaturesResult } from '../local-service/engines/freshclam/run-freshclam.ts';
+import type { FreshclamOutcome as Outcome } from '../engine/freshclam/freshclam-outcome.ts';
+import type { UpdateSignaturesResult } from '../engine/freshclam/run-freshclam.ts';
 type Problem = Extract<UpdateSignaturesResult, { ok: false }>['problem'];
 
 export interface UpdateTexts {

@@ -3,9 +3,9 @@
 // (update-schedule.ts, which waits out freshclam's cool-down). Anything else (a system
 // clamd, the built-in engine, a remote service, the setting off) stops the schedule.
 import type { ProtectionView } from '../../shared/engine/protection-view.ts';
-import type { UpdateSignaturesResult } from '../local-service/engines/freshclam/run-freshclam.ts';
-import { scheduleSignatureUpdates, type SignatureUpdateSchedule } from '../local-service/engines/freshclam/update-schedule.ts';
-import { ownDatabaseDir } from '../local-service/engines/own-clamd/find-clamav.ts';
+import type { UpdateSignaturesResult } from '../engine/freshclam/run-freshclam.ts';
+import { scheduleSignatureUpdates, type SignatureUpdateSchedule } from '../engine/freshclam/update-schedule.ts';
+import { ownDatabaseDir } from '../engine/own-clamd/find-clamav.ts';
 
 export interface AutoUpdate {
   /** Looks at the view and the setting again: starts or stops the schedule. */

@@ -7,12 +7,12 @@ import type { CoreApi } from '../../shared/bridge/api.ts';
 import type { ProtectionView, SignatureUpdateOutcome } from '../../shared/engine/protection-view.ts';
 import { ok } from '../../shared/result.ts';
 import type { LocalServiceHandle } from '../backend/local-backend.ts';
-import { engineStatus } from '../local-service/engines/engine-status.ts';
+import { engineStatus } from '../engine/engine-status.ts';
 import type { EngineReport } from '../local-service/thread/thread-protocol.ts';
 import type { CoreContext, Guard } from './core-context.ts';
 import { LOCAL_LABEL } from '../backend/backend-state.ts';
 import { PENDING_REASONS } from '../scans/pipeline.ts';
-import type { UpdateSignaturesResult } from '../local-service/engines/freshclam/run-freshclam.ts';
+import type { UpdateSignaturesResult } from '../engine/freshclam/run-freshclam.ts';
 import { createAutoUpdate } from './auto-update.ts';
 import { runSignatureUpdate } from './signature-update.ts';
 

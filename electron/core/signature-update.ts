@@ -2,12 +2,12 @@
 // whose signatures the system keeps (or a remote service) is answered, not touched.
 import type { ProtectionStatus } from '../../shared/engine/protection-state.ts';
 import type { SignatureUpdateOutcome } from '../../shared/engine/protection-view.ts';
-import type { ClamdEndpoint } from '../local-service/engines/clamd-protocol.ts';
-import { clamdReload } from '../local-service/engines/own-clamd/clamd-commands.ts';
-import { markDatabasesLoading } from '../local-service/engines/own-clamd/databases-loaded.ts';
-import { updateSignatures, type UpdateSignaturesResult } from '../local-service/engines/freshclam/run-freshclam.ts';
+import type { ClamdEndpoint } from '../engine/instream/clamd-protocol.ts';
+import { clamdReload } from '../engine/own-clamd/clamd-commands.ts';
+import { markDatabasesLoading } from '../engine/own-clamd/databases-loaded.ts';
+import { updateSignatures, type UpdateSignaturesResult } from '../engine/freshclam/run-freshclam.ts';
 import { updateFeeds } from '../feeds/update-feeds.ts';
-import { endpointOfLabel } from '../local-service/engines/live/live-state.ts';
+import { endpointOfLabel } from '../engine/live/live-state.ts';
 
 export interface SignatureUpdateInput {
   dataDir: string;

@@ -1,7 +1,7 @@
 // Names the feed of each finding of Verdict's own clamd (signature-names.ts), so the detail panel,
 // `--json` and the export can say which feed's signature made it. Never fails a scan: a finding
 // whose feed cannot be told keeps no feed.
-import type { EngineVerdict } from '../local-service/engines/engine.ts';
+import type { EngineVerdict } from '../engine/engine.ts';
 import { feedOfFinding } from './signature-names.ts';
 
 export function attributeFeeds(verdict: EngineVerdict, dataDir: string): EngineVerdict {

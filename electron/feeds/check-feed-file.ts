@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { findClamd, findExecutable } from '../local-service/engines/own-clamd/find-clamav.ts';
+import { findClamd, findExecutable } from '../engine/own-clamd/find-clamav.ts';
 
 export type FeedFileCheck = { ok: true; signatures: number } | { ok: false; code: 'does_not_load' | 'checker_missing'; detail: string };
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { feedSchema, type Feed } from '../../shared/feeds/feed.ts';
 import { FEED_PRESETS } from '../../shared/feeds/presets.ts';
-import { ownDatabaseDir } from '../local-service/engines/own-clamd/find-clamav.ts';
+import { ownDatabaseDir } from '../engine/own-clamd/find-clamav.ts';
 
 export interface FeedsState {
   dataDir: string;

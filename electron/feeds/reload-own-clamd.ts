@@ -3,11 +3,11 @@
 // folder). None running is no error: the next clamd loads the folder as it is.
 import { readFileSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { clamdAnswers, clamdReload } from '../local-service/engines/own-clamd/clamd-commands.ts';
-import { ownClamdFiles } from '../local-service/engines/own-clamd/clamd-config.ts';
-import { markDatabasesLoading } from '../local-service/engines/own-clamd/databases-loaded.ts';
-import { ownDatabaseDir } from '../local-service/engines/own-clamd/find-clamav.ts';
-import { parseClamdConf } from '../local-service/engines/system-clamd-conf.ts';
+import { clamdAnswers, clamdReload } from '../engine/own-clamd/clamd-commands.ts';
+import { ownClamdFiles } from '../engine/own-clamd/clamd-config.ts';
+import { markDatabasesLoading } from '../engine/own-clamd/databases-loaded.ts';
+import { ownDatabaseDir } from '../engine/own-clamd/find-clamav.ts';
+import { parseClamdConf } from '../engine/conf/system-clamd-conf.ts';
 
 export type ReloadOutcome = 'reloaded' | 'not_running';
 

@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { findExecutable } from '../local-service/engines/own-clamd/find-clamav.ts';
+import { findExecutable } from '../engine/own-clamd/find-clamav.ts';
 import { readFeedsState } from './feeds-state.ts';
 
 const UNOFFICIAL = '.UNOFFICIAL';

@@ -5,7 +5,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { acquirePidLock } from '../pid-lock/pid-lock.ts';
-import { checkDatabaseDir } from '../local-service/engines/own-clamd/find-clamav.ts';
+import { checkDatabaseDir } from '../engine/own-clamd/find-clamav.ts';
 import { feedView, type FeedView } from '../../shared/feeds/feed.ts';
 import { findClamscan } from './check-feed-file.ts';
 import { DEFAULT_FEED_LIMITS, type FeedFetchLimits } from './fetch-feed-file.ts';

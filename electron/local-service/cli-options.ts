@@ -4,11 +4,11 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultDataDir } from '../core/data-dir.ts';
 import { API_KEY_PATTERN } from './auth/api-keys.ts';
-import type { EngineKind } from './engines/select-engine.ts';
+import type { EngineKind } from '../engine/select-engine.ts';
 import { webhookKeyOf } from './webhooks/signature.ts';
 import { readClamdOption } from '../cli/clamd-option.ts';
 import { systemLanguage } from '../core/system-language.ts';
-import { engineOptionsForChoice, type ChoiceEngineOptions } from './engines/clamd-choice-engine.ts';
+import { engineOptionsForChoice, type ChoiceEngineOptions } from '../engine/clamd-choice-engine.ts';
 import type { LocalServiceOptions } from './server.ts';
 
 export interface CliOptions {

@@ -7,7 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import pino from 'pino';
 import { acquireDataDirLock } from '../core/data-dir-lock.ts';
-import { engineSummary } from './engines/select-engine.ts';
+import { engineSummary } from '../engine/select-engine.ts';
 import { parseCliOptions, USAGE, type CliOptions } from './cli-options.ts';
 import { startLocalService, type LocalService } from './server.ts';
 

@@ -2,7 +2,7 @@
 // rules' index, so it reads `YARA: RULE (FILE)` (shared/scans/finding-label.ts) in the CLI, the
 // detail panel and `--json`. Never fails a scan: a finding whose rule is not known keeps its name.
 import { basename } from 'node:path';
-import type { EngineVerdict } from '../local-service/engines/engine.ts';
+import type { EngineVerdict } from '../engine/engine.ts';
 import { installedRules } from './rules-store.ts';
 
 const YARA_NAME = /^YARA\.(.+?)(?:\.UNOFFICIAL)?$/;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { checkFeedFile, findClamscan } from '../feeds/check-feed-file.ts';
 import { reloadOwnClamd, type ReloadOutcome } from '../feeds/reload-own-clamd.ts';
-import { checkDatabaseDir, ownDatabaseDir } from '../local-service/engines/own-clamd/find-clamav.ts';
+import { checkDatabaseDir, ownDatabaseDir } from '../engine/own-clamd/find-clamav.ts';
 import { FEED_FILE_PREFIX } from '../feeds/feeds-state.ts';
 import { writeFileAtomic } from '../settings/atomic-write.ts';
 import { checkYaraRules, type AcceptedRule, type RulesCheck } from './check-rules.ts';

@@ -1,7 +1,7 @@
 // A protection overview (issue 29 §5): what the window asks the core for its pictures of the last
 // 30 days (files scanned and threats per day, the verdict mix, the top detections), with the last
-// full scan and the next scheduled one. The engine's signature age and last self-test come from
-// the protection view the window already holds.
+// full scan and the next scheduled one (a saved scan's too), and the signature updates the history
+// noticed with the signatures' age per day. The last self-test comes from the protection view.
 import { z } from 'zod';
 import type { Result } from '../result.ts';
 import type { Verdict } from '../scans/record.ts';
@@ -10,6 +10,8 @@ import type { Verdict } from '../scans/record.ts';
 export const OVERVIEW_DAYS = 30;
 /** Detection names the overview lists, most frequent first. */
 export const TOP_DETECTIONS = 5;
+/** Signature updates the overview lists at most (a clamd switched back and forth often stays quick to read). */
+export const MAX_SIGNATURE_UPDATES = 200;
 
 /** The window's offset from UTC (minutes east), so a day is the user's day: -(new Date().getTimezoneOffset()). */
 export const overviewRequestSchema = z.object({ utcOffsetMinutes: z.number().int().min(-14 * 60).max(14 * 60) }).strict();
@@ -22,7 +24,26 @@ export interface OverviewDay {
   scanned: number;
   /** Files judged a threat that day (not those the user allowed since). */
   threats: number;
+  /** Changes of the signatures in use noticed that day. */
+  updates: number;
+  /** Whole days since the signatures in use at the day's end (now, for today) were built; null when not known. */
+  signatureAgeDays: number | null;
 }
+
+/** A change of the signatures in use, as the history noticed it (ClamAV on the local engine path). */
+export interface SignatureUpdate {
+  /** When Verdict noticed it (ISO). */
+  at: string;
+  /** ClamAV's own version, e.g. 1.4.2. */
+  engineVersion: string | null;
+  /** The daily database's version, when clamd names one. */
+  signatureVersion: number | null;
+  /** When those signatures were built (ISO), when known. */
+  signatureDate: string | null;
+}
+
+/** The soonest scheduled run: a quick or full scan, or a saved scan by its name. */
+export type NextScheduled = { kind: 'quick' | 'full'; at: string } | { kind: 'saved'; name: string; at: string };
 
 export interface ProtectionOverview {
   /** The first day's start (ISO). */
@@ -35,8 +56,10 @@ export interface ProtectionOverview {
   topDetections: Array<{ name: string; count: number }>;
   /** The newest full scan that ended (completed or cancelled). */
   lastFullScan: { status: string; finishedAt: string; scanned: number; threats: number } | null;
-  /** The soonest scheduled quick or full scan; null when no schedule is on. */
-  nextScheduled: { kind: 'quick' | 'full'; at: string } | null;
+  /** The signature updates noticed over the same days, oldest first (at most MAX_SIGNATURE_UPDATES, the newest). */
+  signatureUpdates: SignatureUpdate[];
+  /** The soonest scheduled quick, full or saved scan; null when no schedule is on. */
+  nextScheduled: NextScheduled | null;
 }
 
 export interface OverviewApi {

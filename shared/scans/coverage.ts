@@ -6,7 +6,7 @@
 /** result.detailed of such a verdict (the engine's label; stable, so clients may match on it). */
 export const SCANNED_IN_PART_LABEL = 'scanned in part';
 
-/** The scan limits a clamd works under, and whether it reports what lies beyond them (electron/local-service/engines/coverage-limits.ts). */
+/** The scan limits a clamd works under, and whether it reports what lies beyond them (electron/engine/conf/coverage-limits.ts). */
 export interface CoverageLimits {
   maxFileSize: string;
   maxScanSize: string;

@@ -148,7 +148,7 @@ export const VERDICTS = ['unsafe', 'safe', 'basic-only', 'partial', 'could-not-s
 export type Verdict = (typeof VERDICTS)[number];
 
 /**
- * The built-in engine's clean label (electron/local-service/engines/engine.ts DETAILED_LABELS):
+ * The built-in engine's clean label (electron/engine/engine.ts DETAILED_LABELS):
  * it tells a basic-checks verdict whose record does not say which engine made it.
  */
 export const BASIC_CHECKS_CLEAN_LABEL = 'clean (basic checks only; ClamAV not available)';

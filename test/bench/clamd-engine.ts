@@ -12,7 +12,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
-import { ClamdEngine } from '../../electron/local-service/engines/clamd-engine.ts';
+import { ClamdEngine } from '../../electron/engine/clamd-engine.ts';
 import { startClamd } from '../support/clamd.ts';
 import { fixtureDir, noise, type FixtureDir } from '../fixtures/engine-files.ts';
 

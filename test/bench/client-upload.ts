@@ -23,7 +23,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { request } from 'undici';
-import { BuiltinEngine } from '../../electron/local-service/engines/builtin-engine.ts';
+import { BuiltinEngine } from '../../electron/engine/builtin-engine.ts';
 import { startLocalService } from '../../electron/local-service/server.ts';
 import { createRequestBudget, DEFAULT_REQUEST_BUDGET } from '../../electron/request-budget/request-budget.ts';
 import { createServiceClient } from '../../electron/service-client/client.ts';

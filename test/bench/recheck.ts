@@ -11,10 +11,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createCore } from '../../electron/core/create-core.ts';
-import { clamdReload } from '../../electron/local-service/engines/own-clamd/clamd-commands.ts';
-import { ownClamdFiles } from '../../electron/local-service/engines/own-clamd/clamd-config.ts';
-import { markDatabasesLoading } from '../../electron/local-service/engines/own-clamd/databases-loaded.ts';
-import { parseClamdConf } from '../../electron/local-service/engines/system-clamd-conf.ts';
+import { clamdReload } from '../../electron/engine/own-clamd/clamd-commands.ts';
+import { ownClamdFiles } from '../../electron/engine/own-clamd/clamd-config.ts';
+import { markDatabasesLoading } from '../../electron/engine/own-clamd/databases-loaded.ts';
+import { parseClamdConf } from '../../electron/engine/conf/system-clamd-conf.ts';
 import { writeEicarDatabase } from '../support/clamav-db.ts';
 
 const { values } = parseArgs({ options: { files: { type: 'string', default: '10000' } } });

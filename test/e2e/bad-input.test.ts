@@ -12,7 +12,7 @@ import { mkdir, mkdtemp, readFile, rm, symlink, truncate, writeFile } from 'node
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { EICAR_TEST_STRING } from '../../electron/local-service/engines/builtin-engine.ts';
+import { EICAR_TEST_STRING } from '../../electron/engine/builtin-engine.ts';
 import { SETTINGS_VERSION } from '../../shared/settings/settings.ts';
 import { MAX_SYNC_FILE_SIZE } from '../../shared/service-contract/limits.ts';
 import { en } from '../../renderer/i18n/en.ts';

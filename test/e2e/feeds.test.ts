@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openHistory } from '../../electron/history/history.ts';
-import { ownDatabaseDir } from '../../electron/local-service/engines/own-clamd/find-clamav.ts';
+import { ownDatabaseDir } from '../../electron/engine/own-clamd/find-clamav.ts';
 import { de } from '../../renderer/i18n/de.ts';
 import { en } from '../../renderer/i18n/en.ts';
 import { queuedRecord, type ScanRecord } from '../../shared/scans/record.ts';

@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import type { ProtectionStatus } from '../../shared/engine/protection-state.ts';
 import { translator, type Locale } from '../../renderer/i18n/messages.ts';
 import { headline, reasonText, updateOutcomeText } from '../../renderer/protection/protection-text.ts';
-import { findClamd } from '../../electron/local-service/engines/own-clamd/find-clamav.ts';
+import { findClamd } from '../../electron/engine/own-clamd/find-clamav.ts';
 import { writeCustomSignature } from '../support/clamav-db.ts';
 import { startClamd } from '../support/clamd.ts';
 import { datedVersionLine, startClamdStandIn, type ClamdStandIn } from '../support/clamd-stand-in.ts';

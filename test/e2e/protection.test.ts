@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EICAR_TEST_STRING } from '../../electron/local-service/engines/builtin-engine.ts';
+import { EICAR_TEST_STRING } from '../../electron/engine/builtin-engine.ts';
 import { openHistory } from '../../electron/history/history.ts';
 import { queuedRecord, verdictOf, type ScanRecord } from '../../shared/scans/record.ts';
 import { de } from '../../renderer/i18n/de.ts';

@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { de } from '../../renderer/i18n/de.ts';
 import { en } from '../../renderer/i18n/en.ts';
-import { EICAR_TEST_STRING } from '../../electron/local-service/engines/builtin-engine.ts';
+import { EICAR_TEST_STRING } from '../../electron/engine/builtin-engine.ts';
 import { axeViolations, describeViolations } from './support/axe.ts';
 import { buildRenderer, launchChromium, openApp } from './support/app-harness.ts';
 import { expectNoProblems } from './support/e2e-app.ts';

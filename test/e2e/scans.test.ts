@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, readFile, rm, symlink, truncate, writeFile } from 'node
 import { createServer as createNetServer } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EICAR_TEST_STRING } from '../../electron/local-service/engines/builtin-engine.ts';
+import { EICAR_TEST_STRING } from '../../electron/engine/builtin-engine.ts';
 import { verdictOf } from '../../shared/scans/record.ts';
 import { MB } from '../../shared/service-contract/limits.ts';
 import { en } from '../../renderer/i18n/en.ts';

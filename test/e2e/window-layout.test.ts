@@ -8,7 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { EICAR_TEST_STRING } from '../../electron/local-service/engines/builtin-engine.ts';
+import { EICAR_TEST_STRING } from '../../electron/engine/builtin-engine.ts';
 import { translator, type Locale } from '../../renderer/i18n/messages.ts';
 import { writeTree } from '../electron/jobs/job-kit.ts';
 import type { AppHarness } from './support/app-harness.ts';

@@ -8,7 +8,7 @@ import { chown, mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { EICAR_TEST_STRING } from '../../electron/local-service/engines/builtin-engine.ts';
+import { EICAR_TEST_STRING } from '../../electron/engine/builtin-engine.ts';
 
 export const CLAMAV_TESTFILES_DIR = '/usr/share/clamav-testfiles';
 

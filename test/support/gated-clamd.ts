@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { findClamd } from '../../electron/local-service/engines/own-clamd/find-clamav.ts';
+import { findClamd } from '../../electron/engine/own-clamd/find-clamav.ts';
 
 export interface GatedClamd {
   /** The executable to give as Verdict's clamd. */

@@ -8,9 +8,9 @@ import { closeSync } from 'node:fs';
 import { createConnection, Socket } from 'node:net';
 import type { ClamdAddress } from '../../../shared/engine/clamd-address.ts';
 import { formatClamdAddress } from '../../../shared/engine/clamd-address.ts';
-import { upload } from '../../local-service/engines/clamd-connection.ts';
-import { END_OF_STREAM } from '../../local-service/engines/clamd-protocol.ts';
-import type { ChunkSource, FileChunk } from '../../local-service/engines/file-chunks.ts';
+import { upload } from '../instream/clamd-connection.ts';
+import { END_OF_STREAM } from '../instream/clamd-protocol.ts';
+import type { ChunkSource, FileChunk } from '../instream/file-chunks.ts';
 import type { FdPassing } from './fd-passing.ts';
 
 export interface WireHandlers {

@@ -1,8 +1,8 @@
 // clamd's replies inside an IDSESSION, `<id>: <subject>: <result>` NUL-terminated, read
 // into typed verdicts. No I/O. The subject is `fd[N]` for FILDES and `stream` for INSTREAM;
 // the result is parsed by the INSTREAM reply parser the local service already uses.
-import { ENGINE_ERROR_CODES, EngineError, type EngineErrorCode } from '../../local-service/engines/engine.ts';
-import { parseInstreamReply, quoteReply } from '../../local-service/engines/clamd-protocol.ts';
+import { ENGINE_ERROR_CODES, EngineError, type EngineErrorCode } from '../engine.ts';
+import { parseInstreamReply, quoteReply } from '../instream/clamd-protocol.ts';
 
 /** How a file reached clamd. */
 export type ClamdTransport = 'fildes' | 'instream';

@@ -3,8 +3,8 @@
 // the bytes a re-sent scan needs again) or a Readable (read once; not re-sendable).
 import { read } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { BufferChunks, type ChunkSource, type FileChunk } from '../../local-service/engines/file-chunks.ts';
-import { EngineError } from '../../local-service/engines/engine.ts';
+import { BufferChunks, type ChunkSource, type FileChunk } from '../instream/file-chunks.ts';
+import { EngineError } from '../engine.ts';
 
 export type StreamSource = { kind: 'fd'; fd: number; size: number } | { kind: 'bytes'; bytes: Buffer } | { kind: 'readable'; readable: Readable };
 

@@ -3,7 +3,7 @@
 // by the service's scan runner and the app's local engine path, so a scan reads
 // the same whichever way the file reached the engine.
 import type { ScanResult } from '../../../shared/service-contract/scan.ts';
-import { EngineError, type EngineVerdict } from '../engines/engine.ts';
+import { EngineError, type EngineVerdict } from '../../engine/engine.ts';
 import type { StoredScanError } from '../store/scan-store.ts';
 import { ENGINE_FAILED_UNEXPECTEDLY } from './scan-view.ts';
 

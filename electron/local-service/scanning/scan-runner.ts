@@ -6,7 +6,7 @@
 import { unlinkSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { EngineVerdict, ScanEngine, ScanOptions } from '../engines/engine.ts';
+import type { EngineVerdict, ScanEngine, ScanOptions } from '../../engine/engine.ts';
 import { isoNow } from '../clock.ts';
 import type { ServiceLogger } from '../logger.ts';
 import type { ScanStore, StoredScan } from '../store/scan-store.ts';

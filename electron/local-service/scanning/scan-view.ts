@@ -3,7 +3,7 @@
 // webhooks (terminal fields only once the scan is terminal).
 import type { Language } from '../../../shared/service-contract/limits.ts';
 import type { AsyncSubmission, Scan, ScanError } from '../../../shared/service-contract/scan.ts';
-import type { EngineErrorCode } from '../engines/engine.ts';
+import type { EngineErrorCode } from '../../engine/engine.ts';
 import { render, type Message, type MessageKey } from '../messages/catalogue.ts';
 import type { StoredScan, StoredScanError } from '../store/scan-store.ts';
 

@@ -7,7 +7,7 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { fsPath } from '../../file-names/fs-path.ts';
 import type { FileHash } from '../../../shared/service-contract/scan.ts';
-import type { ScanEngine, ScanOptions } from '../engines/engine.ts';
+import type { ScanEngine, ScanOptions } from '../../engine/engine.ts';
 import type { ServiceLogger } from '../logger.ts';
 import { resultOfVerdict, storedErrorOf } from '../scanning/engine-outcome.ts';
 import { atLeast } from '../scanning/scan-runner.ts';

@@ -4,7 +4,7 @@
 // scans files for the app straight with the service's engine (engine-requests.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ServiceLogger } from '../logger.ts';
-import { describeEngine } from '../engines/select-engine.ts';
+import { describeEngine } from '../../engine/select-engine.ts';
 import { startLocalService, type LocalService } from '../server.ts';
 import { createEngineRequests } from './engine-requests.ts';
 import { errorData, plainFields, type EngineReport, type FromThread, type LogLevel, type ThreadServiceOptions, type ToThread } from './thread-protocol.ts';

@@ -7,9 +7,9 @@ import type { RateLimitOptions } from '../auth/rate-limiter.ts';
 import type { EngineIdentity } from '../../../shared/engine/engine-identity.ts';
 import type { ProtectionStatus } from '../../../shared/engine/protection-state.ts';
 import type { FileHash, ScanResult } from '../../../shared/service-contract/scan.ts';
-import type { LiveEngineTuning } from '../engines/live/start-live-engine.ts';
-import type { HashedIdentity } from '../engines/engine.ts';
-import type { EngineDescription, SelectEngineOptions } from '../engines/select-engine.ts';
+import type { LiveEngineTuning } from '../../engine/live/start-live-engine.ts';
+import type { HashedIdentity } from '../../engine/engine.ts';
+import type { EngineDescription, SelectEngineOptions } from '../../engine/select-engine.ts';
 import type { StoredScanError } from '../store/scan-store.ts';
 import type { WebhookOptions } from '../webhooks/webhook-sender.ts';
 

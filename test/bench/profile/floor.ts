@@ -19,7 +19,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { Agent, request } from 'undici';
-import { ClamdEngine } from '../../../electron/local-service/engines/clamd-engine.ts';
+import { ClamdEngine } from '../../../electron/engine/clamd-engine.ts';
 import { startClamd } from '../../support/clamd.ts';
 import { noise } from '../../fixtures/engine-files.ts';
 import { cpuBetween, threadTimes } from '../cases/support/thread-cpu.ts';

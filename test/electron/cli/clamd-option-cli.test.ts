@@ -7,7 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFdPassing } from '../../../electron/engine/clamd/fd-passing.ts';
-import { EICAR_TEST_STRING } from '../../../electron/local-service/engines/builtin-engine.ts';
+import { EICAR_TEST_STRING } from '../../../electron/engine/builtin-engine.ts';
 import { startClamd, type RunningClamd } from '../../support/clamd.ts';
 import { runNode, type ChildRun } from '../../support/node-child.ts';
 import { freePort } from '../engine/scan-files.ts';

@@ -2,7 +2,7 @@
 // path) and how files reach it, in English and German, for each source the core can report.
 import { describe, expect, test } from 'vitest';
 import { startEngineLine } from '../../../electron/cli/engine-line.ts';
-import { protectionActionText } from '../../../electron/local-service/engines/protection-text.ts';
+import { protectionActionText } from '../../../electron/engine/protection-text.ts';
 import { ENGINE_SOURCES, protectionStatus, type ProtectionStatus } from '../../../shared/engine/protection-state.ts';
 import type { ProtectionView } from '../../../shared/engine/protection-view.ts';
 import { MB } from '../../../shared/service-contract/limits.ts';

@@ -5,9 +5,9 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeKnownClamav } from '../../../electron/local-service/engines/live/clamav-known.ts';
-import { clamdAnswers } from '../../../electron/local-service/engines/own-clamd/clamd-commands.ts';
-import { DEFAULT_CLAMD_SOCKETS } from '../../../electron/local-service/engines/select-engine.ts';
+import { writeKnownClamav } from '../../../electron/engine/live/clamav-known.ts';
+import { clamdAnswers } from '../../../electron/engine/own-clamd/clamd-commands.ts';
+import { DEFAULT_CLAMD_SOCKETS } from '../../../electron/engine/select-engine.ts';
 import { tempDir, writeEicar } from '../scans/harness.ts';
 import { writeTree } from '../jobs/job-kit.ts';
 import { runNode } from '../../support/node-child.ts';

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { findClamd } from '../../../electron/local-service/engines/own-clamd/find-clamav.ts';
+import { findClamd } from '../../../electron/engine/own-clamd/find-clamav.ts';
 import { writeEicarDatabase } from '../../support/clamav-db.ts';
 import { loadFdPassing } from '../../../electron/engine/clamd/fd-passing.ts';
 

@@ -11,8 +11,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PROTECTION_ACTIONS, type ProtectionStatus } from '../../../shared/engine/protection-state.ts';
 import { COMMAND_NAMES } from '../../../electron/cli/commands.ts';
 import { statusLines } from '../../../electron/cli/status.ts';
-import { findClamd, findFreshclam } from '../../../electron/local-service/engines/own-clamd/find-clamav.ts';
-import { protectionActionText } from '../../../electron/local-service/engines/protection-text.ts';
+import { findClamd, findFreshclam } from '../../../electron/engine/own-clamd/find-clamav.ts';
+import { protectionActionText } from '../../../electron/engine/protection-text.ts';
 import { EICAR_TEST_STRING, tempDir, writeEicar } from '../scans/harness.ts';
 import { runNode, type ChildRun } from '../../support/node-child.ts';
 

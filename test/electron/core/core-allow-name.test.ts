@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { verdictOf, type ScanRecord } from '../../../shared/scans/record.ts';
 import type { CoreInternals } from '../../../electron/core/create-core.ts';
 import { openHistory } from '../../../electron/history/history.ts';
-import { EICAR_FINDING } from '../../../electron/local-service/engines/builtin-engine.ts';
+import { EICAR_FINDING } from '../../../electron/engine/builtin-engine.ts';
 import { planNotifications } from '../../../electron/shell/notification-rules.ts';
 import { textsFor } from '../../../electron/shell/texts.ts';
 import { scanRecord } from '../shell/test-core.ts';

@@ -9,9 +9,9 @@ import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, test, type TestContext } from 'vitest';
 import type { ScanRecord } from '../../../shared/scans/record.ts';
 import type { CoreInternals } from '../../../electron/core/create-core.ts';
-import { writeKnownClamav } from '../../../electron/local-service/engines/live/clamav-known.ts';
-import { clamdAnswers } from '../../../electron/local-service/engines/own-clamd/clamd-commands.ts';
-import { DEFAULT_CLAMD_SOCKETS } from '../../../electron/local-service/engines/select-engine.ts';
+import { writeKnownClamav } from '../../../electron/engine/live/clamav-known.ts';
+import { clamdAnswers } from '../../../electron/engine/own-clamd/clamd-commands.ts';
+import { DEFAULT_CLAMD_SOCKETS } from '../../../electron/engine/select-engine.ts';
 import { FAST, until } from '../scans/harness.ts';
 import { useCoreFixture } from './core-fixture.ts';
 

@@ -6,9 +6,9 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { ScanRecord } from '../../../shared/scans/record.ts';
-import { writeKnownClamav } from '../../../electron/local-service/engines/live/clamav-known.ts';
-import { clamdAnswers } from '../../../electron/local-service/engines/own-clamd/clamd-commands.ts';
-import { DEFAULT_CLAMD_SOCKETS } from '../../../electron/local-service/engines/select-engine.ts';
+import { writeKnownClamav } from '../../../electron/engine/live/clamav-known.ts';
+import { clamdAnswers } from '../../../electron/engine/own-clamd/clamd-commands.ts';
+import { DEFAULT_CLAMD_SOCKETS } from '../../../electron/engine/select-engine.ts';
 import { FAST, until } from '../scans/harness.ts';
 import { useCoreFixture } from './core-fixture.ts';
 

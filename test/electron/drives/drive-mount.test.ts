@@ -15,7 +15,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { EICAR_TEST_STRING } from '../../../electron/local-service/engines/builtin-engine.ts';
+import { EICAR_TEST_STRING } from '../../../electron/engine/builtin-engine.ts';
 import { setupDriveNotices } from '../../../electron/shell/drive-notice.ts';
 import { setupNotifications } from '../../../electron/shell/notifications.ts';
 import { verdictOf, type ScanRecord } from '../../../shared/scans/record.ts';

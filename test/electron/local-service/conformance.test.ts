@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../../shared/service-contract/errors.ts';
 import { asyncSubmissionSchema, scanSchema, terminalScanSchema } from '../../../shared/service-contract/scan.ts';
-import { EICAR_TEST_STRING } from '../../../electron/local-service/engines/builtin-engine.ts';
+import { EICAR_TEST_STRING } from '../../../electron/engine/builtin-engine.ts';
 import { expectError } from './conformance-kit.ts';
 import {
   FailingEngine,

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { request } from 'undici';
-import { BuiltinEngine } from '../../../electron/local-service/engines/builtin-engine.ts';
-import { EngineError, type EngineVerdict, type ScanEngine } from '../../../electron/local-service/engines/engine.ts';
+import { BuiltinEngine } from '../../../electron/engine/builtin-engine.ts';
+import { EngineError, type EngineVerdict, type ScanEngine } from '../../../electron/engine/engine.ts';
 import { startLocalService, type LocalService, type LocalServiceOptions } from '../../../electron/local-service/server.ts';
 
 /** Two integrations. */

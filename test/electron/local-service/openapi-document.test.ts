@@ -3,7 +3,7 @@
 // are the service's own. The conformance suite checks real answers against it.
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
-import { ENGINE_ERROR_CODES } from '../../../electron/local-service/engines/engine.ts';
+import { ENGINE_ERROR_CODES } from '../../../electron/engine/engine.ts';
 import { INTERRUPTED } from '../../../electron/local-service/scanning/scan-view.ts';
 import { ERROR_CODES } from '../../../shared/service-contract/errors.ts';
 import { SUPPORTED_LANGUAGES } from '../../../shared/service-contract/limits.ts';

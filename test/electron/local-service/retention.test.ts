@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { integrationIdOf } from '../../../electron/local-service/auth/api-keys.ts';
-import { EngineError, type EngineVerdict, type ScanEngine } from '../../../electron/local-service/engines/engine.ts';
+import { EngineError, type EngineVerdict, type ScanEngine } from '../../../electron/engine/engine.ts';
 import { sweepIntervalMs } from '../../../electron/local-service/store/finished-retention.ts';
 import { startLocalServiceInThread } from '../../../electron/local-service/thread/start-in-thread.ts';
 import { terminalScanSchema } from '../../../shared/service-contract/scan.ts';

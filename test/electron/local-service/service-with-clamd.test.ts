@@ -2,7 +2,7 @@
 // signature database): EICAR is found and named, a clean file is clean.
 // Without clamd installed (and not in CI) startClamd() warns loudly and this is skipped.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EICAR_TEST_STRING } from '../../../electron/local-service/engines/builtin-engine.ts';
+import { EICAR_TEST_STRING } from '../../../electron/engine/builtin-engine.ts';
 import { terminalScanSchema } from '../../../shared/service-contract/scan.ts';
 import { startClamd, TEST_SIGNATURES, type RunningClamd } from '../../support/clamd.ts';
 import { startTestService, submit, type TestService } from './harness.ts';

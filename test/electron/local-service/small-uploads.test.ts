@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { asyncSubmissionSchema, terminalScanSchema } from '../../../shared/service-contract/scan.ts';
-import { EngineError, type EngineVerdict, type ScanEngine } from '../../../electron/local-service/engines/engine.ts';
+import { EngineError, type EngineVerdict, type ScanEngine } from '../../../electron/engine/engine.ts';
 import { SMALL_UPLOAD_BYTES } from '../../../electron/local-service/upload/receive-submission.ts';
 import { getByReference, getScan, startTestService, submit, waitFor, waitForTerminal, type TestService } from './harness.ts';
 

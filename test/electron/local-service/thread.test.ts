@@ -9,7 +9,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { terminalScanSchema } from '../../../shared/service-contract/scan.ts';
 import { embeddedServiceStarter } from '../../../electron/backend/local-backend.ts';
-import { EngineError } from '../../../electron/local-service/engines/engine.ts';
+import { EngineError } from '../../../electron/engine/engine.ts';
 import type { ServiceLogger } from '../../../electron/local-service/logger.ts';
 import {
   ServiceThreadUnavailableError,

@@ -12,7 +12,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { asyncSubmissionSchema, scanSchema, terminalScanSchema } from '../../../shared/service-contract/scan.ts';
 import { startLocalService } from '../../../electron/local-service/server.ts';
-import { BuiltinEngine } from '../../../electron/local-service/engines/builtin-engine.ts';
+import { BuiltinEngine } from '../../../electron/engine/builtin-engine.ts';
 import { useCleanups } from '../../support/cleanups.ts';
 import { startServiceProcess } from '../../support/service-process.ts';
 import { FailingEngine, KEY_A, startTestService, submit, waitFor, type TestService } from './harness.ts';

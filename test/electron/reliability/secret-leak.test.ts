@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCore, type CoreInternals } from '../../../electron/core/create-core.ts';
 import { openHistory } from '../../../electron/history/history.ts';
-import { EICAR_TEST_STRING } from '../../../electron/local-service/engines/builtin-engine.ts';
+import { EICAR_TEST_STRING } from '../../../electron/engine/builtin-engine.ts';
 import { startLocalService, type LocalService } from '../../../electron/local-service/server.ts';
 import { keyringTestsCanRun, startKeyring, type Keyring } from '../../support/keyring.ts';
 import { startVirusTotalStandIn, type VirusTotalStandIn } from '../../support/virustotal-stand-in.ts';

@@ -5,7 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { EICAR_TEST_STRING } from '../../../electron/local-service/engines/builtin-engine.ts';
+import { EICAR_TEST_STRING } from '../../../electron/engine/builtin-engine.ts';
 import { startLocalService, type LocalService, type LocalServiceOptions } from '../../../electron/local-service/server.ts';
 
 export const SERVICE_KEY = 'test-key-0123456789abcdef';

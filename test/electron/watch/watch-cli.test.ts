@@ -5,7 +5,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { runWatch } from '../../../electron/cli/watch.ts';
-import { EICAR_TEST_STRING } from '../../../electron/local-service/engines/builtin-engine.ts';
+import { EICAR_TEST_STRING } from '../../../electron/engine/builtin-engine.ts';
 import { makeTempDir, waitFor } from './support/collector.ts';
 
 const cleanups: Array<() => Promise<unknown>> = [];

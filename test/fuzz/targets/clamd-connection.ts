@@ -5,8 +5,8 @@
 import { once } from 'node:events';
 import { createServer, type Server, type Socket } from 'node:net';
 import fc from 'fast-check';
-import { ClamdEngine } from '../../../electron/local-service/engines/clamd-engine.ts';
-import { ENGINE_ERROR_CODES, EngineError } from '../../../electron/local-service/engines/engine.ts';
+import { ClamdEngine } from '../../../electron/engine/clamd-engine.ts';
+import { ENGINE_ERROR_CODES, EngineError } from '../../../electron/engine/engine.ts';
 import { FuzzFinding, type FuzzTarget } from '../harness/target.ts';
 import { clamdReply } from './clamd-reply.ts';
 

@@ -1,8 +1,8 @@
 // clamd's reply to zINSTREAM (engines/clamd-protocol.ts): a verdict only for an
 // unambiguous OK or FOUND; anything else an EngineError with a known code.
 import fc from 'fast-check';
-import { parseInstreamReply, replyMessages } from '../../../electron/local-service/engines/clamd-protocol.ts';
-import { ENGINE_ERROR_CODES, EngineError } from '../../../electron/local-service/engines/engine.ts';
+import { parseInstreamReply, replyMessages } from '../../../electron/engine/instream/clamd-protocol.ts';
+import { ENGINE_ERROR_CODES, EngineError } from '../../../electron/engine/engine.ts';
 import { expectThat, FuzzFinding, type FuzzTarget } from '../harness/target.ts';
 import { trickyString } from './support/strings.ts';
 

@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { coverageReasonOf, coverageReasons, isCoverageOnly, SCANNED_IN_PART_LABEL } from '../../../shared/scans/coverage.ts';
 import { isScannedInPart, verdictOf, VERDICTS } from '../../../shared/scans/record.ts';
-import { parseInstreamReply } from '../../../electron/local-service/engines/clamd-protocol.ts';
-import { DETAILED_LABELS } from '../../../electron/local-service/engines/engine.ts';
+import { parseInstreamReply } from '../../../electron/engine/instream/clamd-protocol.ts';
+import { DETAILED_LABELS } from '../../../electron/engine/engine.ts';
 
 const completed = { status: 'completed' as const };
 

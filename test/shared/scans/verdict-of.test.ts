@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_IDENTITY, type EngineIdentity } from '../../../shared/engine/engine-identity.ts';
 import { BASIC_CHECKS_CLEAN_LABEL, isBasicChecksOnly, verdictOf, VERDICTS } from '../../../shared/scans/record.ts';
-import { DETAILED_LABELS } from '../../../electron/local-service/engines/engine.ts';
+import { DETAILED_LABELS } from '../../../electron/engine/engine.ts';
 
 const CLAMAV: EngineIdentity = { name: 'clamav', version: '1.4.6', signatures: { version: 27467, date: '2026-11-24T09:21:02.000Z' } };
 const completed = { status: 'completed' as const };
