@@ -39,6 +39,7 @@ import { collectStartupWarnings } from './startup-warnings.ts';
 import { watchApi } from './watch-api.ts';
 import { setupVirusTotal } from './setup-virustotal.ts';
 import { overviewApi } from './overview-api.ts';
+import { setupSignatureUpdates } from './setup-signature-updates.ts';
 import type { SavedScans } from '../saved-scans/saved-scans.ts';
 import type { SavedScanSchedules } from '../saved-scans/saved-scan-schedules.ts';
 import { setupSavedScans } from './setup-saved-scans.ts';
@@ -105,6 +106,7 @@ async function openCore(dataDir: string, options: CoreOptions, tuning: CoreTunin
     const scanning = setupScanning(ctx, { history, installId, events, threats, backend, engineNow: engineNowPort(engine.current), engineWait: (label) => engine.waitReason(label) });
     const { scans } = scanning;
     engine.onViewChange(() => scans.engineWaitChanged());
+    setupSignatureUpdates(ctx, history, engine);
     // After recovery, before retention: a record whose file a crash left restored, allowed, deleted or lost says so.
     threats.reconcile();
     threats.finishPending();
@@ -166,7 +168,7 @@ async function openCore(dataDir: string, options: CoreOptions, tuning: CoreTunin
       scanJobs: jobsApi(guard, jobs),
       savedScans: savedScansApi(guard, savedScans, jobs),
       virusTotal: setupVirusTotal(ctx, guard),
-      overview: overviewApi(guard, history, schedules),
+      overview: overviewApi(guard, history, { schedules, savedSchedules: savedScanSchedules, savedScans }),
       feeds: feedsApi({ guard, dataDir, afterChange: () => protection.refresh() }),
       rules: rulesApi({ guard, dataDir, afterChange: () => protection.refresh() }),
     };

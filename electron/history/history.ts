@@ -19,6 +19,7 @@ import { migrate } from './migrations.ts';
 import { openCompactNames } from './job-files/compact-names.ts';
 import { openNameIndex } from './name-index.ts';
 import { historyOverview, type OverviewWindow } from './overview-queries.ts';
+import { signatureUpdatesOn, type SignatureUpdates } from './signature-updates.ts';
 import type { ScanRecordPatch } from './row-mapping.ts';
 import { quarantineJudgementsOn, recheckStoreOn, type QuarantineJudgements, type RecheckStore } from './recheck-candidates.ts';
 import { findUnchanged, forgetUnchanged, forgetUnchangedBefore, rememberUnchanged, type UnchangedEntry } from './unchanged-files.ts';
@@ -125,6 +126,8 @@ export interface History {
    */
   query(query: HistoryQuery): Page<ScanRecord>;
   counts(): QueueCounts;
+  /** Each change of the signatures in use the core noticed (signature-updates.ts). */
+  readonly signatureUpdates: SignatureUpdates;
   /** The protection overview's counts over the user's last days (overview-queries.ts). */
   overview(window: OverviewWindow): ReturnType<typeof historyOverview>;
   /** Streams matching records as CSV; a path is written atomically, a stream is left open. */
@@ -216,6 +219,7 @@ function createHistory(db: DatabaseSync, file: string, warning: string | null, o
     // What is shown or exported is on disk: the writes waiting for their grouped commit go first.
     query: (query) => (group.flush(), queryPage(h, query)),
     counts: () => counts(h),
+    signatureUpdates: signatureUpdatesOn(h),
     overview: (window) => (group.flush(), historyOverview(h, window)),
     exportCsv: (target, query = {}) => exportWith(h, csvChunks, target, query),
     exportJson: (target, query = {}) => exportWith(h, jsonChunks, target, query),

@@ -6,6 +6,7 @@ import type { OverviewDay, ProtectionOverview } from '../../shared/overview/over
 import type { Verdict } from '../../shared/scans/record.ts';
 import type { HistoryDb } from './history-db.ts';
 import { FINAL_JOB } from './history-writes.ts';
+import { signatureDays } from './signature-overview.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -78,11 +79,12 @@ export function historyOverview(h: HistoryDb, window: OverviewWindow): HistoryOv
   return h.readTransaction(() => {
     const starts = dayStarts(window);
     const compact = compactPerDay(h, starts);
+    const signatures = signatureDays(h, starts, window.nowMs);
     const mix = new Map<string, number>();
     const days: OverviewDay[] = [];
     for (let day = 0; day < starts.length - 1; day++) {
       const rows = h.prepare(OVERVIEW_SQL.scansOfDay).all(iso(starts[day] as number), iso(starts[day + 1] as number)) as Array<{ verdict: string; n: number }>;
-      const entry: OverviewDay = { day: dayLabel(starts[day] as number, window.utcOffsetMinutes), scanned: compact[day] as number, threats: 0 };
+      const entry: OverviewDay = { day: dayLabel(starts[day] as number, window.utcOffsetMinutes), scanned: compact[day] as number, threats: 0, updates: 0, signatureAgeDays: null, ...signatures.perDay[day] };
       mix.set('safe', (mix.get('safe') ?? 0) + (compact[day] as number));
       for (const { verdict, n } of rows) {
         const count = Number(n);
@@ -102,6 +104,7 @@ export function historyOverview(h: HistoryDb, window: OverviewWindow): HistoryOv
         .map(([verdict, count]) => ({ verdict: verdict as Verdict, count }))
         .sort((a, b) => b.count - a.count),
       topDetections: detections.map((row) => ({ name: String(row.name), count: Number(row.n) })),
+      signatureUpdates: signatures.updates,
       lastFullScan: full ? { status: full.status, finishedAt: full.finished_at, scanned: Number(full.scanned), threats: Number(full.threats) } : null,
     };
   });

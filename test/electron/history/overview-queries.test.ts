@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HISTORY_FILE_NAME, openHistory, type History } from '../../../electron/history/history.ts';
 import { OVERVIEW_SQL } from '../../../electron/history/overview-queries.ts';
+import { SIGNATURE_UPDATES_SQL, type SignaturesNoticed } from '../../../electron/history/signature-updates.ts';
 import type { ScanRecord } from '../../../shared/scans/record.ts';
 import { seedJobHistory } from '../../bench/job-history-seed.ts';
 import { makeRecord } from './fixtures/records.ts';
@@ -19,6 +20,22 @@ const DAY = 86_400_000;
 const JAN_1 = Date.UTC(2026, 0, 1);
 let dataDir: string;
 let history: History;
+/** Signature updates: one before the seeded month, two on 10 January (built the day before and that morning), one on 20 January without a build date. */
+const noticed = (at: number, version: number | null, built: number | null): SignaturesNoticed => ({
+  noticedMs: at,
+  engine: 'clamav',
+  engineVersion: '1.4.2',
+  identity: `version:${version ?? at}`,
+  signatureVersion: version,
+  databases: version === null ? `digest-${at}` : null,
+  signatureDate: built === null ? null : new Date(built).toISOString(),
+});
+const UPDATES = [
+  noticed(JAN_1 - 20 * DAY, 27_000, JAN_1 - 21 * DAY),
+  noticed(JAN_1 + 9 * DAY + 3_600_000, 27_010, JAN_1 + 8 * DAY),
+  noticed(JAN_1 + 9 * DAY + 7_200_000, 27_011, JAN_1 + 9 * DAY),
+  noticed(JAN_1 + 19 * DAY + 3_600_000, null, null),
+];
 let rows: { scans: Array<{ queued_at: string; verdict: string; findings_json: string }>; compact: number[] };
 
 const threat = (name: string, at: number, extra: Partial<ScanRecord> = {}): ScanRecord =>
@@ -37,6 +54,7 @@ beforeAll(() => {
     { ...threat('Win.Trojan.Beta', JAN_1 + 16 * DAY), findings: [{ name: 'Win.Trojan.Beta' }, { name: 'Doc.Macro.Gamma' }] },
   ]);
   history.flush();
+  for (const update of UPDATES) history.signatureUpdates.notice(update);
   const db = new DatabaseSync(path.join(dataDir, HISTORY_FILE_NAME), { readOnly: true });
   rows = {
     scans: db.prepare('SELECT queued_at, verdict, findings_json FROM scans').all() as typeof rows.scans,
@@ -102,6 +120,34 @@ describe('the protection overview from the history', () => {
     expect(overview.lastFullScan?.finishedAt.startsWith('2026-01-21')).toBe(true);
   });
 
+  it('counts the signature updates per day and the age of the signatures in use at each day’s end, as the updates say', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: JAN_1 - 25 * DAY, max: JAN_1 + 45 * DAY }), fc.integer({ min: -14 * 60, max: 14 * 60 }), fc.integer({ min: 1, max: 40 }), (nowMs, offset, days) => {
+        const overview = history.overview({ nowMs, utcOffsetMinutes: offset, days, topDetections: 3 });
+        const first = Date.parse(`${overview.days[0]?.day}T00:00:00.000Z`) - offset * 60_000;
+        const noticedBy = (ms: number) => UPDATES.filter((update) => update.noticedMs < ms);
+        overview.days.forEach((day, i) => {
+          const start = first + i * DAY;
+          const end = Math.min(start + DAY, nowMs);
+          expect(day.updates, day.day).toBe(UPDATES.filter((u) => u.noticedMs >= start && u.noticedMs < start + DAY).length);
+          const inUse = noticedBy(start + DAY).at(-1);
+          const want = inUse?.signatureDate && inUse.noticedMs <= end ? Math.max(0, Math.floor((end - Date.parse(inUse.signatureDate)) / DAY)) : null;
+          expect(day.signatureAgeDays, day.day).toBe(want);
+        });
+        const within = UPDATES.filter((u) => u.noticedMs >= first && u.noticedMs < first + days * DAY);
+        expect(overview.signatureUpdates.map((u) => u.at)).toEqual(within.map((u) => new Date(u.noticedMs).toISOString()));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('writes a signature update only when the signatures differ from the newest', () => {
+    const latest = history.signatureUpdates.latest();
+    expect(latest?.identity).toBe(UPDATES.at(-1)?.identity);
+    expect(history.signatureUpdates.notice({ ...latest!, noticedMs: JAN_1 + 40 * DAY })).toBe(false);
+    expect(history.signatureUpdates.latest()?.noticedMs).toBe(latest?.noticedMs);
+  });
+
   it('walks indexes only: no statement scans the scans table or the compact store', () => {
     const db = new DatabaseSync(path.join(dataDir, HISTORY_FILE_NAME), { readOnly: true });
     try {
@@ -113,6 +159,12 @@ describe('the protection overview from the history', () => {
         if (name === 'jobsInWindow' || name === 'lastFullScan') continue;
         expect(onBigTables.length, `${name}: ${plan.join(' | ')}`).toBeGreaterThan(0);
         for (const detail of onBigTables) expect(detail, name).toMatch(/^SEARCH (scans|job_clean_files) USING (COVERING )?INDEX (scans_by_verdict|job_clean_files_by_job) /);
+      }
+      for (const [name, sql] of Object.entries(SIGNATURE_UPDATES_SQL)) {
+        const params = (sql.match(/\?/g) ?? []).map(() => 1);
+        const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as Array<{ detail: string }>).map((row) => row.detail);
+        expect(plan.join(' | '), name).toMatch(/^SCAN signature_updates USING INDEX signature_updates_by_noticed$|^SEARCH signature_updates USING INDEX signature_updates_by_noticed \(noticed_ms/);
+        expect(plan.join(' | '), name).not.toMatch(/TEMP B-TREE/);
       }
     } finally {
       db.close();

@@ -310,7 +310,7 @@ export function createTestCore(): TestCore {
     overview: {
       async get(request) {
         record('overview.get', [request]);
-        return ok({ since: '2026-01-01T00:00:00.000Z', days: [], verdicts: [], topDetections: [], lastFullScan: null, nextScheduled: null });
+        return ok({ since: '2026-01-01T00:00:00.000Z', days: [], verdicts: [], topDetections: [], signatureUpdates: [], lastFullScan: null, nextScheduled: null });
       },
     },
     feeds: {
