@@ -5,31 +5,16 @@
 // also checks the promise: every file is reported once.
 import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startClamd } from '../../support/clamd.ts';
 import type { BenchCase } from './bench-case.ts';
+import { writeSmallTree } from './support/small-tree.ts';
 import { fromSamples } from './support/statistics.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const CLI = path.join(REPO, 'bin/verdict.mjs');
-const PER_FOLDER = 1_000;
-
-/** `count` files of 64–1,087 distinct bytes, a thousand to a folder. */
-async function writeTree(root: string, count: number): Promise<void> {
-  for (let folder = 0; folder * PER_FOLDER < count; folder += 1) {
-    const dir = path.join(root, `d${folder}`);
-    await mkdir(dir, { recursive: true });
-    const writes: Promise<void>[] = [];
-    for (let i = folder * PER_FOLDER; i < Math.min(count, (folder + 1) * PER_FOLDER); i += 1) {
-      const body = Buffer.alloc(64 + (i % 1024), `verdict-memory-${i}-`);
-      writes.push(writeFile(path.join(dir, `f${i}.txt`), body));
-    }
-    await Promise.all(writes);
-  }
-}
-
 /** The kernel's high-water mark of a process's resident set, in KiB (null once it is gone). */
 async function peakKib(pid: number): Promise<number | null> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => null);
@@ -76,7 +61,7 @@ export const cliMemoryCase: BenchCase = {
     if (!clamd) throw new Error('clamd did not start');
     const tree = path.join(context.tmp, 'tree');
     try {
-      await writeTree(tree, files);
+      await writeSmallTree(tree, files);
       const samples: number[] = [];
       let note = '';
       for (let rep = 0; rep < context.reps; rep += 1) {

@@ -15,5 +15,6 @@ import { throughputCase, throughputCaseOn } from './throughput.ts';
 import { uploadCase } from './upload.ts';
 import { watchIdleCase } from './watch-idle.ts';
 import { watchLatencyCase } from './watch-latency.ts';
+import { windowDuringJobCase } from './window-during-job.ts';
 
-export const BENCH_CASES: readonly BenchCase[] = [uploadCase, clientMemoryCase, serviceMemoryCase, fingerprintCase, throughputCase, pollingCase, watchLatencyCase, watchIdleCase, historyCase, rendererCase, largeFilesCase, jobHistoryCase, throughputCaseOn('realistic'), largeFilesCaseOn('realistic'), homeTreeCase, cliMemoryCase];
+export const BENCH_CASES: readonly BenchCase[] = [uploadCase, clientMemoryCase, serviceMemoryCase, fingerprintCase, throughputCase, pollingCase, watchLatencyCase, watchIdleCase, historyCase, rendererCase, largeFilesCase, jobHistoryCase, throughputCaseOn('realistic'), largeFilesCaseOn('realistic'), homeTreeCase, cliMemoryCase, windowDuringJobCase];
