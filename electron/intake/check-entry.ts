@@ -2,7 +2,7 @@
 // where a symbolic link leads (and, for a link met while walking a folder, whether
 // it stays inside that folder), whether it is within the size limit, and whether
 // it can really be opened for reading. By the name's exact bytes (file-names/fs-path.ts).
-import { constants, type Stats } from 'node:fs';
+import { constants, type BigIntStats, type Stats } from 'node:fs';
 import { lstat, open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileKind, IntakeErrorCode, ScanFailureParams } from '../../shared/scans/failure.ts';
@@ -40,6 +40,8 @@ async function inspect(input: string, maxFileSize: number, within: string | unde
     return reject(String(input), { cause: 'empty_path' });
   }
   const entryPath = path.resolve(input);
+  // Taken before any look: the unchanged-file skip's racy-timestamp rule measures from no later than the fstat.
+  const atMs = Date.now();
 
   let stats: Stats;
   try {
@@ -73,10 +75,14 @@ async function inspect(input: string, maxFileSize: number, within: string | unde
     return reject(entryPath, openError(entryPath, error));
   }
   try {
-    const opened = await handle.stat();
+    // In nanoseconds: the same fstat is the file's identity for the unchanged-file skip (no second stat there).
+    const opened = await handle.stat({ bigint: true });
     if (!opened.isFile()) return notRegular(entryPath, opened);
-    if (opened.size > maxFileSize) return tooLarge(entryPath, opened.size, maxFileSize);
-    return { kind: 'item', item: { ok: true, path: entryPath, realPath, size: opened.size, mtimeMs: opened.mtimeMs, dev: opened.dev, ino: opened.ino }, links: opened.nlink };
+    const size = Number(opened.size);
+    if (size > maxFileSize) return tooLarge(entryPath, size, maxFileSize);
+    const file = { dev: String(opened.dev), ino: String(opened.ino), size, mtimeNs: String(opened.mtimeNs), ctimeNs: String(opened.ctimeNs) };
+    const item = { ok: true as const, path: entryPath, realPath, size, mtimeMs: msOf(opened.mtimeNs), dev: Number(opened.dev), ino: Number(opened.ino), identity: { file, atMs } };
+    return { kind: 'item', item, links: Number(opened.nlink) };
   } catch (error) {
     return reject(entryPath, { cause: 'check_failed', path: entryPath, detail: (error as Error).message });
   } finally {
@@ -94,7 +100,12 @@ function reject(entryPath: string, params: ScanFailureParams, extra: { kind?: Fi
   return { kind: 'item', item: refusal(entryPath, params, extra) };
 }
 
-function kindOf(stats: Stats): FileKind {
+/** Milliseconds as a plain fs.Stats gives them (seconds × 1e3 + nanoseconds / 1e6), from a bigint stat's nanoseconds. */
+function msOf(ns: bigint): number {
+  return Number(ns / 1_000_000_000n) * 1e3 + Number(ns % 1_000_000_000n) / 1e6;
+}
+
+function kindOf(stats: Stats | BigIntStats): FileKind {
   if (stats.isDirectory()) return 'directory';
   if (stats.isFIFO()) return 'fifo';
   if (stats.isSocket()) return 'socket';
@@ -103,7 +114,7 @@ function kindOf(stats: Stats): FileKind {
   return 'other';
 }
 
-function notRegular(entryPath: string, stats: Stats): EntryCheck {
+function notRegular(entryPath: string, stats: Stats | BigIntStats): EntryCheck {
   const kind = kindOf(stats);
   return reject(entryPath, { cause: 'not_regular', path: entryPath, kind }, { kind });
 }

@@ -3,6 +3,7 @@
 // text) and a plain-English message (logs, CLI), an excluded folder, or a link
 // out of the folder being walked.
 
+import type { FileIdentity } from '../history/unchanged-files.ts';
 import type { LINK_OUTSIDE, LinkOutsideParams } from '../../shared/scans/exclusion.ts';
 import type { RecordError } from '../../shared/scans/record.ts';
 import type { FileKind, IntakeErrorCode, ScanFailureParams } from '../../shared/scans/failure.ts';
@@ -21,6 +22,11 @@ export interface IntakeAccepted {
   /** Identity of the file at intake: fingerprinting checks it still reads this file. */
   dev: number;
   ino: number;
+  /**
+   * The same fstat in full (nanoseconds), and when it was taken at the latest (ms since the epoch): the
+   * unchanged-file skip's identity before the file is read. Absent for a file another walk yields.
+   */
+  identity?: { file: FileIdentity; atMs: number };
 }
 
 export interface IntakeRejected {

@@ -4,7 +4,7 @@
 import type { ScanFailureParams } from '../../shared/scans/failure.ts';
 import type { QueueCounts, RecordError, ScanRecord } from '../../shared/scans/record.ts';
 import type { Scan } from '../../shared/service-contract/scan.ts';
-import type { History, ScanRecordPatch } from '../history/history.ts';
+import type { FileIdentity, History, ScanRecordPatch } from '../history/history.ts';
 import type { SubmissionMode } from './mode.ts';
 
 export interface HistoryPort {
@@ -100,8 +100,15 @@ export interface FileDigests {
 /** `sizeAtIntake`: the file's size when it was queued (null when unknown), to choose how to read it. */
 export type Fingerprinter = (path: string, signal: AbortSignal, sizeAtIntake: number | null) => Promise<FileDigests>;
 
+/** A file's identity at intake (nanoseconds), and when that fstat was taken at the latest (ms since the epoch). */
+export interface IntakeIdentity {
+  file: FileIdentity;
+  atMs: number;
+}
+
 export type IntakeEntry =
-  | { ok: true; path: string; size: number; mtimeMs: number }
+  /** `identity`: its fstat in full at intake, when the intake took one (the unchanged-file skip then stats it no more). */
+  | { ok: true; path: string; size: number; mtimeMs: number; identity?: IntakeIdentity }
   /** A path refused at intake; `params` say what its message says (shared/scans/failure.ts). */
   | { ok: false; path: string; code: string; message: string; params?: ScanFailureParams; excluded?: false }
   /**

@@ -16,6 +16,7 @@ import { isoNow, notifyIdle, type Pipeline } from './context.ts';
 import { laneFor } from './lanes.ts';
 import { enqueue, ownerOf, trackRecord } from './memory.ts';
 import type { SubmitOptions } from './options.ts';
+import type { IdentityBeforeScan } from './unchanged.ts';
 import { unchangedWalk, type Looked } from './unchanged-walk.ts';
 
 const INSERT_BATCH = 500;
@@ -43,7 +44,7 @@ export async function submit(p: Pipeline, paths: readonly string[], submission: 
     // A job's file unchanged since its clean verdict is finished on the walk, straight into its compact store.
     const looking = unchangedWalk(p, submission.jobId, force);
     const take = async (looked: readonly Looked[]) => {
-      for (const { record, unchanged } of looked) await afterBatch(batch.add(unchanged ?? record, unchanged !== null));
+      for (const { record, unchanged, before } of looked) await afterBatch(batch.add(unchanged ?? record, unchanged !== null, before));
     };
     for await (const entry of entries) {
       // Checked first: an excluded file is listed as skipped, never sent (a rescan is "scan anyway").
@@ -54,6 +55,9 @@ export async function submit(p: Pipeline, paths: readonly string[], submission: 
       const waiting = entry.ok && !force && !excluded && submission.jobId === undefined ? p.memory.waitingByPath.get(entry.path) : undefined;
       const where = waiting === undefined ? null : ownerOf(p.memory, waiting);
       if (waiting !== undefined && (where === 'ready' || where === 'lane')) {
+        // Read when its turn comes, so the newest content counts: the skip looks at this newest identity.
+        const tracked = p.memory.records.get(waiting);
+        if (tracked) tracked.unchangedBefore = beforeOf(p, entry, force);
         ids?.push(waiting);
         summary.queued++;
         continue;
@@ -65,8 +69,8 @@ export async function submit(p: Pipeline, paths: readonly string[], submission: 
       const base = submission.jobId === undefined ? fresh : { ...fresh, jobId: submission.jobId };
       const { record, counts } = recordOf(p, entry, base, excluded, choice);
       summary[counts]++;
-      if (looking) await take(await looking.push(record, record.status === 'queued'));
-      else await afterBatch(batch.add(record));
+      if (looking) await take(await looking.push(record, record.status === 'queued', beforeOf(p, entry, force)));
+      else await afterBatch(batch.add(record, false, beforeOf(p, entry, force)));
       if (p.memory.closed) break;
     }
     if (looking) await take(await looking.drain());
@@ -99,6 +103,8 @@ function recordOf(p: Pipeline, entry: IntakeEntry, base: ScanRecord, excluded: R
 /** Rows are written in batches (a folder of thousands is one transaction per batch); queued ones then go in line. */
 function insertBatch(p: Pipeline, taken: { force: boolean; consentedTo: string | null; jobId: number | undefined; basicOnly: boolean }) {
   let batch: ScanRecord[] = [];
+  /** The queued files' identities at intake, by record id, until they are tracked. */
+  let befores = new Map<string, IdentityBeforeScan>();
   /** Finished on the walk, unchanged: they go to the job's compact store, never to `scans`. */
   let unchanged: ScanRecord[] = [];
   let startedAt = 0;
@@ -107,6 +113,8 @@ function insertBatch(p: Pipeline, taken: { force: boolean; consentedTo: string |
     if (batch.length + unchanged.length === 0) return null;
     const rows = batch;
     batch = [];
+    const identities = befores;
+    befores = new Map();
     if (rows.length > 0) p.history.insertMany(rows, taken.jobId);
     const stored = unchanged.length > 0 ? p.history.jobs!.addUnchanged!(unchanged) : [];
     unchanged = [];
@@ -116,19 +124,32 @@ function insertBatch(p: Pipeline, taken: { force: boolean; consentedTo: string |
       if (record.status !== 'queued') continue;
       const route = { path: record.path, origin: record.origin };
       trackRecord(p.memory, { id: record.id, route, forced: taken.force, basicOnly: taken.basicOnly, lookupFirst: false, consentedTo: taken.consentedTo, waitsForItsPath: !taken.force });
+      const before = identities.get(record.id);
+      if (before) p.memory.records.get(record.id)!.unchangedBefore = before;
       enqueue(p.memory, record.id);
     }
     p.events.countsChanged();
     p.pump();
     return records;
   };
-  const add = (record: ScanRecord, finished = false): ScanRecord[] | null => {
+  const add = (record: ScanRecord, finished = false, before?: IdentityBeforeScan): ScanRecord[] | null => {
     (finished ? unchanged : batch).push(record);
+    if (before && !finished) befores.set(record.id, before);
     const size = batch.length + unchanged.length;
     if (size === 1) startedAt = p.now();
     return size >= INSERT_BATCH || p.now() - startedAt >= INSERT_BATCH_MS ? flush() : null;
   };
   return { add, flush };
+}
+
+/**
+ * The file's identity at intake for the unchanged-file skip, when the intake took one: dated no later
+ * than its fstat on the pipeline's clock too (the racy-timestamp rule measures from it).
+ */
+function beforeOf(p: Pipeline, entry: IntakeEntry, force: boolean): IdentityBeforeScan | undefined {
+  // Scan again reads every file: no skip looks at it.
+  if (force || !entry.ok || !entry.identity) return undefined;
+  return { file: entry.identity.file, atMs: Math.min(entry.identity.atMs, p.now()), atIntake: true };
 }
 
 /** Why an accepted file, or a folder met by the intake, is not scanned (an exclusion or the automatic size limit), or null. */

@@ -11,7 +11,8 @@ import { fitsCompactStore } from '../../history/job-files/add-unchanged.ts';
 import { fsPath } from '../../file-names/fs-path.ts';
 import type { Pipeline } from './context.ts';
 import { engineForReuse } from './reuse.ts';
-import { engineOnceLoaded, identityOf, matchingEntry, RACY_WINDOW_MS, unchangedVerdict } from './unchanged.ts';
+import type { FileIdentity } from '../../history/history.ts';
+import { engineOnceLoaded, identityOf, matchingEntry, RACY_WINDOW_MS, unchangedVerdict, type IdentityBeforeScan } from './unchanged.ts';
 
 /** Files looked at ahead of the one the walk hands on (their stats in flight together). */
 const LOOKAHEAD = 32;
@@ -22,11 +23,13 @@ const ENGINE_LOOK_MS = 250;
 export interface Looked {
   record: ScanRecord;
   unchanged: ScanRecord | null;
+  /** Its identity at intake, when the intake took one (unchanged.ts: the skip's identity before the read). */
+  before?: IdentityBeforeScan | undefined;
 }
 
 export interface UnchangedWalk {
   /** Takes the walk's next record (`candidate`: a queued file that may be unchanged); returns the records whose look is over, in order. */
-  push(record: ScanRecord, candidate: boolean): Promise<Looked[]>;
+  push(record: ScanRecord, candidate: boolean, before?: IdentityBeforeScan): Promise<Looked[]>;
   /** The records still being looked at, in order. */
   drain(): Promise<Looked[]>;
 }
@@ -48,14 +51,14 @@ export function unchangedWalk(p: Pipeline, jobId: number | undefined, force: boo
     void key.then(() => keys.set(label, { key, atMs: p.now() }));
     return key;
   };
-  const queue: Array<{ record: ScanRecord; look: Promise<ScanRecord | null> }> = [];
+  const queue: Array<{ record: ScanRecord; look: Promise<ScanRecord | null>; before: IdentityBeforeScan | undefined }> = [];
   const settle = async (): Promise<Looked> => {
-    const { record, look } = queue.shift()!;
-    return { record, unchanged: await look };
+    const { record, look, before } = queue.shift()!;
+    return { record, unchanged: await look, before };
   };
   return {
-    async push(record, candidate) {
-      queue.push({ record, look: candidate ? lookAt(p, record, keyFor).catch(() => null) : Promise.resolve(null) });
+    async push(record, candidate, before) {
+      queue.push({ record, look: candidate ? lookAt(p, record, keyFor, before).catch(() => null) : Promise.resolve(null), before });
       const done: Looked[] = [];
       while (queue.length > LOOKAHEAD) done.push(await settle());
       return done;
@@ -69,22 +72,26 @@ export function unchangedWalk(p: Pipeline, jobId: number | undefined, force: boo
 }
 
 /** The record finished with its entry's verdict when its file is unchanged since; else null. */
-async function lookAt(p: Pipeline, record: ScanRecord, keyFor: (label: string) => Promise<string | null>): Promise<ScanRecord | null> {
+async function lookAt(p: Pipeline, record: ScanRecord, keyFor: (label: string) => Promise<string | null>, before: IdentityBeforeScan | undefined): Promise<ScanRecord | null> {
   const route = { path: record.path, origin: record.origin };
   const availability = p.options.service(route);
   // A paused or missing service, or one that is not the engine on this machine: the normal way says why.
   if (!availability.ok) return null;
-  const info = await stat(fsPath(record.path), { bigint: true });
-  if (!info.isFile()) return null;
-  const file = identityOf(info);
-  const atMs = p.now();
+  // The intake's fstat when it took one (the same facts, in full); else a stat now.
+  const { file, atMs } = before ?? (await identityNow(p, record.path));
+  if (file === null) return null;
   const entry = matchingEntry(p, file, atMs);
   if (!entry) return null;
   // Changed this close to now: its times may not tell a write in the same tick (git's racy timestamps).
   const racyFrom = BigInt(Math.floor(atMs - RACY_WINDOW_MS)) * 1_000_000n;
-  if (info.mtimeNs >= racyFrom || info.ctimeNs >= racyFrom) return null;
+  if (BigInt(file.mtimeNs) >= racyFrom || BigInt(file.ctimeNs) >= racyFrom) return null;
   const key = await keyFor(availability.service.label);
   if (key === null || key !== entry.signatureKey) return null;
   const finished: ScanRecord = { ...record, ...unchangedVerdict(p, entry) };
   return fitsCompactStore(finished) ? finished : null;
+}
+
+async function identityNow(p: Pipeline, path: string): Promise<{ file: FileIdentity | null; atMs: number }> {
+  const info = await stat(fsPath(path), { bigint: true });
+  return { file: info.isFile() ? identityOf(info) : null, atMs: p.now() };
 }

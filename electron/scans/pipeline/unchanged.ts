@@ -27,6 +27,8 @@ export interface IdentityBeforeScan {
   file: FileIdentity;
   /** When that stat was taken (ms since the epoch, the pipeline's clock). */
   atMs: number;
+  /** Taken at intake and not yet looked at: the file's first turn uses it instead of a stat (a retry stats again). */
+  atIntake?: true;
 }
 
 /**
@@ -37,16 +39,18 @@ export interface IdentityBeforeScan {
 export async function reuseUnchanged(p: Pipeline, record: ScanRecord, engineNow: EngineNow, label: string, signal: AbortSignal): Promise<boolean> {
   const store = p.history.unchanged;
   // A remote service's engine is not known (ours: false), nor is reuse wanted then (reuseVerdictDays 0).
-  if (!store || !engineNow.ours) return false;
-  const atMs = p.now();
-  let info: BigIntStats;
-  try {
-    info = await stat(fsPath(record.path), { bigint: true });
-  } catch {
-    return false; // reading it tells why it cannot be scanned
+  const tracked = p.memory.records.get(record.id);
+  if (!store || !engineNow.ours) {
+    if (tracked?.unchangedBefore?.atIntake) delete tracked.unchangedBefore;
+    return false;
   }
-  if (!info.isFile()) return false;
-  const file = identityOf(info);
+  // The intake's fstat of this very file when it took one (the same facts, dated no later); else a stat now.
+  const atIntake = tracked?.unchangedBefore?.atIntake ? tracked.unchangedBefore : null;
+  const { file, atMs } = atIntake ?? (await identityNow(p, record.path));
+  if (file === null) {
+    if (tracked) delete tracked.unchangedBefore;
+    return false;
+  }
   const entry = matchingEntry(p, file, atMs);
   const loaded = entry ? await engineOnceLoaded(p, engineNow, label, signal) : null;
   // The backend may have changed meanwhile to one that is not ours: then nothing is skipped.
@@ -55,9 +59,19 @@ export async function reuseUnchanged(p: Pipeline, record: ScanRecord, engineNow:
     finishUnchanged(p, record, entry);
     return true;
   }
-  const tracked = p.memory.records.get(record.id);
   if (tracked) tracked.unchangedBefore = { file, atMs };
   return false;
+}
+
+/** The file's identity by a stat of its path now (null: not a regular file, or it cannot be looked at: reading it tells why). */
+async function identityNow(p: Pipeline, path: string): Promise<{ file: FileIdentity | null; atMs: number }> {
+  const atMs = p.now();
+  try {
+    const info = await stat(fsPath(path), { bigint: true });
+    return { file: info.isFile() ? identityOf(info) : null, atMs };
+  } catch {
+    return { file: null, atMs };
+  }
 }
 
 /**
@@ -67,7 +81,8 @@ export async function reuseUnchanged(p: Pipeline, record: ScanRecord, engineNow:
  */
 export function rememberUnchanged(p: Pipeline, before: IdentityBeforeScan | null | undefined, final: ScanRecord | null): void {
   const store = p.history.unchanged;
-  if (!store || !before || !final || final.status !== 'completed' || final.safe !== true) return;
+  // Only an identity reuseUnchanged looked at counts (an intake's it never saw: a forced scan's file).
+  if (!store || !before || before.atIntake || !final || final.status !== 'completed' || final.safe !== true) return;
   const key = signatureKey(final.engine);
   if (key === null) return;
   let after: BigIntStats | undefined;

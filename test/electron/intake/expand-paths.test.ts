@@ -44,9 +44,16 @@ afterAll(async () => {
 describe('expandPaths: single entries', () => {
   it('accepts a regular file with its size, mtime and identity', async () => {
     const p = file('regular.txt', 'hello');
+    const before = Date.now();
     const item = await one(p);
     const info = statSync(p);
-    expect(item).toEqual({ ok: true, path: p, realPath: p, size: 5, mtimeMs: info.mtimeMs, dev: info.dev, ino: info.ino });
+    const full = statSync(p, { bigint: true });
+    // The identity in nanoseconds too (the unchanged-file skip's, taken no later than the fstat), and the same mtimeMs as a plain stat.
+    const identity = { dev: String(full.dev), ino: String(full.ino), size: 5, mtimeNs: String(full.mtimeNs), ctimeNs: String(full.ctimeNs) };
+    expect(item).toEqual({ ok: true, path: p, realPath: p, size: 5, mtimeMs: info.mtimeMs, dev: info.dev, ino: info.ino, identity: { file: identity, atMs: expect.any(Number) } });
+    const { atMs } = (item as { identity: { atMs: number } }).identity;
+    expect(atMs).toBeGreaterThanOrEqual(before);
+    expect(atMs).toBeLessThanOrEqual(Date.now());
   });
 
   it('accepts an empty file', async () => {
