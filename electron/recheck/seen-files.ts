@@ -7,6 +7,7 @@ import { LOCAL_LABEL } from '../backend/backend-state.ts';
 import { signatureKey } from '../../shared/engine/verdict-reuse.ts';
 import { TERMINAL_STATUSES, verdictOf, type ScanRecord } from '../../shared/scans/record.ts';
 import type { RecheckStore, SeenFile } from '../history/recheck-candidates.ts';
+import { judgedIdentity } from '../scans/pipeline/judged.ts';
 import { identityNow } from './recheck-walk.ts';
 
 /** A file a recheck judged other than clean (a threat, mostly): the most important thing Verdict tells. */
@@ -85,8 +86,8 @@ export function createSeenFiles(input: SeenFilesInput): SeenFiles {
     if (verdict === 'safe') {
       const key = (picked && jobId !== null ? input.keys.get(jobId) : undefined) ?? signatureKey(record.engine) ?? (record.engine?.name === 'clamav' ? UNKNOWN_SIGNATURES : null);
       if (key === null) return null;
-      // The identity now: the file as it stands after its clean verdict (a later change makes it differ, and then it is not rechecked as this file).
-      const file = await identityNow(record.path);
+      // The file its verdict judged, when the pipeline knew it (judged.ts); else as it stands now. A later change makes it differ, and then it is not rechecked as this file.
+      const file = judgedIdentity(record) ?? (await identityNow(record.path));
       if (file === null) return null;
       const earlier = picked ?? (jobId === null ? null : input.store.find(file.dev, file.ino));
       const mtimeMs = Number(BigInt(file.mtimeNs) / 1_000_000n);

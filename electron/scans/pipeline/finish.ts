@@ -8,6 +8,7 @@ import type { ServicePort } from '../ports.ts';
 import { scanFailure } from '../failure-text.ts';
 import { changedDuringUploadFailure } from '../failures.ts';
 import { isoNow, save, saveHeld, type Pipeline } from './context.ts';
+import { tellJudged } from './judged.ts';
 import { forget } from './memory.ts';
 import { releaseLeader } from './reuse.ts';
 import { rememberUnchanged } from './unchanged.ts';
@@ -54,7 +55,9 @@ export function finishWithScan(p: Pipeline, id: string, scan: Scan, service: Ser
     const error = scan.error ? { code: scan.error.code, message: scan.error.message } : scanFailure({ cause: 'scan_failed' });
     final = write({ ...common, status: 'failed', safe: null, error });
   }
-  rememberUnchanged(p, p.memory.records.get(id)?.unchangedBefore, final);
+  const tracked = p.memory.records.get(id);
+  tellJudged(final, tracked?.judged);
+  rememberUnchanged(p, tracked?.unchangedBefore, final);
   forget(p.memory, id);
   releaseLeader(p, record.sha256, id, final);
   if (final && final.status !== 'processing') acknowledgeWhenCommitted(p, service, scan.id);

@@ -5,6 +5,7 @@
 // and leaves it in forget() only, so nothing about a finished record stays behind.
 import { IdQueue } from '../id-queue.ts';
 import type { RecordRoute } from './options.ts';
+import type { FileIdentity } from '../../history/history.ts';
 import type { IdentityBeforeScan } from './unchanged.ts';
 
 /** Where a tracked record is. `lane`: waiting in its service's lane (paused, or backing off) rather than in the ready line. */
@@ -48,6 +49,8 @@ export interface TrackedRecord {
   waitingPath: string | null;
   /** Its file's identity before it was read, for the unchanged-file skip's entry (unchanged.ts). */
   unchangedBefore?: IdentityBeforeScan;
+  /** That identity, once the opened file's fstat agreed with it: the file its verdict judges (judged.ts). */
+  judged?: FileIdentity;
 }
 
 export interface PipelineMemory {

@@ -5,6 +5,7 @@ import { mayReuseVerdict } from '../../../shared/engine/verdict-reuse.ts';
 import type { ScanRecord } from '../../../shared/scans/record.ts';
 import type { ScanRecordPatch } from '../../history/history.ts';
 import { isoNow, save, saveHeld, type Pipeline } from './context.ts';
+import { tellJudged } from './judged.ts';
 import { enqueue, forget, ownerOf, setOwner } from './memory.ts';
 import { PENDING_REASONS, type EngineNow } from './options.ts';
 import { rememberUnchanged } from './unchanged.ts';
@@ -66,7 +67,9 @@ function madeByTheEngineNow(p: Pipeline, id: string, earlier: ScanRecord, engine
 
 /** `held`: the record as the pipeline last read or wrote it: the verdict waits for the grouped commit (a crash leaves the file to be read again). */
 function finishWithReuse(p: Pipeline, id: string, earlier: ScanRecord, extra: ScanRecordPatch = {}, held?: ScanRecord): void {
-  const before = p.memory.records.get(id)?.unchangedBefore;
+  const tracked = p.memory.records.get(id);
+  const before = tracked?.unchangedBefore;
+  const judged = tracked?.judged;
   forget(p.memory, id);
   const saved = saveVerdict(p, id, {
     // The same content: the earlier record's md5 and sha1 (the fingerprint computes sha256 alone).
@@ -86,6 +89,7 @@ function finishWithReuse(p: Pipeline, id: string, earlier: ScanRecord, extra: Sc
     reusedFromId: earlier.reusedFromId ?? earlier.id,
     reuseKind: 'content',
   }, held, held !== undefined);
+  tellJudged(saved, judged);
   // The file was read (fingerprinted) for this: it need not be next time, while it stays unchanged.
   rememberUnchanged(p, before, saved);
 }

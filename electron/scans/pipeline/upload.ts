@@ -14,6 +14,7 @@ import { holdInLane, laneFor, succeeded } from './lanes.ts';
 import type { TrackedRecord } from './memory.ts';
 import { PENDING_REASONS } from './options.ts';
 import { pauseLane } from './pause.ts';
+import { noteOpened } from './judged.ts';
 import { prepare, type Prepared } from './prepare.ts';
 import { engineForReuse, leadContent, reuseOrWait } from './reuse.ts';
 import { reuseUnchanged } from './unchanged.ts';
@@ -63,6 +64,7 @@ export async function processRecord(p: Pipeline, id: string, signal: AbortSignal
   // Fingerprinting is shown live but not written: until the upload starts, a crash leaves a plain queued row.
   announce(p, record, { status: 'uploading', pendingReason: PENDING_REASONS.fingerprinting });
   const prepared = await prepare(p, record, signal);
+  noteOpened(p, id, prepared.digests.opened);
   const { md5, sha1, sha256: sha } = prepared.digests;
   const digests: ScanRecordPatch = { size: prepared.size, sha256: sha, ...(md5 !== undefined ? { md5 } : {}), ...(sha1 !== undefined ? { sha1 } : {}) };
   const sha256 = prepared.digests.sha256;
