@@ -199,7 +199,12 @@ function createHistory(db: DatabaseSync, file: string, warning: string | null, o
       none: () => h.prepare('SELECT 1 FROM unchanged_files LIMIT 1').get() === undefined,
       remember: (entry) => group.soon(() => rememberUnchanged(h, entry)),
     },
-    recheck: { files: recheckStoreOn(db, write), quarantine: quarantineJudgementsOn(db, write) },
+    recheck: {
+      // Sightings join the open grouped commit (after their verdicts': they are learnt from committed records);
+      // a crash loses at most the last window's, whose files are then not rechecked but scanned as any other.
+      files: { ...recheckStoreOn(db, write), remember: recheckStoreOn(db, group.soon).remember },
+      quarantine: quarantineJudgementsOn(db, write),
+    },
     update: (id, patch) => write(() => updateRecord(h, id, patch)),
     apply: (record, patch, durability) => (durability === 'now' ? write : group.soon)(() => applyPatch(h, record, patch)),
     flush: () => group.flush(),
