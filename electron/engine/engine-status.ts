@@ -9,7 +9,7 @@ import { protectionStatus, type EngineFacts, type EngineSource, type ProtectionS
 import { MAX_ASYNC_FILE_SIZE } from '../../shared/service-contract/limits.ts';
 import { endpointLabel, type ClamdEndpoint } from './instream/clamd-protocol.ts';
 import { clamdIdentityWithDatabases, type DatabaseFolder } from './databases/database-digest.ts';
-import { ownFolder, ownRunningFolder, systemFolder } from './databases/database-folder.ts';
+import { namedFolder, ownFolder, ownRunningFolder, systemFolder } from './databases/database-folder.ts';
 import { clamdAnswers, clamdVersion } from './own-clamd/clamd-commands.ts';
 import { ownClamdFiles } from './own-clamd/clamd-config.ts';
 import { ownDatabaseDir } from './own-clamd/find-clamav.ts';
@@ -72,8 +72,10 @@ export async function engineStatus(input: EngineStatusInput): Promise<EngineStat
     for (const endpoint of endpoints) {
       // A configured socket that is Verdict's own clamd's (another Verdict process runs it) is named as such.
       const own = ownConf !== null && 'socketPath' in endpoint && endpoint.socketPath === ownConf.socket;
-      const databaseDir = own ? ownConf.databaseDir : null;
-      const folder = databaseDir === null ? null : ownFolder(input.dataDir, databaseDir);
+      // Another clamd: its folder when its process and config say which and Verdict can read it (clamd-process.ts).
+      const named = own ? null : namedFolder(endpoint, now.getTime());
+      const databaseDir = own ? ownConf.databaseDir : (named?.dir ?? null);
+      const folder = own ? ownFolder(input.dataDir, ownConf.databaseDir) : named;
       const facts = await clamavFacts(endpoint, own ? 'own' : 'configured', null, folder);
       if (facts) return done(facts, null, databaseDir, folder);
     }

@@ -8,6 +8,8 @@ import { ownClamdFiles } from '../own-clamd/clamd-config.ts';
 import { databasesLoadedAt } from '../own-clamd/databases-loaded.ts';
 import { detectionKeyOfConf } from '../conf/detection-conf.ts';
 import type { ClamdConfFacts } from '../conf/system-clamd-conf.ts';
+import { clamdProcessFor } from '../conf/clamd-process.ts';
+import type { ClamdEndpoint } from '../instream/clamd-protocol.ts';
 
 /** Time for a SelfCheck's reload itself (the official database loads in tens of seconds). */
 const RELOAD_MARGIN_MS = 60_000;
@@ -39,4 +41,18 @@ export function ownRunningFolder(own: { readonly detection: string | undefined }
 export function systemFolder(conf: Pick<ClamdConfFacts, 'databaseDir' | 'selfCheckSeconds'>, nowMs: number): DatabaseFolder | null {
   if (conf.databaseDir === null || conf.selfCheckSeconds <= 0) return null;
   return { dir: conf.databaseDir, loadedAtMs: nowMs - conf.selfCheckSeconds * 1000 - RELOAD_MARGIN_MS };
+}
+
+/**
+ * A clamd named by the user (`--clamd`, the setting): its folder when its process is found on this
+ * machine (conf/clamd-process.ts). It loaded the folder when it started, when it runs in the
+ * foreground (a daemon forks after loading: its start says nothing), and at each SelfCheck as
+ * systemFolder() reads it: whichever tells more. null when not found, or when neither says.
+ */
+export function namedFolder(endpoint: ClamdEndpoint, nowMs: number): DatabaseFolder | null {
+  const found = clamdProcessFor(endpoint);
+  if (!found || found.conf.databaseDir === null) return null;
+  const bySelfCheck = systemFolder(found.conf, nowMs)?.loadedAtMs ?? null;
+  const loadedAtMs = Math.max(found.loadsAfterMs ?? Number.NEGATIVE_INFINITY, bySelfCheck ?? Number.NEGATIVE_INFINITY);
+  return Number.isFinite(loadedAtMs) ? { dir: found.conf.databaseDir, loadedAtMs } : null;
 }
