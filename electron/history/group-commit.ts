@@ -71,16 +71,19 @@ export function createGroupCommit(db: DatabaseSync, options: GroupCommitOptions)
     }
   };
 
+  // Prepared once: exec() parses its text again on every call, and every grouped write makes two.
+  const savepoint = db.prepare('SAVEPOINT grouped');
+  const release = db.prepare('RELEASE grouped');
   const inSavepoint = <T>(fn: () => T): T =>
     within(() => {
-      db.exec('SAVEPOINT grouped');
+      savepoint.run();
       try {
         const result = fn();
-        db.exec('RELEASE grouped');
+        release.run();
         return result;
       } catch (error) {
         db.exec('ROLLBACK TO grouped');
-        db.exec('RELEASE grouped');
+        release.run();
         throw error;
       }
     });

@@ -73,13 +73,24 @@ export function applyPatch(h: HistoryDb, record: ScanRecord, patch: ScanRecordPa
   const columns = fieldsToColumns(patch);
   const names = Object.keys(columns) as RecordColumn[];
   if (names.length === 0) return recordById(h, record.id);
-  const sql = `UPDATE scans SET ${names.map((name) => `${name} = ?`).join(', ')} WHERE id = ?`;
-  const { changes } = h.prepare(sql).run(...names.map((name) => columns[name] ?? null), record.id);
+  // One statement per set of columns (cached by it), its values in that order.
+  const key = names.join(',');
+  let sql = updateSql.get(key);
+  if (sql === undefined) updateSql.set(key, (sql = `UPDATE scans SET ${names.map((name) => `${name} = ?`).join(', ')} WHERE id = ?`));
+  const values: SQLInputValue[] = names.map((name) => columns[name] ?? null);
+  values.push(record.id);
+  const { changes } = h.prepare(sql).run(...values);
   if (Number(changes) === 0) return null;
   const next: Record<string, unknown> = { ...record };
-  for (const [key, value] of Object.entries(patch)) if (value !== undefined) next[key] = value;
+  for (const field in patch) {
+    const value = patch[field as keyof ScanRecordPatch];
+    if (value !== undefined) next[field] = value;
+  }
   return next as ScanRecord;
 }
+
+/** UPDATE texts by the columns they set (a few shapes recur: a verdict, a failure, a state). */
+const updateSql = new Map<string, string>();
 
 /** Deletes rows chosen by a `SELECT seq …` and unindexes their names; returns their ids. */
 export function deleteWhere(h: HistoryDb, selectSeqs: string, ...params: SQLInputValue[]): string[] {
