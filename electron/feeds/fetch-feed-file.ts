@@ -4,7 +4,7 @@
 // goes to a staging file; nothing in the database folder changes here.
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { Agent, interceptors, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 
 export interface FeedFetchLimits {
   maxBytes: number;
@@ -36,10 +36,10 @@ export interface FeedFetchInput {
   userAgent: string;
 }
 
-let shared: Dispatcher | null = null;
-/** One agent for every feed, following up to 5 redirects (mirrors redirect). */
-function dispatcher(): Dispatcher {
-  shared ??= new Agent({ connections: 2 }).compose(interceptors.redirect({ maxRedirections: 5 }));
+let shared: Promise<Dispatcher> | null = null;
+/** One agent for every feed, following up to 5 redirects (mirrors redirect); undici loads at the first fetch, not with the app. */
+function dispatcher(): Promise<Dispatcher> {
+  shared ??= import('undici').then(({ Agent, interceptors }) => new Agent({ connections: 2 }).compose(interceptors.redirect({ maxRedirections: 5 })));
   return shared;
 }
 
@@ -51,7 +51,8 @@ export async function fetchFeedFile(input: FeedFetchInput): Promise<FeedFetchRes
   if (input.lastModified !== null) headers['if-modified-since'] = input.lastModified;
   let response: Dispatcher.ResponseData;
   try {
-    response = await request(input.url, { method: 'GET', headers, dispatcher: dispatcher(), headersTimeout: limits.headersTimeoutMs, bodyTimeout: limits.bodyTimeoutMs, signal: total });
+    const { request } = await import('undici');
+    response = await request(input.url, { method: 'GET', headers, dispatcher: await dispatcher(), headersTimeout: limits.headersTimeoutMs, bodyTimeout: limits.bodyTimeoutMs, signal: total });
   } catch (error) {
     return failure(error, total);
   }

@@ -2,7 +2,6 @@
 // watched for stalls, the response parsed (parse-response.ts), and every way it
 // can fail turned into a ServiceError with nothing secret or local in it.
 import type { Readable } from 'node:stream';
-import { request } from 'undici';
 import type { ClientState, Operation } from './client-state.ts';
 import { errorFromThrown } from './http-errors.ts';
 import { LocalFileError, openMultipartUpload, type MultipartUpload } from './multipart-body.ts';
@@ -44,13 +43,15 @@ export async function call<T>(state: ClientState, op: Operation<T>): Promise<T> 
     if (language) headers['content-language'] = language;
     const upload = await openUpload(state, op, attempt, headers);
     const wholeBody = upload && Buffer.isBuffer(upload.body) ? upload.body : undefined;
+    // undici loads at the first request (module cache after): a local scan never needs it.
+    const [{ request }, dispatcher] = await Promise.all([import('undici'), state.dispatcher()]);
     const responding = request(`${state.baseUrl}${op.path}`, {
       method: op.method,
       headers,
       // undici takes async iterables (and pulls them chunk by chunk) though its
       // types do not say so; a Readable would read ahead and break the buffer ring.
       body: upload ? (wholeBody ?? (upload.body as unknown as Readable)) : undefined,
-      dispatcher: state.dispatcher,
+      dispatcher,
       signal: attempt.internal.signal,
       headersTimeout: op.headersTimeoutMs,
       bodyTimeout: state.timeouts.bodyMs,

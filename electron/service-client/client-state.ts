@@ -1,6 +1,6 @@
 // The service client's state, named once: where it sends requests, how long it
 // waits, how it retries, and where the key, language and budget come from.
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { baseUrlSchema } from '../../shared/settings/settings.ts';
 import type { Language } from '../../shared/service-contract/limits.ts';
@@ -37,9 +37,10 @@ export interface ClientState {
   /** Named in messages about the service (never a path or query). */
   readonly origin: string;
   readonly timeouts: ServiceTimeouts;
-  readonly dispatcher: Dispatcher;
-  /** The Agent the client made itself and closes; undefined when a dispatcher was passed in. */
-  readonly ownAgent: Agent | undefined;
+  /** The dispatcher passed in, else the client's own Agent, made at the first request (undici loads only then: a local scan never needs it). */
+  readonly dispatcher: () => Promise<Dispatcher>;
+  /** Closes the Agent the client made itself, if it made one. */
+  readonly closeOwnAgent: () => Promise<void>;
   readonly retryPolicy: RetryPolicy;
   readonly random: () => number;
   readonly apiKey: Provider<string | null | undefined>;
@@ -69,13 +70,17 @@ export function createClientState(options: ServiceClientOptions): ClientState {
   }
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const timeouts: ServiceTimeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
-  const ownAgent = options.dispatcher ? undefined : new Agent({ connect: { timeout: timeouts.connectMs } });
+  const given = options.dispatcher;
+  let ownAgent: Promise<Dispatcher> | undefined;
+  const dispatcher = given ? () => Promise.resolve(given) : () => (ownAgent ??= import('undici').then(({ Agent }) => new Agent({ connect: { timeout: timeouts.connectMs } })));
   return {
     baseUrl,
     origin: new URL(baseUrl).origin,
     timeouts,
-    dispatcher: options.dispatcher ?? ownAgent!,
-    ownAgent,
+    dispatcher,
+    closeOwnAgent: async () => {
+      if (ownAgent) await (await ownAgent).close();
+    },
     retryPolicy: { ...DEFAULT_RETRY_POLICY, ...options.retry },
     random: options.random ?? Math.random,
     apiKey: options.apiKey,

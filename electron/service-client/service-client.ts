@@ -63,7 +63,7 @@ export function createBaseServiceClient(options: ServiceClientOptions): BaseServ
       return getByReference(state, externalReferenceId, callOptions.signal);
     },
     async close() {
-      await state.ownAgent?.close();
+      await state.closeOwnAgent();
     },
   };
 }

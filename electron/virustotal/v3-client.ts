@@ -2,7 +2,6 @@
 // x-apikey header. This module only ever sends GET with no body: Verdict never
 // uploads a file. The status is the answer: 200 known, 404 unknown, 401 the key
 // refused, 429 wait; anything else (and any network failure) is `unavailable`.
-import { request } from 'undici';
 import type { VirusTotalAnswer } from '../../shared/virustotal/lookup.ts';
 import { parseRetryAfter } from '../service-client/retry-policy.ts';
 import { answerFromFileObject, errorCodeOf } from './file-report.ts';
@@ -18,6 +17,8 @@ export async function getFileReport(baseUrl: string, sha256: string, key: string
   const url = new URL(`/api/v3/files/${encodeURIComponent(sha256.toLowerCase())}`, baseUrl);
   let response;
   try {
+    // Loaded at the first lookup, not with the app (module cache after).
+    const { request } = await import('undici');
     response = await request(url, {
       method: 'GET',
       headers: { 'x-apikey': key, accept: 'application/json', 'user-agent': 'Verdict' },

@@ -4,13 +4,14 @@
 // An upload held in memory is examined there (the whole file, so the answer is
 // the one its file would give), without reading it back from disk.
 import { isUtf8 } from 'node:buffer';
-import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
 
 /** The whole upload: its file, or all of its bytes. */
 export type MediaSource = { path: string } | { content: Buffer };
 
 export async function detectMediaType(source: MediaSource, sample: Buffer, size: number): Promise<string> {
   try {
+    // Loaded at the first upload (module cache after): the service thread starts without it, and a local scan never needs it.
+    const { fileTypeFromBuffer, fileTypeFromFile } = await import('file-type');
     const detected = 'content' in source ? await fileTypeFromBuffer(source.content) : await fileTypeFromFile(source.path);
     if (detected) return detected.mime;
   } catch {

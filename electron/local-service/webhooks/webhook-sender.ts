@@ -6,7 +6,6 @@
 // left at shutdown or after a crash goes out on the next start (`resume`).
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import { Agent, request } from 'undici';
 import type { Scan } from '../../../shared/service-contract/scan.ts';
 import { isoNow } from '../clock.ts';
 import type { ServiceLogger } from '../logger.ts';
@@ -59,8 +58,9 @@ export function createWebhookSender(options: WebhookOptions, logger: ServiceLogg
   const initialBackoffMs = options.initialBackoffMs ?? 1000;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const stop = new AbortController();
-  // Our own connection pool, so close() leaves no sockets behind.
-  const dispatcher = new Agent({ connections: 4 });
+  // Our own connection pool, so close() leaves no sockets behind. undici loads with the first sender (a service without webhooks never loads it).
+  const undici = import('undici');
+  const pool = undici.then(({ Agent }) => new Agent({ connections: 4 }));
   /** The tail of each scan's delivery chain, so its events go out in order. */
   const chains = new Map<string, Promise<void>>();
 
@@ -74,6 +74,7 @@ export function createWebhookSender(options: WebhookOptions, logger: ServiceLogg
       // Signed per attempt: the timestamp is when this attempt was made.
       const timestamp = Math.floor(Date.now() / 1000);
       try {
+        const [{ request }, dispatcher] = await Promise.all([undici, pool]);
         const response = await request(url, {
           method: 'POST',
           headers: {
@@ -134,7 +135,7 @@ export function createWebhookSender(options: WebhookOptions, logger: ServiceLogg
     async close() {
       stop.abort();
       await Promise.allSettled([...chains.values()]);
-      await dispatcher.destroy();
+      await (await pool).destroy();
     },
   };
 }
