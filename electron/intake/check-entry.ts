@@ -1,8 +1,8 @@
-// Checks one path: what it is (without opening anything but a regular file),
+// Checks one path: what it is (without opening anything),
 // where a symbolic link leads (and, for a link met while walking a folder, whether
 // it stays inside that folder), whether it is within the size limit, and whether
-// it can really be opened for reading. By the name's exact bytes (file-names/fs-path.ts).
-import { close, constants, fstat, lstat, open, type BigIntStats, type PathLike, type Stats } from 'node:fs';
+// it may be read (access). By the name's exact bytes (file-names/fs-path.ts).
+import { access, constants, lstat, type BigIntStats, type PathLike } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileKind, IntakeErrorCode, ScanFailureParams } from '../../shared/scans/failure.ts';
@@ -12,10 +12,7 @@ import type { IntakeItem, IntakeRejected } from './intake-item.ts';
 import { isWithin, linkOutside } from './link-outside.ts';
 
 /** A file (accepted or rejected) to report, or a folder to expand. */
-export type EntryCheck = { kind: 'item'; item: IntakeItem; /** An accepted file's hard links (more than 1: it may be met again). */ links?: number } | { kind: 'directory'; path: string; stats: Stats };
-
-// O_NONBLOCK: if the path was swapped for a FIFO after stat, open still returns at once.
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
+export type EntryCheck = { kind: 'item'; item: IntakeItem; /** An accepted file's hard links (more than 1: it may be met again). */ links?: number } | { kind: 'directory'; path: string; stats: { dev: number; ino: number } };
 
 /** Identity of a file or folder on this machine. */
 export function fileKey(stats: { dev: number; ino: number }): string {
@@ -40,10 +37,10 @@ async function inspect(input: string, maxFileSize: number, within: string | unde
     return reject(String(input), { cause: 'empty_path' });
   }
   const entryPath = path.resolve(input);
-  // Taken before any look: the unchanged-file skip's racy-timestamp rule measures from no later than the fstat.
+  // Taken before any look: the unchanged-file skip's racy-timestamp rule measures from no later than the stat.
   const atMs = Date.now();
 
-  let stats: Stats;
+  let stats: BigIntStats;
   try {
     stats = await lstatOf(fsPath(entryPath));
   } catch (error) {
@@ -55,46 +52,35 @@ async function inspect(input: string, maxFileSize: number, within: string | unde
       // Resolved first (realpath only looks up names): a link out of the walked folder is never stat'ed or opened.
       realPath = await exactRealpath(entryPath);
       if (within !== undefined && !isWithin(realPath, within)) return { kind: 'item', item: linkOutside(entryPath, realPath, within) };
-      stats = await stat(fsPath(realPath));
+      stats = await stat(fsPath(realPath), { bigint: true });
     } catch (error) {
       return reject(entryPath, await linkError(entryPath, error));
     }
   }
 
-  if (stats.isDirectory()) return { kind: 'directory', path: entryPath, stats };
+  // As a plain stat gives them: the walk's folder keys stay what they were (seen-entries.ts).
+  if (stats.isDirectory()) return { kind: 'directory', path: entryPath, stats: { dev: Number(stats.dev), ino: Number(stats.ino) } };
   if (!stats.isFile()) return notRegular(entryPath, stats);
-  if (stats.size > maxFileSize) return tooLarge(entryPath, stats.size, maxFileSize);
+  const size = Number(stats.size);
+  if (size > maxFileSize) return tooLarge(entryPath, size, maxFileSize);
 
-  // Open and fstat: proves it is readable, and the numbers are those of the file
-  // actually opened, even if the path changed since lstat. A link's resolved target is
-  // opened, not the link again: a link switched to somewhere else meanwhile is not followed.
-  let fd: number;
+  // Readable, asked without opening it: nothing at the path is opened here (a FIFO or a device swapped in
+  // since the lstat never is), and the fingerprint checks the very file it opens (fstat, then a stat after
+  // the read). A link's resolved target is asked, not the link again.
   try {
-    fd = await openFd(fsPath(realPath));
+    await readable(fsPath(realPath));
   } catch (error) {
     return reject(entryPath, openError(entryPath, error));
   }
-  try {
-    // In nanoseconds: the same fstat is the file's identity for the unchanged-file skip (no second stat there).
-    const opened = await fstatOf(fd);
-    if (!opened.isFile()) return notRegular(entryPath, opened);
-    const size = Number(opened.size);
-    if (size > maxFileSize) return tooLarge(entryPath, size, maxFileSize);
-    const file = { dev: String(opened.dev), ino: String(opened.ino), size, mtimeNs: String(opened.mtimeNs), ctimeNs: String(opened.ctimeNs) };
-    const item = { ok: true as const, path: entryPath, realPath, size, mtimeMs: msOf(opened.mtimeNs), dev: Number(opened.dev), ino: Number(opened.ino), identity: { file, atMs } };
-    return { kind: 'item', item, links: Number(opened.nlink) };
-  } catch (error) {
-    return reject(entryPath, { cause: 'check_failed', path: entryPath, detail: (error as Error).message });
-  } finally {
-    close(fd, ignore);
-  }
+  // In nanoseconds: the same stat is the file's identity for the unchanged-file skip (no second stat there).
+  const file = { dev: String(stats.dev), ino: String(stats.ino), size, mtimeNs: String(stats.mtimeNs), ctimeNs: String(stats.ctimeNs) };
+  const item = { ok: true as const, path: entryPath, realPath, size, mtimeMs: msOf(stats.mtimeNs), dev: Number(stats.dev), ino: Number(stats.ino), identity: { file, atMs } };
+  return { kind: 'item', item, links: Number(stats.nlink) };
 }
 
-// The callback forms: a FileHandle (fs/promises) costs the core's thread more per file than the three calls it wraps.
-const ignore = () => {};
-const lstatOf = (target: PathLike) => new Promise<Stats>((resolve, fail) => lstat(target, (error, stats) => (error ? fail(error) : resolve(stats))));
-const openFd = (target: PathLike) => new Promise<number>((resolve, fail) => open(target, OPEN_FLAGS, (error, fd) => (error ? fail(error) : resolve(fd))));
-const fstatOf = (fd: number) => new Promise<BigIntStats>((resolve, fail) => fstat(fd, { bigint: true }, (error, stats) => (error ? fail(error) : resolve(stats))));
+// The callback forms: each call costs the core's thread less than through fs/promises.
+const lstatOf = (target: PathLike) => new Promise<BigIntStats>((resolve, fail) => lstat(target, { bigint: true }, (error, stats) => (error ? fail(error) : resolve(stats))));
+const readable = (target: PathLike) => new Promise<void>((resolve, fail) => access(target, constants.R_OK, (error) => (error ? fail(error) : resolve())));
 
 /** A refused path: the cause's code and English sentence (failure-text.ts), with the parameters the UI words it from. */
 export function refusal(entryPath: string, params: ScanFailureParams, extra: { kind?: FileKind; size?: number } = {}): IntakeRejected {
@@ -111,7 +97,7 @@ function msOf(ns: bigint): number {
   return Number(ns / 1_000_000_000n) * 1e3 + Number(ns % 1_000_000_000n) / 1e6;
 }
 
-function kindOf(stats: Stats | BigIntStats): FileKind {
+function kindOf(stats: BigIntStats): FileKind {
   if (stats.isDirectory()) return 'directory';
   if (stats.isFIFO()) return 'fifo';
   if (stats.isSocket()) return 'socket';
@@ -120,7 +106,7 @@ function kindOf(stats: Stats | BigIntStats): FileKind {
   return 'other';
 }
 
-function notRegular(entryPath: string, stats: Stats | BigIntStats): EntryCheck {
+function notRegular(entryPath: string, stats: BigIntStats): EntryCheck {
   const kind = kindOf(stats);
   return reject(entryPath, { cause: 'not_regular', path: entryPath, kind }, { kind });
 }
