@@ -4,9 +4,9 @@
 // opened, whatever the path names later. When the caller says which file it hashed, a
 // verdict for that same, unchanged file says so (`sameAsHashed`): the caller need not read
 // it again to know the verdict is for the bytes it hashed.
-import { open, type FileHandle } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, openSync, type BigIntStats } from 'node:fs';
 import type { ClamdClient, ClamdVerdict } from './clamd/clamd-client.ts';
-import { identityOf, type FileIdentity } from './clamd/file-identity.ts';
+import { identityOfStats, msOf, type FileIdentity } from './clamd/file-identity.ts';
 import { fsPath } from '../file-names/fs-path.ts';
 import { parseInstreamReply } from './instream/clamd-protocol.ts';
 import { EngineError, type EngineVerdict, type HashedIdentity } from './engine.ts';
@@ -16,34 +16,39 @@ export async function scanFileByDescriptor(client: ClamdClient, filePath: string
   return (await scanOpened(client, filePath, hashed, false, signal))!;
 }
 
-/** `onlyIfHashed`: a file that is not the one hashed, unchanged, is not scanned (null). */
+/**
+ * `onlyIfHashed`: a file that is not the one hashed, unchanged, is not scanned (null). Blocking calls: the engine runs in
+ * a worker thread, where open, fstat and close cost a few µs, less than a hop to the thread pool and back.
+ */
 async function scanOpened(client: ClamdClient, filePath: string, hashed: HashedIdentity | undefined, onlyIfHashed: boolean, signal?: AbortSignal): Promise<EngineVerdict | null> {
   if (signal?.aborted) throw aborted(signal);
-  let handle: FileHandle;
+  let fd: number;
   let atOpen: FileIdentity;
   let same = false;
   try {
-    handle = await open(fsPath(filePath), 'r');
+    // O_NONBLOCK: a path swapped for a FIFO opens at once (and is refused below) instead of blocking the thread.
+    fd = openSync(fsPath(filePath), OPEN_FLAGS);
   } catch (error) {
     throw unreadable(error);
   }
   try {
     // The identity clamd's verdict must still hold at the end, then the caller's comparison: a change between the two
-    // shows in one of them (the caller's, or the client's after the scan).
-    atOpen = identityOf(handle.fd);
-    if (hashed !== undefined) same = isHashedFile(hashed, await handle.stat());
+    // shows in one of them (the caller's, or the client's after the scan). One fstat serves both.
+    const stats = fstatSync(fd, { bigint: true });
+    atOpen = identityOfStats(stats);
+    if (hashed !== undefined) same = isHashedFile(hashed, stats);
   } catch (error) {
-    await handle.close().catch(() => undefined);
+    closeQuietly(fd);
     throw unreadable(error);
   }
   if (onlyIfHashed && !same) {
-    await handle.close().catch(() => undefined);
+    closeQuietly(fd);
     return null;
   }
   // The descriptor stays open until the client is done with it, even when the caller stops waiting first:
   // a descriptor closed (and its number reused) while a command still reads or passes it would be another file.
-  const scanning = client.scan(handle.fd, { expect: atOpen });
-  void scanning.finally(() => handle.close().catch(() => undefined));
+  const scanning = client.scan(fd, { expect: atOpen, now: atOpen });
+  void scanning.finally(() => closeQuietly(fd));
   const verdict = await untilAborted(scanning, signal);
   return { ...engineVerdictOf(verdict), ...(same ? { sameAsHashed: true } : {}) };
 }
@@ -66,12 +71,23 @@ export async function scanBytesInSession(client: ClamdClient, content: Buffer, h
   return engineVerdictOf(await client.scanStream(content, signal ? { signal } : {}));
 }
 
-/** The same file, unchanged since the caller opened it to hash it (a Stats of the same kind as the caller's: ms as Node gives them). */
-function isHashedFile(hashed: HashedIdentity, now: { dev: number; ino: number; size: number; mtimeMs: number; ctimeMs: number }): boolean {
-  if (now.dev !== hashed.dev || now.ino !== hashed.ino || now.size !== hashed.size || now.mtimeMs !== hashed.mtimeMs) return false;
+/** The same file, unchanged since the caller opened it to hash it (the caller's times are in ms as Node's Stats give them). */
+function isHashedFile(hashed: HashedIdentity, now: BigIntStats): boolean {
+  if (Number(now.dev) !== hashed.dev || Number(now.ino) !== hashed.ino || Number(now.size) !== hashed.size || msOf(now.mtimeNs) !== hashed.mtimeMs) return false;
   // Without the caller's ctime a write that set mtime back cannot be told: not the same, as far as anyone can say.
-  return hashed.ctimeMs !== undefined && now.ctimeMs === hashed.ctimeMs;
+  return hashed.ctimeMs !== undefined && msOf(now.ctimeNs) === hashed.ctimeMs;
 }
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // Nothing to do about a failed close of a file only read.
+  }
+}
+
+// O_NONBLOCK: opening a FIFO or device returns at once instead of waiting for a writer (as the fingerprint opens files).
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
 
 /** The client's verdict as the engines give theirs; an error is thrown, never a verdict. */
 function engineVerdictOf(verdict: ClamdVerdict): EngineVerdict {

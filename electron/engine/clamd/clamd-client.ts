@@ -40,6 +40,8 @@ export interface ClamdClientOptions {
 export interface ScanFdOptions {
   /** The file's identity when the caller hashed it: a verdict for content that moved on is `file_changed`. */
   expect?: FileIdentity;
+  /** The identity of `fd` the caller took just now (one fstat spared); absent: the client takes it. */
+  now?: FileIdentity;
   signal?: AbortSignal;
 }
 
@@ -130,7 +132,7 @@ class SessionClient implements ClamdClient, SessionOwner {
     if (!Number.isInteger(fd) || fd < 0) return Promise.reject(new TypeError(`scan(fd): not a file descriptor: ${String(fd)}`));
     let now: FileIdentity;
     try {
-      now = identityOf(fd);
+      now = options.now ?? identityOf(fd);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
       return Promise.resolve(errorVerdict('file_unreadable', `the file to scan could not be read (${code})`));

@@ -2,7 +2,7 @@
 // pins the file (a rename over its path or an unlink does not touch what clamd reads),
 // but not its content: a write or a truncate through any other descriptor does. So a
 // verdict stands for the bytes the caller hashed only when this says "unchanged".
-import { fstatSync } from 'node:fs';
+import { fstatSync, type BigIntStats } from 'node:fs';
 
 export interface FileIdentity {
   size: bigint;
@@ -13,9 +13,18 @@ export interface FileIdentity {
 
 /** The identity of an open regular file; throws (EBADF …) when it cannot be read, or ENOTFILE. */
 export function identityOf(fd: number): FileIdentity {
-  const stats = fstatSync(fd, { bigint: true });
+  return identityOfStats(fstatSync(fd, { bigint: true }));
+}
+
+/** The same from an fstat the caller took (with bigint: true), so one fstat serves it and the caller. */
+export function identityOfStats(stats: BigIntStats): FileIdentity {
   if (!stats.isFile()) throw Object.assign(new Error('not a regular file'), { code: 'ENOTFILE' });
   return { size: stats.size, mtimeNs: stats.mtimeNs, ctimeNs: stats.ctimeNs, nlink: stats.nlink };
+}
+
+/** A time in ms exactly as Node's Stats give it (sec * 1e3 + nsec / 1e6), from the ns of a bigint stat. */
+export function msOf(ns: bigint): number {
+  return Number(ns / 1_000_000_000n) * 1e3 + Number(ns % 1_000_000_000n) / 1e6;
 }
 
 /**
