@@ -116,7 +116,7 @@ async function openCore(dataDir: string, options: CoreOptions, tuning: CoreTunin
       return state.ready + state.active;
     };
     const rechecking = prepareRecheck(ctx, { history, events, engine, quarantine, localClient: () => backend.client('local'), filesInFlight });
-    const jobs = setupJobs(ctx, { history, scans, events, allowBasicOnly: (ids) => void engine.allowBasicOnly(ids), walks: rechecking.walks });
+    const jobs = setupJobs(ctx, { history, scans, events, allowBasicOnly: (ids) => void engine.allowBasicOnly(ids), walks: rechecking.walks, beforeCompact: () => rechecking.idle() });
     scans.start();
     jobs.resumeUnfinished();
     // Retention at start runs before anything can await: a record recovery re-queues must not finish (and look old) first.

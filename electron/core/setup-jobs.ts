@@ -10,7 +10,7 @@ import type { CoreContext } from './core-context.ts';
 
 export function setupJobs(
   ctx: CoreContext,
-  input: { history: History; scans: ScanPipeline; events: ScanEvents; allowBasicOnly?: (serviceScanIds: readonly string[]) => void; walks?: JobsInput['walks'] },
+  input: { history: History; scans: ScanPipeline; events: ScanEvents; allowBasicOnly?: (serviceScanIds: readonly string[]) => void; walks?: JobsInput['walks']; beforeCompact?: JobsInput['beforeCompact'] },
 ): Jobs {
   const jobs = createJobs({
     history: input.history,
@@ -21,6 +21,7 @@ export function setupJobs(
     dataDir: ctx.dataDir,
     ...(input.allowBasicOnly ? { allowBasicOnly: input.allowBasicOnly } : {}),
     ...(input.walks ? { walks: input.walks } : {}),
+    ...(input.beforeCompact ? { beforeCompact: input.beforeCompact } : {}),
     onError: (error, job) => ctx.log.error({ err: error, jobId: job.id, kind: job.kind }, 'scan job stopped; it resumes at the next start'),
     onCompactError: (error, jobId) => ctx.log.warn({ err: error, jobId }, "compacting a finished job's clean files failed; tried again at the next start"),
   });

@@ -37,6 +37,8 @@ export function createCompactor(input: {
   /** A fixed chunk (tests); by default it follows the time each chunk took (nextChunkRows). */
   chunkRows?: number;
   onError?: (error: unknown, jobId: number) => void;
+  /** Awaited before a job's rows move: what still names them by their scans id (the recheck's memory) is written first. */
+  beforeCompact?: () => Promise<void>;
 }): Compactor {
   let chunk = input.chunkRows ?? COMPACT_CHUNK_ROWS;
   const step = (jobId: number): boolean => {
@@ -58,6 +60,7 @@ export function createCompactor(input: {
 
   const compactOne = async (jobId: number) => {
     try {
+      if (input.beforeCompact) await input.beforeCompact();
       while (!closed && !step(jobId)) await turn();
       while (!closed && input.history.jobs.reclaimSpace(RECLAIM_PAGES) > 0) await turn();
     } catch (error) {

@@ -88,6 +88,8 @@ export interface JobsInput {
   allowBasicOnly?: (serviceScanIds: readonly string[]) => void;
   /** Moving a finished job's clean rows to the compact store failed (it is tried again at the next start). */
   onCompactError?: (error: unknown, jobId: number) => void;
+  /** Awaited before a finished job's clean rows move to the compact store (the recheck remembers them by id first). */
+  beforeCompact?: () => Promise<void>;
   /** A kind's own walk (the recheck's selection) instead of walking its roots. */
   walks?: JobDeps['walks'];
 }
@@ -112,7 +114,7 @@ export function createJobs(input: JobsInput): Jobs {
     send({ type: 'progress', progress: progress(run.state) });
   };
   const fileDone = (run: JobRun, record: ScanRecord) => send({ type: 'file', jobId: run.state.id, record });
-  const compactor = createCompactor({ history, onError: input.onCompactError });
+  const compactor = createCompactor({ history, onError: input.onCompactError, ...(input.beforeCompact ? { beforeCompact: input.beforeCompact } : {}) });
   const stoppedBy = new Map<number, unknown>();
   const deps: JobDeps = { history, pipeline: input.pipeline, intake: input.intake, now, emit, fileDone, ...(input.walks ? { walks: input.walks } : {}) };
 

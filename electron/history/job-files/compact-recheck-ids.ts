@@ -1,0 +1,26 @@
+// A compacted file keeps its place in the recheck's memory: recheck_files and recheck_links
+// name a scan by its id, and a job's clean row that moves into the compact store gets a new one
+// (`clean:<id>`). Without this the recheck's link to the earlier verdict named a row that no
+// longer exists, and the history lost when that verdict was given ("what was known when").
+import type { HistoryDb } from '../history-db.ts';
+import { COMPACT_ID_PREFIX } from './compact-sql.ts';
+
+const IDS_TABLE = 'temp.job_compact_ids';
+
+/**
+ * Before the chunk's scans rows are deleted: the compact rows written after id `before` are the
+ * chunk's rows in seq order (one INSERT … ORDER BY seq), so the k-th of each pairs up.
+ */
+export function repointRecheckIds(h: HistoryDb, chunkTable: string, before: number): void {
+  h.db.exec(`CREATE TEMP TABLE IF NOT EXISTS job_compact_ids (scan_id TEXT PRIMARY KEY, compact_id TEXT NOT NULL) WITHOUT ROWID`);
+  h.prepare(`DELETE FROM ${IDS_TABLE}`).run();
+  h.prepare(
+    `INSERT INTO ${IDS_TABLE} (scan_id, compact_id)
+     SELECT moved.id, '${COMPACT_ID_PREFIX}' || made.id
+       FROM (SELECT s.id, row_number() OVER (ORDER BY t.seq) AS k FROM ${chunkTable} AS t JOIN scans AS s ON s.seq = t.seq) AS moved
+       JOIN (SELECT id, row_number() OVER (ORDER BY id) AS k FROM job_clean_files WHERE id > ?) AS made ON made.k = moved.k`,
+  ).run(before);
+  h.prepare(`UPDATE recheck_files SET record_id = m.compact_id FROM ${IDS_TABLE} AS m WHERE recheck_files.record_id = m.scan_id`).run();
+  h.prepare(`UPDATE recheck_links SET rechecked_from_id = m.compact_id FROM ${IDS_TABLE} AS m WHERE recheck_links.rechecked_from_id = m.scan_id`).run();
+  h.prepare(`DELETE FROM ${IDS_TABLE}`).run();
+}
