@@ -2,8 +2,7 @@
 // from the packaged app (electron/shell/cli-mode.ts, routed before the single-instance
 // lock) and from a checkout (bin/verdict.mjs, `npx verdict …`). Plain Node: each command
 // is today's CLI module, loaded on demand, with its own output, JSON and exit codes.
-import { createSecretList } from '../logging/logger.ts';
-import { installCrashHandlers } from './cli-options.ts';
+// Light on purpose: the app's modules (cli-options.ts pulls in the core) load with the command that needs them.
 import { favourMemoryOverSpeed } from './memory-flags.ts';
 
 /** A command and the arguments after its name. */
@@ -21,23 +20,25 @@ export type CommandOutcome = number | 'running';
 const COMMANDS = {
   scan: async (args: string[]) => {
     favourMemoryOverSpeed();
-    return (await import('./scan.ts')).runScan(args, processIo());
+    // The service's thread loads its modules on the other core while this one loads the app's (warm-thread.ts).
+    (await import('../local-service/thread/warm-thread.ts')).warmServiceThread();
+    return (await import('./scan.ts')).runScan(args, await processIo());
   },
   watch: async (args: string[]) => {
     favourMemoryOverSpeed();
-    return (await import('./watch.ts')).runWatch(args, { ...processIo(), stopped: stopSignal() });
+    return (await import('./watch.ts')).runWatch(args, { ...(await processIo()), stopped: stopSignal() });
   },
   service: async (args: string[]): Promise<CommandOutcome> => ((await (await import('../local-service/cli.ts')).runServiceCli(args)) ? 'running' : Number(process.exitCode ?? 0)),
-  status: async (args: string[]) => (await import('./status.ts')).runStatus(args, processIo()),
-  update: async (args: string[]) => (await import('./update.ts')).runUpdate(args, processIo()),
+  status: async (args: string[]) => (await import('./status.ts')).runStatus(args, await processIo()),
+  update: async (args: string[]) => (await import('./update.ts')).runUpdate(args, await processIo()),
   recheck: async (args: string[]) => {
     favourMemoryOverSpeed();
-    return (await import('./recheck.ts')).runRecheck(args, processIo());
+    return (await import('./recheck.ts')).runRecheck(args, await processIo());
   },
-  'allow-name': async (args: string[]) => (await import('./allow-name.ts')).runAllowName(args, processIo()),
-  'engine-settings': async (args: string[]) => (await import('./engine-settings.ts')).runEngineSettings(args, processIo()),
-  rules: async (args: string[]) => (await import('./rules.ts')).runRules(args, processIo()),
-  feeds: async (args: string[]) => (await import('./feeds.ts')).runFeeds(args, processIo()),
+  'allow-name': async (args: string[]) => (await import('./allow-name.ts')).runAllowName(args, await processIo()),
+  'engine-settings': async (args: string[]) => (await import('./engine-settings.ts')).runEngineSettings(args, await processIo()),
+  rules: async (args: string[]) => (await import('./rules.ts')).runRules(args, await processIo()),
+  feeds: async (args: string[]) => (await import('./feeds.ts')).runFeeds(args, await processIo()),
 } satisfies Record<string, (args: string[]) => Promise<CommandOutcome>>;
 
 type CommandName = keyof typeof COMMANDS;
@@ -82,7 +83,8 @@ export async function runCliCommand(command: CliCommand): Promise<CommandOutcome
   return COMMANDS[command.name](command.args);
 }
 
-function processIo() {
+async function processIo() {
+  const [{ createSecretList }, { installCrashHandlers }] = await Promise.all([import('../logging/logger.ts'), import('./cli-options.ts')]);
   const io = {
     stdout: (line: string) => void process.stdout.write(`${line}\n`),
     stderr: (line: string) => void process.stderr.write(`${line}\n`),

@@ -7,6 +7,7 @@ import type { ServiceLogger } from '../logger.ts';
 import { describeEngine } from '../../engine/select-engine.ts';
 import { startLocalService, type LocalService } from '../server.ts';
 import { createEngineRequests } from './engine-requests.ts';
+import { WAIT_FOR_START, type ThreadStart } from './warm-thread.ts';
 import { errorData, plainFields, type EngineReport, type FromThread, type LogLevel, type ThreadServiceOptions, type ToThread } from './thread-protocol.ts';
 
 interface ThreadData {
@@ -19,7 +20,8 @@ const port = parentPort;
 if (!port) throw new Error('service-thread.ts runs only as a worker thread (start it with startLocalServiceInThread).');
 
 const post = (message: FromThread) => port.postMessage(message);
-const { options, levels } = workerData as ThreadData;
+// Started early (warm-thread.ts): the options come as the first message; nothing else is sent before the thread says it is ready.
+const { options, levels } = workerData === WAIT_FOR_START ? await new Promise<ThreadStart>((resolve) => port.once('message', resolve)) : (workerData as ThreadData);
 
 const forward =
   (level: LogLevel) =>

@@ -12,6 +12,7 @@ import { EngineError } from '../../engine/engine.ts';
 import type { EngineDescription } from '../../engine/select-engine.ts';
 import { silentLogger, type ServiceLogger } from '../logger.ts';
 import { createEngineCalls } from './engine-calls.ts';
+import { SERVICE_THREAD_LIMITS, SERVICE_THREAD_NAME, SERVICE_THREAD_URL, takeWarmThread, type ThreadStart } from './warm-thread.ts';
 import type { EngineReport, EngineScanOutcome, EngineScanRequest, ErrorData, FromThread, LogLevel, ThreadServiceOptions, ToThread } from './thread-protocol.ts';
 
 export interface StartInThreadOptions extends ThreadServiceOptions {
@@ -63,13 +64,6 @@ export interface ThreadedLocalService {
 type HeapInfo = Awaited<ReturnType<Worker['getHeapStatistics']>>;
 
 /**
- * The worker's entry: service-thread.ts next to this file when run from source; in a
- * bundle, `service-thread.js` next to the bundle's chunk (the build must emit
- * electron/local-service/thread/service-thread.ts as an entry of its own).
- */
-export const SERVICE_THREAD_URL = new URL(import.meta.url.endsWith('.ts') ? './service-thread.ts' : './service-thread.js', import.meta.url);
-
-/**
  * The thread itself could not run (its entry is missing, or it died before the
  * service could report anything): a problem of packaging or of the runtime, not of
  * the service's options. The service would start on the caller's thread.
@@ -81,14 +75,10 @@ export class ServiceThreadUnavailableError extends Error {
   }
 }
 
+export { SERVICE_THREAD_LIMITS, SERVICE_THREAD_URL };
+
 const DEFAULT_RESTART = { max: 3, windowMs: 60_000 };
 const DEFAULT_CLOSE_TIMEOUT_MS = 15_000;
-/**
- * A small young generation: the service's garbage (request and scan objects) is collected sooner instead of V8 growing
- * the heap and keeping the space. 10,000 small files dropped at once: peak RSS growth 332–340 → 224–249 MiB, same time.
- */
-export const SERVICE_THREAD_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 6 };
-
 interface Running {
   worker: Worker;
   url: string;
@@ -222,11 +212,16 @@ function launch(
   onMessage: (message: FromThread) => void,
 ): Promise<Running> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(entry, {
-      workerData: { options, levels },
-      name: 'verdict-local-service',
-      ...(resourceLimits ? { resourceLimits } : {}),
-    });
+    // A thread started early (warm-thread.ts) gets its options as its first message.
+    const early = takeWarmThread(entry, resourceLimits);
+    const worker =
+      early ??
+      new Worker(entry, {
+        workerData: { options, levels },
+        name: SERVICE_THREAD_NAME,
+        ...(resourceLimits ? { resourceLimits } : {}),
+      });
+    if (early) early.postMessage({ type: 'start', options, levels } satisfies ThreadStart);
     let resolveExit!: (exit: { code: number; error: Error | undefined }) => void;
     const exited = new Promise<{ code: number; error: Error | undefined }>((done) => (resolveExit = done));
     let thrown: Error | undefined;

@@ -1,7 +1,8 @@
 // What a `verdict scan` on a clamd loads before it scans (issue 26: the CLI's start counts in a rescan of an
 // unchanged tree): a real `bin/verdict.mjs scan` child, with a module hook that notes every file
 // each thread loads. undici (HTTP to a remote service, VirusTotal, feeds, webhooks) loads at its
-// first use, never for a local scan, on any thread.
+// first use, never for a local scan, on any thread; the service's thread starts before the app's
+// modules load, and is the one the scan uses.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -49,4 +50,7 @@ registerHooks({ load(url, context, next) { appendFileSync(${JSON.stringify(loade
   expect(urls.some((url) => url.includes('/electron/cli/scan.ts'))).toBe(true);
   expect(urls.some((url) => url.includes('/electron/local-service/thread/'))).toBe(true);
   expect(urls.filter((url) => /\/node_modules\/undici\//.test(url))).toEqual([]);
+  // The service's thread started before the app's modules loaded (warm-thread.ts) is the one the scan used: one such thread.
+  expect(urls.filter((url) => url.endsWith('/electron/local-service/thread/service-thread.ts'))).toHaveLength(1);
+  expect(urls.indexOf(urls.find((url) => url.endsWith('/electron/local-service/thread/warm-thread.ts'))!)).toBeLessThan(urls.findIndex((url) => url.endsWith('/electron/core/create-core.ts')));
 });
