@@ -82,6 +82,10 @@ const WORDS = {
     signaturesOf: (version: number, date: string, days: number) => `version ${version} of ${date} (${days === 1 ? '1 day' : `${days} days`} old)`,
     noSignatures: 'no official signatures (no version or date reported)',
     databaseFolder: 'Database folder',
+    knownBy: 'Signatures known by',
+    byDatabases: 'the database files clamd loaded, and its VERSION (a changed custom database or feed is noticed)',
+    byVersion: (versioned: boolean) =>
+      `clamd's VERSION alone: Verdict cannot read this clamd's database folder, so a changed custom database or feed is not noticed${versioned ? '' : ', and with no signature version every file is read again at each scan'}`,
     reason: 'Reason',
     whatToDo: 'What to do',
     limit: 'Limit',
@@ -99,6 +103,10 @@ const WORDS = {
     signaturesOf: (version: number, date: string, days: number) => `Version ${version} vom ${date} (${days === 1 ? '1 Tag' : `${days} Tage`} alt)`,
     noSignatures: 'keine offiziellen Signaturen (weder Version noch Datum gemeldet)',
     databaseFolder: 'Datenbankordner',
+    knownBy: 'Signaturen erkannt an',
+    byDatabases: 'den Datenbankdateien, die clamd geladen hat, und seiner VERSION (eine geänderte eigene Datenbank oder ein geänderter Feed fällt auf)',
+    byVersion: (versioned: boolean) =>
+      `nur der VERSION von clamd: Verdict kann den Datenbankordner dieses clamd nicht lesen, daher fällt eine geänderte eigene Datenbank oder ein geänderter Feed nicht auf${versioned ? '' : ', und ohne Signaturversion wird jede Datei bei jeder Prüfung neu gelesen'}`,
     reason: 'Grund',
     whatToDo: 'Was tun',
     limit: 'Grenze',
@@ -128,6 +136,8 @@ export function statusLines(status: ProtectionStatus, databaseDir: string | null
     lines.push(`${w.signatures}: ${s ? w.signaturesOf(s.version, s.date.slice(0, 10), s.ageDays) : w.noSignatures}`);
   }
   if (databaseDir) lines.push(`${w.databaseFolder}: ${databaseDir}`);
+  // Issue 26 §6: what tells one signature set from another (the unchanged-file skip and verdict reuse depend on it).
+  if (engine.name === 'clamav' && engine.version !== null) lines.push(`${w.knownBy}: ${engine.signatureBasis === 'databases' ? w.byDatabases : w.byVersion(engine.signatures !== null)}`);
   if (status.selfTest) lines.push(`${w.selfTest}: ${w.selfTestResult(status.selfTest)}`);
   lines.push(`${w.reason}: ${protectionReasonText(status, language)}`);
   const action = protectionActionText(status, language);

@@ -3,13 +3,14 @@
 // folder (electron/engine/conf/clamd-process.ts) and knows its signatures by a digest of that folder,
 // so `verdict scan` of an unchanged tree, run again, reads no file: no `scans` row is written and
 // every file is reported once, as unchanged. A database added after clamd loaded its folder makes
-// the signatures unknown again: every file is read again.
+// the signatures unknown again: every file is read again. `status` says how the signatures are known.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startClamd, type RunningClamd } from '../../support/clamd.ts';
 import { runNode, type ChildRun } from '../../support/node-child.ts';
 import { countScansInserts, scansInserted } from '../scans/scans-inserted.ts';
+import { startClamdRelay } from '../engine/clamd-relay.ts';
 import { tempDir } from '../scans/harness.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
@@ -37,7 +38,11 @@ afterAll(async () => {
 });
 
 function scan(dataDir: string, socketPath: string): Promise<ChildRun> {
-  return runNode([join(ROOT, 'bin/verdict.mjs'), 'scan', '--json', '--data-dir', dataDir, '--clamd', `unix:${socketPath}`, tree], {
+  return verdict(['scan', '--json', '--data-dir', dataDir, '--clamd', `unix:${socketPath}`, tree]);
+}
+
+function verdict(args: string[]): Promise<ChildRun> {
+  return runNode([join(ROOT, 'bin/verdict.mjs'), ...args], {
     cwd: ROOT,
     env: { VERDICT_KEYCHAIN_SERVICE: `verdict-cli-test-${process.pid}`, LANG: 'C.UTF-8', LC_ALL: '', LC_MESSAGES: '' },
     timeoutMs: 90_000,
@@ -56,6 +61,29 @@ function reported(run: ChildRun): Map<string, { status: string; reuseKind: strin
 }
 
 describe.skipIf(process.platform !== 'linux')('an unchanged tree scanned again on a named clamd with custom databases', () => {
+  it('status says how the signatures are known: by the database folder, or by VERSION alone for a clamd whose folder Verdict cannot find', async ({ skip }) => {
+    if (!clamd) return skip();
+    const dataDir = join(dir.path, 'data-status');
+    const named = await verdict(['status', '--data-dir', dataDir, '--clamd', `unix:${clamd.socketPath}`]);
+    expect(named.stdout).toContain(`Database folder: ${clamd.dbDir}\n`);
+    expect(named.stdout).toContain('Signatures known by: the database files clamd loaded, and its VERSION');
+    const german = join(dir.path, 'data-de');
+    await mkdir(german);
+    await writeFile(join(german, 'settings.json'), JSON.stringify({ version: 1, language: 'de' }));
+    const deutsch = await verdict(['status', '--data-dir', german, '--clamd', `unix:${clamd.socketPath}`]);
+    expect(deutsch.stdout).toContain('Signaturen erkannt an: den Datenbankdateien, die clamd geladen hat, und seiner VERSION');
+    // Behind a relay (as behind a container's socket) no clamd process serves that path: VERSION alone, said so.
+    const relay = await startClamdRelay(clamd.socketPath, dir.path, 'forward');
+    try {
+      const hidden = await verdict(['status', '--data-dir', dataDir, '--clamd', `unix:${relay.path}`]);
+      expect(hidden.stdout).not.toContain('Database folder:');
+      expect(hidden.stdout).toContain("Signatures known by: clamd's VERSION alone: Verdict cannot read this clamd's database folder");
+      expect(hidden.stdout).toContain('with no signature version every file is read again at each scan');
+    } finally {
+      await relay.close();
+    }
+  });
+
   it('reads no file and writes no scans row; every file reported once; a database added since clamd loaded: every file read again', async ({ skip }) => {
     if (!clamd) return skip();
     const dataDir = join(dir.path, 'data');
@@ -78,4 +106,5 @@ describe.skipIf(process.platform !== 'linux')('an unchanged tree scanned again o
     expect([...afterUpdate.values()].every((record) => record.reuseKind === null && record.safe)).toBe(true);
     expect(scansInserted(dataDir)).toBe(FILES);
   });
+
 });
