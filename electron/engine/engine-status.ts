@@ -88,7 +88,9 @@ export async function engineStatus(input: EngineStatusInput): Promise<EngineStat
     // The system's config describes this clamd only when the system runs it (clamd-owner.ts).
     const source = usualSocketSource(system);
     const conf = source === 'system' ? systemConf(system, input.systemConfigPath ?? SYSTEM_CLAMD_CONF) : null;
-    const folder = conf ? systemFolder(conf, now.getTime()) : null;
+    // Its process, when found, also tells when it started (a foreground clamd, as systemd runs Debian's, loaded its folder then).
+    const byProcess = conf ? namedFolder({ socketPath: system }, now.getTime()) : null;
+    const folder = conf ? (byProcess?.dir === conf.databaseDir ? byProcess : systemFolder(conf, now.getTime())) : null;
     const facts = await clamavFacts({ socketPath: system }, source, conf?.streamLimit ?? null, folder);
     if (facts) return done(facts, null, conf?.databaseDir ?? null, folder);
   }
