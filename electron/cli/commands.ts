@@ -21,7 +21,7 @@ const COMMANDS = {
   scan: async (args: string[]) => {
     favourMemoryOverSpeed();
     // The service's thread loads its modules on the other core while this one loads the app's (warm-thread.ts).
-    (await import('../local-service/thread/warm-thread.ts')).warmServiceThread();
+    if (!args.some((arg) => arg === '--help' || arg === '-h')) (await import('../local-service/thread/warm-thread.ts')).warmServiceThread();
     return (await import('./scan.ts')).runScan(args, await processIo());
   },
   watch: async (args: string[]) => {
