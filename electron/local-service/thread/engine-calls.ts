@@ -1,6 +1,7 @@
 // The local engine path, app side: a file handed to the service thread's engine
-// as a message (thread-protocol.ts `scan-file`), its answer matched by id. A
-// thread that ends fails the calls it held; the caller sends them again.
+// (thread-protocol.ts `scan-files`, the files of a turn in one message), its
+// answer matched by id. A thread that ends fails the calls it held; the caller
+// sends them again.
 import type { Worker } from 'node:worker_threads';
 import type { EngineScanOutcome, EngineScanRequest, FromThread, ToThread } from './thread-protocol.ts';
 
@@ -30,6 +31,33 @@ export interface EngineCalls {
 export function createEngineCalls(): EngineCalls {
   let nextId = 1;
   const calls = new Map<number, Call>();
+  /** Files handed over in this turn, not sent yet, for the thread they go to. */
+  let outbox: { worker: Worker; files: Array<{ id: number; request: EngineScanRequest }>; transfer: ArrayBuffer[] } | null = null;
+  const flush = () => {
+    const due = outbox;
+    outbox = null;
+    if (due && due.files.length > 0) due.worker.postMessage({ type: 'scan-files', files: due.files } satisfies ToThread, due.transfer);
+  };
+  const enqueue = (worker: Worker, id: number, request: EngineScanRequest) => {
+    // Another thread than the turn's (a restart): what was queued for the old one goes first.
+    if (outbox && outbox.worker !== worker) flush();
+    if (!outbox) {
+      outbox = { worker, files: [], transfer: [] };
+      setImmediate(flush);
+    }
+    const { file, transfer } = sendable(id, request);
+    outbox.files.push(file);
+    outbox.transfer.push(...transfer);
+  };
+  /** Still in this turn's outbox: taken out, the thread never hears of it (true); else false. */
+  const unsend = (worker: Worker, id: number): boolean => {
+    if (!outbox || outbox.worker !== worker) return false;
+    const at = outbox.files.findIndex((file) => file.id === id);
+    if (at < 0) return false;
+    // A moved buffer stays in the transfer list: moved with the others, unread.
+    outbox.files.splice(at, 1);
+    return true;
+  };
   return {
     scan(worker, request, signal) {
       if (!worker) return Promise.reject(new EngineThreadGoneError());
@@ -38,7 +66,7 @@ export function createEngineCalls(): EngineCalls {
       return new Promise<EngineScanOutcome>((resolve, reject) => {
         const onAbort = () => {
           calls.delete(id);
-          worker.postMessage({ type: 'scan-file-abort', id } satisfies ToThread);
+          if (!unsend(worker, id)) worker.postMessage({ type: 'scan-file-abort', id } satisfies ToThread);
           reject(signal.reason);
         };
         signal.addEventListener('abort', onAbort, { once: true });
@@ -48,15 +76,16 @@ export function createEngineCalls(): EngineCalls {
           resolve: (outcome) => (done(), resolve(outcome)),
           reject: (error) => (done(), reject(error)),
         });
-        const { message, transfer } = sendable(id, request);
-        worker.postMessage(message, transfer);
+        enqueue(worker, id, request);
       });
     },
     onMessage(message) {
-      if (message.type !== 'scan-file-done') return;
-      const call = calls.get(message.id);
-      calls.delete(message.id);
-      call?.resolve(message.outcome);
+      if (message.type !== 'scan-files-done') return;
+      for (const { id, outcome } of message.answers) {
+        const call = calls.get(id);
+        calls.delete(id);
+        call?.resolve(outcome);
+      }
     },
     release(worker) {
       for (const [id, call] of calls) {
@@ -73,9 +102,9 @@ export function createEngineCalls(): EngineCalls {
  * that copy moves (transferred, not copied again). A buffer of its own is cloned as it is (the
  * caller may still hold it).
  */
-function sendable(id: number, request: EngineScanRequest): { message: ToThread; transfer: ArrayBuffer[] } {
+function sendable(id: number, request: EngineScanRequest): { file: { id: number; request: EngineScanRequest }; transfer: ArrayBuffer[] } {
   const content = request.content;
-  if (!content || (content.byteOffset === 0 && content.byteLength === content.buffer.byteLength)) return { message: { type: 'scan-file', id, request }, transfer: [] };
+  if (!content || (content.byteOffset === 0 && content.byteLength === content.buffer.byteLength)) return { file: { id, request }, transfer: [] };
   const own = new Uint8Array(content);
-  return { message: { type: 'scan-file', id, request: { ...request, content: own } }, transfer: [own.buffer] };
+  return { file: { id, request: { ...request, content: own } }, transfer: [own.buffer] };
 }

@@ -8,7 +8,7 @@ import { describeEngine } from '../../engine/select-engine.ts';
 import { startLocalService, type LocalService } from '../server.ts';
 import { createEngineRequests } from './engine-requests.ts';
 import { WAIT_FOR_START, type ThreadStart } from './warm-thread.ts';
-import { errorData, plainFields, type EngineReport, type FromThread, type LogLevel, type ThreadServiceOptions, type ToThread } from './thread-protocol.ts';
+import { errorData, plainFields, type EngineReport, type EngineScanOutcome, type EngineScanRequest, type FromThread, type LogLevel, type ThreadServiceOptions, type ToThread } from './thread-protocol.ts';
 
 interface ThreadData {
   options: ThreadServiceOptions;
@@ -45,19 +45,32 @@ const engineRequests = createEngineRequests(starting, logger);
 /** The app's scan-file requests in progress, by id. */
 const atEngine = new Map<number, AbortController>();
 
-function scanFile(id: number, request: Extract<ToThread, { type: 'scan-file' }>['request']): void {
+/** Answers ready in this turn, sent together once it ends: one message (and one wake-up of the app) for many files. */
+let answers: Array<{ id: number; outcome: EngineScanOutcome }> = [];
+const sendAnswers = () => {
+  const due = answers;
+  answers = [];
+  // Stopped by the close: no verdict, and none is claimed (the app sends the file again when its thread is gone).
+  if (!closing) post({ type: 'scan-files-done', answers: due });
+};
+
+function scanFile(id: number, request: EngineScanRequest): void {
   const controller = new AbortController();
   atEngine.set(id, controller);
   if (closing) controller.abort();
   void engineRequests.scan(request, controller.signal).then((outcome) => {
     atEngine.delete(id);
-    // Stopped by the close: no verdict, and none is claimed (the app sends the file again when its thread is gone).
-    if (!closing) post({ type: 'scan-file-done', id, outcome });
+    if (closing) return;
+    if (answers.length === 0) setImmediate(sendAnswers);
+    answers.push({ id, outcome });
   });
 }
 
 port.on('message', (message: ToThread) => {
-  if (message.type === 'scan-file') return scanFile(message.id, message.request);
+  if (message.type === 'scan-files') {
+    for (const file of message.files) scanFile(file.id, file.request);
+    return;
+  }
   if (message.type === 'scan-file-abort') return void atEngine.get(message.id)?.abort();
   if (message.type === 'recorded') {
     // Before start-up has finished nothing can have been recorded; after close, nothing is deleted.

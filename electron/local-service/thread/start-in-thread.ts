@@ -112,7 +112,7 @@ export async function startLocalServiceInThread(options: StartInThreadOptions): 
   const finished = new Set<(scanIds: readonly string[]) => void>();
   const engineCalls = createEngineCalls();
   const onMessage = (message: FromThread) => {
-    if (message.type === 'scan-file-done') return engineCalls.onMessage(message);
+    if (message.type === 'scan-files-done') return engineCalls.onMessage(message);
     if (message.type !== 'finished') return reports.onMessage(message);
     for (const listener of finished) listener(message.scanIds);
   };
@@ -237,7 +237,7 @@ function launch(
         case 'engine':
         case 'engine-checked':
         case 'finished':
-        case 'scan-file-done':
+        case 'scan-files-done':
           onMessage(message);
           return;
         case 'start-failed':

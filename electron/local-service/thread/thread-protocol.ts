@@ -77,8 +77,8 @@ export type FromThread =
   /** Scans no request was waiting for have finished (LocalService.onFinished). */
   | { type: 'finished'; scanIds: string[] }
   | { type: 'log'; level: LogLevel; fields: Record<string, unknown>; message: string }
-  /** The answer to the `scan-file` with the same id (none once the thread is closing: the thread's end fails it). */
-  | { type: 'scan-file-done'; id: number; outcome: EngineScanOutcome }
+  /** The answers to `scan-files` by id, those of a turn in one message (none once the thread is closing: the thread's end fails them). */
+  | { type: 'scan-files-done'; answers: Array<{ id: number; outcome: EngineScanOutcome }> }
   | { type: 'closed' };
 
 export type ToThread =
@@ -92,8 +92,9 @@ export type ToThread =
   | { type: 'recorded'; integrationId: string; scanIds: string[] }
   /** The user allows basic checks only for these scans, or these references of files at the engine (fire and forget). */
   | { type: 'allow-basic-only'; scanIds: string[] }
-  | { type: 'scan-file'; id: number; request: EngineScanRequest }
-  /** The app no longer waits for this `scan-file`: the engine stops (its answer, if any, is ignored). */
+  /** Files to scan, those the app handed over in one turn in one message, each with its id. */
+  | { type: 'scan-files'; files: Array<{ id: number; request: EngineScanRequest }> }
+  /** The app no longer waits for the file with this id: the engine stops (its answer, if any, is ignored). */
   | { type: 'scan-file-abort'; id: number };
 
 export function errorData(error: unknown): ErrorData {
