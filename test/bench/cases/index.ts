@@ -9,6 +9,7 @@ import { homeTreeCase } from './home-tree.ts';
 import { largeFilesCase, largeFilesCaseOn } from './large-files.ts';
 import { jobHistoryCase } from './job-history.ts';
 import { pollingCase } from './polling.ts';
+import { recheckCase } from './recheck.ts';
 import { rendererCase } from './renderer.ts';
 import { serviceMemoryCase } from './service-memory.ts';
 import { throughputCase, throughputCaseOn } from './throughput.ts';
@@ -17,4 +18,4 @@ import { watchIdleCase } from './watch-idle.ts';
 import { watchLatencyCase } from './watch-latency.ts';
 import { windowDuringJobCase } from './window-during-job.ts';
 
-export const BENCH_CASES: readonly BenchCase[] = [uploadCase, clientMemoryCase, serviceMemoryCase, fingerprintCase, throughputCase, pollingCase, watchLatencyCase, watchIdleCase, historyCase, rendererCase, largeFilesCase, jobHistoryCase, throughputCaseOn('realistic'), largeFilesCaseOn('realistic'), homeTreeCase, cliMemoryCase, windowDuringJobCase];
+export const BENCH_CASES: readonly BenchCase[] = [uploadCase, clientMemoryCase, serviceMemoryCase, fingerprintCase, throughputCase, pollingCase, watchLatencyCase, watchIdleCase, historyCase, rendererCase, largeFilesCase, jobHistoryCase, throughputCaseOn('realistic'), largeFilesCaseOn('realistic'), homeTreeCase, cliMemoryCase, windowDuringJobCase, recheckCase];

@@ -21,7 +21,7 @@ import { writeSmallTree } from './support/small-tree.ts';
 import { fromSamples } from './support/statistics.ts';
 import { withTaskCpu } from './support/task-cpu.ts';
 
-interface Phase {
+export interface Phase {
   longestTaskMs: number;
   /** The longest task's CPU time (its thread's own time): wall time on a busy machine also waits for a core. */
   longestTaskCpuMs: number;
@@ -30,10 +30,10 @@ interface Phase {
   ms: number;
 }
 
-type Page = Awaited<ReturnType<Awaited<ReturnType<Browser['newContext']>>['newPage']>>;
+export type Page = Awaited<ReturnType<Awaited<ReturnType<Browser['newContext']>>['newPage']>>;
 
 /** Scrolls the page's list until `done` settles, recording its long tasks and the core's event-loop delay. */
-async function measurePhase(browser: Browser, page: Page, done: Promise<unknown>): Promise<Phase> {
+export async function measurePhase(browser: Browser, page: Page, done: Promise<unknown>): Promise<Phase> {
   let finished = false;
   void done.finally(() => (finished = true));
   const loop = monitorEventLoopDelay({ resolution: 10 });
@@ -52,10 +52,15 @@ async function measurePhase(browser: Browser, page: Page, done: Promise<unknown>
   return { longestTaskMs: Math.max(0, ...tasks.map((task) => task.duration)), longestTaskCpuMs: longestCpuMs, loopMaxMs: loop.max / 1e6, loopP99Ms: loop.percentile(99) / 1e6, ms };
 }
 
-async function measureOnce(browser: Browser, staticDir: string, real: RealCore, tree: string, files: number): Promise<{ idle: Phase; job: Phase }> {
-  const bridge = createTestBridge(real.core, { pick: async () => ok([]), reveal: async () => ok(null), copyText: async () => ok(null) });
+/** Case 10's page over `core`, its first row shown; `close` ends the page and its server. */
+export async function openAppPage(browser: Browser, staticDir: string, core: RealCore['core']): Promise<{ page: Page; close(): Promise<void> }> {
+  const bridge = createTestBridge(core, { pick: async () => ok([]), reveal: async () => ok(null), copyText: async () => ok(null) });
   const server = await startTestServer({ staticDir, bridge });
   const context = await browser.newContext({ colorScheme: 'light', locale: 'en-US', viewport: { width: 1280, height: 800 } });
+  const close = async () => {
+    await context.close();
+    await server.close();
+  };
   try {
     const page = await context.newPage();
     await page.addInitScript(installPageProbe);
@@ -64,6 +69,16 @@ async function measureOnce(browser: Browser, staticDir: string, real: RealCore, 
     await page.locator('.row[data-index="0"]').waitFor({ timeout: 60_000 });
     await bridge.subscribed();
     await page.waitForTimeout(500);
+    return { page, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+async function measureOnce(browser: Browser, staticDir: string, real: RealCore, tree: string, files: number): Promise<{ idle: Phase; job: Phase }> {
+  const { page, close } = await openAppPage(browser, staticDir, real.core);
+  try {
     const idle = await measurePhase(browser, page, new Promise((resolve) => setTimeout(resolve, 3_000)));
     const job = await real.core.jobs.start({ kind: 'custom', roots: [tree], origin: 'dialog' });
     const finished = real.core.jobs.finished(job.id);
@@ -73,8 +88,7 @@ async function measureOnce(browser: Browser, staticDir: string, real: RealCore, 
     if (ended !== files) throw new Error(`the job ended ${ended} of ${files} files`);
     return { idle, job: during };
   } finally {
-    await context.close();
-    await server.close();
+    await close();
   }
 }
 
