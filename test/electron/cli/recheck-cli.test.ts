@@ -76,8 +76,8 @@ describe('verdict recheck', () => {
     const lines = json.stdout.trim().split('\n').map((line) => JSON.parse(line) as { path: string; verdict: string; externalReferenceId: string; recheckOf: { id: string; externalReferenceId: string | null; completedAt: string | null } | null });
     expect(lines.map((line) => [line.path, line.verdict])).toEqual([[notes, 'unsafe']]);
     const [changed] = lines;
-    // The earlier scan's id (a job's clean row, compacted since: its reference and time are no longer kept).
-    expect(changed?.recheckOf).toEqual({ id: expect.stringMatching(/\S/), externalReferenceId: null, completedAt: null });
+    // The earlier scan: a job's clean row, compacted since (its id and reference are the compact row's), with its date.
+    expect(changed?.recheckOf).toEqual({ id: expect.stringMatching(/^clean:\d+$/), externalReferenceId: changed?.recheckOf?.id, completedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
 
     // German, as the settings say; the window can be turned off: then it says so.
     await writeFile(join(dataDir, 'settings.json'), JSON.stringify({ version: 1, language: 'de', recheckAfterUpdateDays: 0 }));
