@@ -2,7 +2,7 @@
 // records replaced in place, new ones at the head when they are the newest,
 // those no longer matching the filters or removed taken out, progress and
 // counts updated. `records` is mutated in place (see scans-slice.ts).
-import type { ScanEvent, ScanRecord } from '../../shared/scans/record.ts';
+import type { ScanEvent, ScanRecord, UploadProgress } from '../../shared/scans/record.ts';
 import { matchesFilters } from '../scans/filters.ts';
 import type { VerdictStore } from './store.ts';
 
@@ -11,7 +11,15 @@ type EventsPatch = Partial<Pick<VerdictStore, 'ids' | 'progress' | 'counts' | 's
 export function eventsApplied(state: VerdictStore, events: readonly ScanEvent[]): EventsPatch {
   const { records, filters } = state;
   let ids = state.ids;
+  // Copied at most once per batch, then changed in place: a copy per event made a batch of n
+  // events cost n times the map's size (a 20,000-file job froze the window for 34 s, bench case 17).
   let progress = state.progress;
+  let ownProgress: Record<string, UploadProgress> | null = null;
+  const writableProgress = () => {
+    ownProgress ??= { ...progress };
+    progress = ownProgress;
+    return ownProgress;
+  };
   let counts = state.counts;
   let selectedId = state.selectedId;
   let checked = state.checked;
@@ -44,14 +52,12 @@ export function eventsApplied(state: VerdictStore, events: readonly ScanEvent[])
           toRemove.delete(record.id);
           toPrepend.push(record.id);
         }
-        if (record.status !== 'uploading' && progress[record.id]) {
-          const { [record.id]: _done, ...rest } = progress;
-          progress = rest;
-        }
+        if (record.status !== 'uploading' && progress[record.id]) delete writableProgress()[record.id];
         break;
       }
       case 'progress':
-        progress = { ...progress, [event.progress.id]: event.progress };
+        // Only a scan the list holds shows its progress (a job's files never do): nothing to keep for others.
+        if (records.has(event.progress.id)) writableProgress()[event.progress.id] = event.progress;
         break;
       case 'counts':
         counts = event.counts;

@@ -164,6 +164,18 @@ describe('live events', () => {
     expect(store.getState().progress[scan.id]).toBeUndefined();
   });
 
+  it("keeps no progress for scans the list does not hold (a job's files), and never changes the state it replaces", () => {
+    const scan = record({ status: 'uploading' });
+    loadFirstPage([scan]);
+    store.getState().applyEvents([{ type: 'progress', progress: { id: scan.id, sent: 1, total: 10 } }]);
+    const before = store.getState().progress;
+    const jobFiles = Array.from({ length: 500 }, (_, i) => ({ type: 'progress' as const, progress: { id: `job-file-${i}`, sent: 10, total: 10 } }));
+    store.getState().applyEvents([...jobFiles, { type: 'progress', progress: { id: scan.id, sent: 6, total: 10 } }, { type: 'record', record: { ...scan, status: 'processing' } }]);
+    expect(store.getState().progress).toEqual({});
+    // The earlier state is untouched: subscribers compare by reference.
+    expect(before).toEqual({ [scan.id]: { id: scan.id, sent: 1, total: 10 } });
+  });
+
   it('a progress update changes only the progress map, not the list or the records', () => {
     const scan = record({ status: 'uploading' });
     loadFirstPage([scan]);
