@@ -103,7 +103,9 @@ describe('the protection overview', () => {
     await expect.poll(() => fillOf(page, '[data-testid=overview-scanned] .overview-bar')).toBe(lightFill);
     await app.screenshot('overview-light-de');
     // A narrow window (or 200 % zoom): nothing scrolls sideways or leaves the window, in the longer German words.
-    // A narrow window (or 200 % zoom): nothing scrolls sideways or leaves the window, in the longer German words, once the charts have measured their new width (a ResizeObserver, a frame later).
+    // A narrow window (or 200 % zoom): nothing scrolls sideways or leaves the window, in the longer German words,
+    // once the charts have taken their new width (a ResizeObserver answers a frame after the resize).
+    await page.setViewportSize({ width: 480, height: 900 });
     await expect.poll(() => overflowsOf(page)).toEqual([]);
     await app.screenshot('overview-narrow-de');
     expectNoProblems(app);
