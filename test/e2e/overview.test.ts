@@ -102,7 +102,6 @@ describe('the protection overview', () => {
     await page.emulateMedia({ colorScheme: 'light' });
     await expect.poll(() => fillOf(page, '[data-testid=overview-scanned] .overview-bar')).toBe(lightFill);
     await app.screenshot('overview-light-de');
-    // A narrow window (or 200 % zoom): nothing scrolls sideways or leaves the window, in the longer German words.
     // A narrow window (or 200 % zoom): nothing scrolls sideways or leaves the window, in the longer German words,
     // once the charts have taken their new width (a ResizeObserver answers a frame after the resize).
     await page.setViewportSize({ width: 480, height: 900 });
