@@ -3,7 +3,7 @@
 // that into the protection state. Used by the `status` CLI, by the engine watch the
 // local service's live engine runs (engine-watch.ts, live/), and by the core, only to
 // look, when the embedded service could not start.
-import { readFileSync, realpathSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { EngineIdentity } from '../../shared/engine/engine-identity.ts';
 import { protectionStatus, type EngineFacts, type EngineSource, type ProtectionStatus, type StreamLimit } from '../../shared/engine/protection-state.ts';
 import { MAX_ASYNC_FILE_SIZE } from '../../shared/service-contract/limits.ts';
@@ -19,6 +19,7 @@ import { parseClamdConf, readClamdConf, SYSTEM_CLAMD_CONF, type ClamdConfFacts }
 import { coverageLimitsFor } from './conf/coverage-limits.ts';
 import { readDetectionConf } from './conf/detection-conf.ts';
 import { usualSocketSource } from './conf/clamd-owner.ts';
+import { samePath } from './conf/clamd-process.ts';
 
 export interface EngineStatusInput {
   kind: EngineKind;
@@ -175,15 +176,6 @@ function systemConf(socketPath: string, configPath: string): ClamdConfFacts | nu
   const conf = readClamdConf(configPath);
   if (!conf?.localSocket) return null;
   return samePath(conf.localSocket, socketPath) ? conf : null;
-}
-
-function samePath(a: string, b: string): boolean {
-  if (a === b) return true;
-  try {
-    return realpathSync(a) === realpathSync(b);
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -100,7 +100,8 @@ function startedAtMs(proc: string, pid: string): number | null {
   }
 }
 
-function samePath(a: string, b: string): boolean {
+/** Whether two paths name the same file (a socket reached through a link is the same socket). */
+export function samePath(a: string, b: string): boolean {
   if (a === b) return true;
   try {
     return realpathSync(a) === realpathSync(b);
