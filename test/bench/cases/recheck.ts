@@ -17,6 +17,7 @@ import { parseClamdConf } from '../../../electron/engine/conf/system-clamd-conf.
 import { buildRenderer, launchChromium } from '../../e2e/support/app-harness.ts';
 import { startRealCore, type RealCore } from '../../e2e/support/real-core.ts';
 import { writeEicarDatabase } from '../../support/clamav-db.ts';
+import { ownClamdDetects } from '../../support/own-clamd-probe.ts';
 import type { BenchCase } from './bench-case.ts';
 import { fromSamples } from './support/statistics.ts';
 import { measurePhase, openAppPage } from './window-during-job.ts';
@@ -48,14 +49,7 @@ async function loadSignaturesFor(real: RealCore, name: string, file: string): Pr
   await clamdReload({ socketPath: parseClamdConf(readFileSync(configPath, 'utf8')).get('localsocket')! });
   await real.core.protection.refresh();
   await until('the new signatures', async () => (await view())?.status?.engine.databases !== before);
-  await until('clamd to finish loading', () => {
-    try {
-      execFileSync('clamdscan', ['--no-summary', '--stream', `--config-file=${configPath}`, file], { stdio: 'ignore' });
-      return false;
-    } catch (error) {
-      return (error as { status?: number }).status === 1;
-    }
-  });
+  await until('clamd to finish loading', () => ownClamdDetects(real.dataDir, file));
 }
 
 /** Starts the recheck; resolves with the finished job's counts. */

@@ -25,6 +25,7 @@ import type { ScanRecord } from '../../../shared/scans/record.ts';
 import { writeEicarDatabase } from '../../support/clamav-db.ts';
 import { useCoreFixture } from '../core/core-fixture.ts';
 import { FAST, until } from '../scans/harness.ts';
+import { ownClamdDetects } from '../../support/own-clamd-probe.ts';
 
 const fixture = useCoreFixture('verdict-recheck-');
 const DAY_MS = 86_400_000;
@@ -48,15 +49,6 @@ async function reloadOwnClamd(dataDir: string): Promise<void> {
   await clamdReload({ socketPath });
 }
 
-/** Until the own clamd detects `probe` (it has loaded B): clamdscan on its socket exits 1 for a find. */
-function detects(dataDir: string, probe: string): boolean {
-  try {
-    execFileSync('clamdscan', ['--no-summary', '--stream', `--config-file=${ownClamdFiles(dataDir).configPath}`, probe], { stdio: 'ignore' });
-    return false;
-  } catch (error) {
-    return (error as { status?: number }).status === 1;
-  }
-}
 
 async function scanDropped(core: CoreInternals, paths: readonly string[]): Promise<Map<string, ScanRecord>> {
   const submitted = value(await core.submit([...paths], { origin: 'drop' }));
@@ -106,7 +98,7 @@ describe.skipIf(findClamd() === null)('recheck after a signature update', () => 
     await knowFiles(dbDir, 'database-b', [invoice, oldFile, changed, probe]);
     const keyA = (await view()).status?.engine.databases;
     await reloadOwnClamd(dataDir);
-    await until(() => detects(dataDir, probe), 'clamd to load database B');
+    await until(() => ownClamdDetects(dataDir, probe), 'clamd to load database B');
     value(await core.protection.refresh());
     await until(async () => (await view()).status?.engine.databases !== keyA, 'the new signature identity');
 
@@ -162,7 +154,7 @@ describe.skipIf(findClamd() === null)('recheck after a signature update', () => 
 
     await rm(join(dbDir, 'false-positive.hdb'));
     await reloadOwnClamd(dataDir);
-    await until(() => !detects(dataDir, probe), 'clamd to load database B');
+    await until(() => !ownClamdDetects(dataDir, probe), 'clamd to load database B');
     value(await core.protection.refresh());
     await until(() => core.recheck.quarantine.noLongerDetected().length === 1, 'the quarantine to be judged again', 30_000);
     const [missed] = core.recheck.quarantine.noLongerDetected();

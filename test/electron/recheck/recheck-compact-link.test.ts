@@ -19,6 +19,7 @@ import { RACY_WINDOW_MS } from '../../../electron/scans/pipeline/unchanged.ts';
 import { writeEicarDatabase } from '../../support/clamav-db.ts';
 import { useCoreFixture } from '../core/core-fixture.ts';
 import { FAST, until } from '../scans/harness.ts';
+import { ownClamdDetects } from '../../support/own-clamd-probe.ts';
 
 const fixture = useCoreFixture('verdict-recheck-compact-');
 
@@ -27,14 +28,6 @@ function value<T>(result: { ok: true; value: T } | { ok: false; error: { message
   return result.value;
 }
 
-function detects(dataDir: string, probe: string): boolean {
-  try {
-    execFileSync('clamdscan', ['--no-summary', '--stream', `--config-file=${ownClamdFiles(dataDir).configPath}`, probe], { stdio: 'ignore' });
-    return false;
-  } catch (error) {
-    return (error as { status?: number }).status === 1;
-  }
-}
 
 describe.skipIf(findClamd() === null)('recheck of a compacted job file', () => {
   test("the finding links to the job's compact row and keeps the earlier verdict's date", async (context) => {
@@ -72,7 +65,7 @@ describe.skipIf(findClamd() === null)('recheck of a compacted job file', () => {
     const socketPath = parseClamdConf(readFileSync(ownClamdFiles(dataDir).configPath, 'utf8')).get('localsocket')!;
     markDatabasesLoading(dataDir);
     await clamdReload({ socketPath });
-    await until(() => detects(dataDir, probe), 'clamd to load database B');
+    await until(() => ownClamdDetects(dataDir, probe), 'clamd to load database B');
     value(await core.protection.refresh());
     await until(async () => (await view()).status?.engine.databases !== keyA, 'the new signature identity');
     await until(() => findings.length === 1, 'the recheck to find invoice.pdf', 60_000);
