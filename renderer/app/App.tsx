@@ -53,7 +53,8 @@ export function App({ feed }: { feed: ScanFeed }): ReactElement {
           <ScansView feed={feed} />
         </div>
         {section === 'overview' ? (
-          <div className="section section--scroll">
+          // Pictures and hidden tables only: focusable, so the keyboard can scroll it (axe's scrollable-region-focusable).
+          <div className="section section--scroll" tabIndex={0} role="region" aria-label={t('nav.overview')}>
             <OverviewView />
           </div>
         ) : null}

@@ -1,14 +1,20 @@
-// The facts beside the pictures: the last full scan and the next scheduled one (from the
-// overview), the last self-test and the signatures' age (from the protection view).
+// The facts beside the pictures: the last full scan and the next scheduled one, a saved scan's
+// too (from the overview), the last self-test and the signatures' age now (from the protection view).
 import type { ReactElement } from 'react';
 import type { ProtectionOverview } from '../../shared/overview/overview.ts';
 import { Fact } from '../app/Fact.tsx';
 import { formatCount } from '../i18n/format.ts';
-import type { MessageKey } from '../i18n/messages.ts';
+import type { MessageKey, Translator } from '../i18n/messages.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
 import { selfTestText } from '../protection/protection-text.ts';
 import { useVerdict } from '../store/use-verdict.ts';
 import { momentText } from './overview-format.ts';
+
+function nextText(next: ProtectionOverview['nextScheduled'], { t, locale }: Translator): string {
+  if (next === null) return t('overview.facts.noSchedule');
+  const time = momentText(locale, next.at);
+  return next.kind === 'saved' ? t('overview.facts.nextSaved', { name: next.name, time }) : `${t(`jobs.kind.${next.kind}`)}: ${time}`;
+}
 
 export function OverviewFacts({ overview }: { overview: ProtectionOverview }): ReactElement {
   const translator = useTranslator();
@@ -32,12 +38,11 @@ export function OverviewFacts({ overview }: { overview: ProtectionOverview }): R
             : t('overview.facts.never')}
         </Fact>
         <Fact label={t('overview.facts.selfTest')}>{status ? selfTestText(status, translator) : t('overview.facts.unknown')}</Fact>
-        <Fact label={t('overview.facts.next')}>{next ? `${t(`jobs.kind.${next.kind}`)}: ${momentText(locale, next.at)}` : t('overview.facts.noSchedule')}</Fact>
+        <Fact label={t('overview.facts.next')}>{nextText(next, translator)}</Fact>
         <Fact label={t('overview.facts.signatures')}>
           {signatures ? tn('overview.facts.signaturesValue', signatures.ageDays, { version: String(signatures.version), date: momentText(locale, signatures.date) }) : t('overview.facts.unknown')}
         </Fact>
       </dl>
-      <p className="muted small">{t('overview.facts.updatesNote')}</p>
     </section>
   );
 }

@@ -1,11 +1,12 @@
 // The protection overview (issue 29 §5): pictures of the last 30 days from the history, asked
-// for each time the view opens (one core call, indexed queries), and the protection facts.
+// for each time the view opens (one core call, indexed queries), the signature updates and the protection facts.
 import { useEffect, useState, type ReactElement } from 'react';
 import { OVERVIEW_DAYS, type ProtectionOverview } from '../../shared/overview/overview.ts';
 import { api, call } from '../bridge/api.ts';
 import { useTranslator } from '../i18n/use-translator.ts';
 import { DailyBars } from './DailyBars.tsx';
 import { OverviewFacts } from './OverviewFacts.tsx';
+import { SignatureUpdates } from './SignatureUpdates.tsx';
 import { TopDetections } from './TopDetections.tsx';
 import { VerdictMix } from './VerdictMix.tsx';
 
@@ -38,6 +39,7 @@ export function OverviewView(): ReactElement {
             <VerdictMix verdicts={overview.verdicts} />
             <TopDetections detections={overview.topDetections} />
           </div>
+          <SignatureUpdates days={overview.days} updates={overview.signatureUpdates} />
           <OverviewFacts overview={overview} />
         </>
       )}

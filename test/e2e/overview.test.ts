@@ -10,6 +10,7 @@ import { axeViolations, describeViolations } from './support/axe.ts';
 import { overflowsOf } from './support/layout-checks.ts';
 import { expectNoProblems, useE2eApp } from './support/e2e-app.ts';
 import { judgedRecord as judged, seedHistory } from './support/seeded-history.ts';
+import { openHistory } from '../../electron/history/history.ts';
 
 const { start } = useE2eApp({ prefix: 'verdict-e2e-overview-', engine: false });
 
@@ -32,12 +33,42 @@ const SEEDED = [
   judged('ancient.txt', daysAgo(45), {}),
 ];
 
+/** Midnight (UTC) some days ago: a build date whose age today is exactly that many days. */
+const midnightDaysAgo = (days: number) => Date.parse(daysAgo(days)) - 12 * 3_600_000;
+/** Signature updates noticed 40 (before the 30 days), 25, 12 and 3 days ago, each built the day before. */
+const UPDATES = [40, 25, 12, 3].map((days, i) => ({
+  noticedMs: Date.parse(daysAgo(days)),
+  engine: 'clamav',
+  engineVersion: '1.4.2',
+  identity: `version:${27_400 + i}`,
+  signatureVersion: 27_400 + i,
+  databases: null,
+  signatureDate: new Date(midnightDaysAgo(days + 1)).toISOString(),
+}));
+const seedUpdates = (dataDir: string) => {
+  seedHistory(SEEDED)(dataDir);
+  const history = openHistory(dataDir);
+  try {
+    for (const update of UPDATES) history.signatureUpdates.notice(update);
+  } finally {
+    history.close();
+  }
+};
+
 /** The hidden table of a chart, as [label, value] rows. */
 const tableOf = (page: Page, testId: string) =>
   page
     .getByTestId(testId)
     .locator('table tbody tr')
     .evaluateAll((rows) => rows.map((row) => [row.querySelector('th')?.textContent ?? '', row.querySelector('td')?.textContent ?? '']));
+/** A hidden table (the nth of a chart), every cell of each row. */
+const cellsOf = (page: Page, testId: string, nth = 0) =>
+  page
+    .getByTestId(testId)
+    .locator('table')
+    .nth(nth)
+    .locator('tbody tr')
+    .evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent ?? '')));
 
 const fillOf = (page: Page, selector: string) =>
   page
@@ -47,7 +78,7 @@ const fillOf = (page: Page, selector: string) =>
 
 describe('the protection overview', () => {
   it('draws the last 30 days with tables for screen readers, themed, in en and de, axe-clean', async () => {
-    const { real, app, page } = await start({ prepare: seedHistory(SEEDED) }, 'light', { viewport: { width: 1000, height: 1400 } });
+    const { real, app, page } = await start({ prepare: seedUpdates }, 'light', { viewport: { width: 1000, height: 1400 } });
     await page.getByRole('button', { name: en['nav.overview'] }).click();
     const view = page.getByTestId('overview-view');
     await view.locator('[data-testid=overview-facts]').waitFor();
@@ -73,6 +104,19 @@ describe('the protection overview', () => {
       ['Doc.Macro.Beta', '1'],
     ]);
     expect(await page.getByTestId('overview-facts').textContent()).toContain(en['overview.facts.noSchedule']);
+    // Signature updates: a dot a day with one (three in the 30 days), the age each day in the table; today's signatures were built 4 days ago.
+    const signatures = page.getByTestId('overview-signatures');
+    expect(await signatures.locator('svg .overview-update').count()).toBe(3);
+    expect(await signatures.locator('svg .overview-age').count()).toBeGreaterThan(0);
+    const ages = await cellsOf(page, 'overview-signatures');
+    expect(ages).toHaveLength(30);
+    expect(ages.map((row) => Number(row[1])).reduce((a, b) => a + b, 0)).toBe(3);
+    expect(ages.at(-1)?.[2]).toBe('4');
+    // Two days ago: the signatures noticed the day before were built at the start of the day before that,
+    // so at that day's end they were three whole days old.
+    expect(ages.at(-3)?.[2]).toBe('3');
+    expect((await cellsOf(page, 'overview-signatures', 1)).map((row) => row[1])).toEqual(['27401', '27402', '27403']);
+    expect(await signatures.textContent()).toContain('3 updates noticed in these days.');
 
     // Coloured from the theme: the files' bars are the accent colour, threats the danger colour, each per scheme.
     const lightFill = await fillOf(page, '[data-testid=overview-scanned] .overview-bar');
@@ -97,6 +141,8 @@ describe('the protection overview', () => {
       [de['verdict.unsafe'], '3'],
       [de['verdict.could-not-scan'], '1'],
     ]);
+    expect(await page.getByTestId('overview-signatures').textContent()).toContain('3 Updates in diesen Tagen bemerkt.');
+    expect((await cellsOf(page, 'overview-signatures')).at(-1)?.[2]).toBe('4');
     expect(describeViolations(await axeViolations(page))).toEqual([]);
     await app.screenshot('overview-dark-de');
     await page.emulateMedia({ colorScheme: 'light' });
