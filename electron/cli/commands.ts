@@ -1,4 +1,4 @@
-// The commands `verdict` answers without opening a window: `verdict scan|watch|service|status|update|allow-name|feeds …`,
+// The commands `verdict` answers without opening a window: `verdict scan|watch|service|status|update|allow-name|feeds|lookup …`,
 // from the packaged app (electron/shell/cli-mode.ts, routed before the single-instance
 // lock) and from a checkout (bin/verdict.mjs, `npx verdict …`). Plain Node: each command
 // is today's CLI module, loaded on demand, with its own output, JSON and exit codes.
@@ -39,6 +39,7 @@ const COMMANDS = {
   'engine-settings': async (args: string[]) => (await import('./engine-settings.ts')).runEngineSettings(args, await processIo()),
   rules: async (args: string[]) => (await import('./rules.ts')).runRules(args, await processIo()),
   feeds: async (args: string[]) => (await import('./feeds.ts')).runFeeds(args, await processIo()),
+  lookup: async (args: string[]) => (await import('./lookup.ts')).runLookup(args, await processIo()),
 } satisfies Record<string, (args: string[]) => Promise<CommandOutcome>>;
 
 type CommandName = keyof typeof COMMANDS;
@@ -75,6 +76,7 @@ Commands:
   engine-settings              what Verdict's own clamd detects (PUA) and its scan limits; change them (verdict engine-settings --help)
   rules import FILE|FOLDER     your own YARA rules for Verdict's own clamd, each checked by ClamAV's loader; list, remove (verdict rules --help)
   feeds                        extra signature feeds for Verdict's own clamd: list, add, on, off, update (verdict feeds --help)
+  lookup <files or SHA-256...> VirusTotal's page and, with your API key, its last analysis; by hash, nothing uploaded (verdict lookup --help)
 
 Without a command, Verdict opens its window; files and folders named are scanned there.`;
 
