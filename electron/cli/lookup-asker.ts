@@ -84,13 +84,23 @@ export function createAsker(baseUrl: string, key: string, tuning: LookupTuning, 
     answered: () => undefined,
   };
   const asked = new Map<string, Promise<VirusTotalAnswer>>();
+  /** A refused key, or a quota used up, is the answer for every hash after it too: asked no more. */
+  let final: VirusTotalAnswer | null = null;
   return {
     ask(sha256) {
       let answer = asked.get(sha256);
+      if (!answer && final) answer = Promise.resolve(final);
       if (!answer) {
         answer = new Promise<VirusTotalAnswer>((resolve) => {
           tooManyInRow = 0;
-          enqueue(state, deps, { sha256, key, resolve });
+          enqueue(state, deps, {
+            sha256,
+            key,
+            resolve(got) {
+              if (got.kind === 'key_refused' || got.kind === 'quota') final = got;
+              resolve(got);
+            },
+          });
           // A timer set at once: the window of the last four requests is full.
           if (state.cancelTimer) events.waiting(nextSendAt(state, clock.now()));
         });

@@ -42,12 +42,12 @@ const keychain = () => createKeychain({ service: SERVICE });
 const setKey = async (key: string) => expect((await keychain().setKey(key, VIRUSTOTAL_ACCOUNT)).ok).toBe(true);
 
 /** `verdict lookup …` from a shell (which alone hands over a name's exact bytes), English unless `lang` says. */
-async function lookup(args: string[], lang = 'en_US.UTF-8'): Promise<ChildRun> {
+async function lookup(args: string[], lang = 'en_US.UTF-8', env: Record<string, string> = {}): Promise<ChildRun> {
   const script = `exec "$0" bin/verdict.mjs lookup --data-dir "$1" ${args.map(shellWord).join(' ')}`;
   const run = await runNode(['-c', script, process.execPath, join(dir.path, 'data')], {
     node: '/bin/sh',
     cwd: ROOT,
-    env: { LANG: lang, LC_ALL: '', LC_MESSAGES: '', VERDICT_KEYCHAIN_SERVICE: SERVICE, VERDICT_VIRUSTOTAL_URL: standIn.url },
+    env: { LANG: lang, LC_ALL: '', LC_MESSAGES: '', VERDICT_KEYCHAIN_SERVICE: SERVICE, VERDICT_VIRUSTOTAL_URL: standIn.url, ...env },
     timeoutMs: 60_000,
   });
   printed.push(run.stdout, run.stderr);
@@ -170,15 +170,25 @@ describe.runIf(canRun)('verdict lookup', () => {
     expect(bad.stderr).toBe('fehlt.exe: keine solche Datei, und kein SHA-256 (64 Hexadezimalziffern).\n');
   });
 
+  it('the key goes to VirusTotal or a stand-in on loopback, nowhere else', async () => {
+    const before = standIn.requests.length;
+    const run = await lookup([UNKNOWN], 'en_US.UTF-8', { VERDICT_VIRUSTOTAL_URL: 'http://192.0.2.1:8080' });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe('VERDICT_VIRUSTOTAL_URL is for tests: it must name a stand-in on this computer (http://127.0.0.1:PORT).\n');
+    expect(standIn.requests.length).toBe(before);
+  });
+
   it('a refused key (401) says so, exit 2', async () => {
     await setKey(WRONG_KEY);
+    const before = standIn.requests.length;
     const run = await lookup([UNKNOWN, files.clean]);
     expect(run.code).toBe(2);
     expect(lines(run.stdout).filter((line) => line.includes('VirusTotal'))).toEqual([
       '  VirusTotal refused your API key (HTTP 401): check it, or replace it in Settings › VirusTotal.',
       '  VirusTotal refused your API key (HTTP 401): check it, or replace it in Settings › VirusTotal.',
     ]);
-    expect(standIn.requests.at(-1)?.keyAccepted).toBe(false);
+    // Asked once: every lookup after it would be refused too.
+    expect(standIn.requests.slice(before).map((request) => request.keyAccepted)).toEqual([false]);
     await setKey(KEY);
   });
 
@@ -196,14 +206,17 @@ describe.runIf(canRun)('verdict lookup', () => {
     expect(answered.stdout.at(-1)).toMatch(/not known to VirusTotal/);
 
     standIn.answerTooMany(3);
-    const quota = inProcess(['d'.repeat(64)], clock);
+    const quota = inProcess(['d'.repeat(64), 'e'.repeat(64)], clock);
     for (let n = 0; n < 2; n++) {
       await until(() => clock.timers() === 1);
       clock.advance(60_000);
     }
     const refused = await quota;
     expect(refused.code).toBe(2);
-    expect(refused.stdout.at(-1)).toBe('  VirusTotal kept answering 429: your key has used up its lookups for now (the free API allows 4 a minute and 500 a day). Try again later.');
+    const used = '  VirusTotal kept answering 429: your key has used up its lookups for now (the free API allows 4 a minute and 500 a day). Try again later.';
+    // The second hash is not asked: the quota is used up for it too.
+    expect(refused.stdout.filter((line) => line.includes('VirusTotal kept'))).toEqual([used, used]);
+    expect(standIn.requests.length).toBe(before + 2 + 3);
   });
 
   it('the free API’s 4 lookups a minute: a fifth hash waits its turn', async () => {
