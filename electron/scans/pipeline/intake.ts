@@ -18,6 +18,7 @@ import { enqueue, ownerOf, trackRecord } from './memory.ts';
 import type { SubmitOptions } from './options.ts';
 import type { IdentityBeforeScan } from './unchanged.ts';
 import { unchangedWalk, type Looked } from './unchanged-walk.ts';
+import { judgedIdentity, tellJudged } from './judged.ts';
 
 const INSERT_BATCH = 500;
 const INSERT_BATCH_MS = 250;
@@ -117,6 +118,8 @@ function insertBatch(p: Pipeline, taken: { force: boolean; consentedTo: string |
     befores = new Map();
     if (rows.length > 0) p.history.insertMany(rows, taken.jobId);
     const stored = unchanged.length > 0 ? p.history.jobs!.addUnchanged!(unchanged) : [];
+    // The stored copies (their compact ids) carry the identity each verdict stands for, as the walk took it.
+    stored.forEach((record, i) => tellJudged(record, judgedIdentity(unchanged[i]!)));
     unchanged = [];
     const records = [...rows, ...stored];
     for (const record of records) {

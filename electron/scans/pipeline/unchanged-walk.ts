@@ -10,6 +10,7 @@ import type { ScanRecord } from '../../../shared/scans/record.ts';
 import { fitsCompactStore } from '../../history/job-files/add-unchanged.ts';
 import { fsPath } from '../../file-names/fs-path.ts';
 import type { Pipeline } from './context.ts';
+import { tellJudged } from './judged.ts';
 import { engineForReuse } from './reuse.ts';
 import type { FileIdentity } from '../../history/history.ts';
 import { engineOnceLoaded, identityOf, matchingEntry, RACY_WINDOW_MS, unchangedVerdict, type IdentityBeforeScan } from './unchanged.ts';
@@ -88,7 +89,10 @@ async function lookAt(p: Pipeline, record: ScanRecord, keyFor: (label: string) =
   const key = await keyFor(availability.service.label);
   if (key === null || key !== entry.signatureKey) return null;
   const finished: ScanRecord = { ...record, ...unchangedVerdict(p, entry) };
-  return fitsCompactStore(finished) ? finished : null;
+  if (!fitsCompactStore(finished)) return null;
+  // The file its verdict stands for: the recheck's memory learns it without a stat of its own.
+  tellJudged(finished, file);
+  return finished;
 }
 
 async function identityNow(p: Pipeline, path: string): Promise<{ file: FileIdentity | null; atMs: number }> {

@@ -8,7 +8,8 @@ import { link, mkdir, rename, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { CoreInternals } from '../../../electron/core/create-core.ts';
-import { RACY_WINDOW_MS } from '../../../electron/scans/pipeline/unchanged.ts';
+import { judgedIdentity } from '../../../electron/scans/pipeline/judged.ts';
+import { identityOf, RACY_WINDOW_MS } from '../../../electron/scans/pipeline/unchanged.ts';
 import type { ScanRecord } from '../../../shared/scans/record.ts';
 import { useCoreFixture } from '../core/core-fixture.ts';
 import { jobRows } from '../jobs/job-kit.ts';
@@ -87,6 +88,8 @@ describe('the unchanged-file skip on a job’s walk', () => {
       const record = second.told.get(path)!;
       expect(record).toMatchObject({ status: 'completed', safe: true, durationMs: 0, jobId: second.id, sha256: first.told.get(path)?.sha256 });
       expect(record.reusedFromId).toBe(first.told.get(path)?.id);
+      // Told with the identity its verdict stands for (the walk's stat): the recheck's memory stats nothing more.
+      expect(judgedIdentity(record)).toEqual(identityOf(await stat(path, { bigint: true })));
       expect(value(await core.scans.get(record.id))).toMatchObject({ path, status: 'completed', safe: true, reusedFromId: record.reusedFromId });
       expect(firstIds.has(path)).toBe(true);
     }
