@@ -109,11 +109,15 @@ const useNameIndex = (h: HistoryDb, search: string | undefined): boolean =>
  * never depends on the plan.
  */
 function countMatches(h: HistoryDb, filter: SqlFilter, parsed: ParsedHistoryQuery): Pick<Page<ScanRecord>, 'total' | 'totalIsLowerBound'> {
-  if ((parsed.search?.trim() ?? '') === '') {
-    return { total: Number((h.prepare(`SELECT count(*) AS n FROM scans ${filter.countWhere}`).get(...filter.params) as { n: number }).n) };
-  }
+  const capped = (parsed.search?.trim() ?? '') !== '';
+  if (!capped) return { total: Number((h.prepare(countSql(filter, false)).get(...filter.params) as { n: number }).n) };
   const cap = searchCountCap(parsed.offset, parsed.limit);
-  const sql = `SELECT count(*) AS n FROM (SELECT 1 FROM scans ${filter.countWhere} LIMIT ?)`;
-  const counted = Number((h.prepare(sql).get(...filter.params, cap + 1) as { n: number }).n);
+  const counted = Number((h.prepare(countSql(filter, true)).get(...filter.params, cap + 1) as { n: number }).n);
   return counted > cap ? { total: cap, totalIsLowerBound: true } : { total: counted };
+}
+
+/** The statement of a full page's total; `capped` (a search): it counts at most its last parameter's rows. */
+export function countSql(filter: SqlFilter, capped: boolean): string {
+  const from = `FROM ${filter.countFrom} ${filter.countWhere}`;
+  return capped ? `SELECT count(*) AS n FROM (SELECT 1 ${from} LIMIT ?)` : `SELECT count(*) AS n ${from}`;
 }

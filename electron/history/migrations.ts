@@ -9,6 +9,7 @@ import { PARTIAL_VERDICT } from './partial-verdict-migration.ts';
 import { RECHECK_FILES } from './recheck-migration.ts';
 import { ENGINE_DETECTION } from './engine-detection-migration.ts';
 import { ENGINE_SELF_TEST } from './engine-self-test-migration.ts';
+import { LISTED_COUNT_ENGINE } from './listed-count-engine-migration.ts';
 import { SIGNATURE_UPDATES } from './signature-updates-migration.ts';
 import { UNCHANGED_FILES } from './unchanged-files-migration.ts';
 
@@ -335,6 +336,7 @@ export const MIGRATIONS: readonly Migration[] = [
   PARTIAL_VERDICT,
   ENGINE_SELF_TEST,
   SIGNATURE_UPDATES,
+  LISTED_COUNT_ENGINE,
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);
