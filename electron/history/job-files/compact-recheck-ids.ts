@@ -6,20 +6,24 @@ import type { HistoryDb } from '../history-db.ts';
 import { COMPACT_ID_PREFIX } from './compact-sql.ts';
 
 const IDS_TABLE = 'temp.job_compact_ids';
+export const CREATE_IDS_TABLE = `CREATE TEMP TABLE IF NOT EXISTS job_compact_ids (scan_id TEXT PRIMARY KEY, compact_id TEXT NOT NULL) WITHOUT ROWID`;
+
+/** The chunk's scans ids paired with the compact ids written after `?`, into IDS_TABLE (its plan is tested). */
+export const pairUpSql = (chunkTable: string): string =>
+  `INSERT INTO ${IDS_TABLE} (scan_id, compact_id)
+   SELECT moved.id, '${COMPACT_ID_PREFIX}' || made.id
+     FROM (SELECT s.id, row_number() OVER (ORDER BY t.seq) AS k FROM ${chunkTable} AS t CROSS JOIN scans AS s ON s.seq = t.seq) AS moved
+     JOIN (SELECT id, row_number() OVER (ORDER BY id) AS k FROM job_clean_files WHERE id > ?) AS made ON made.k = moved.k`;
 
 /**
  * Before the chunk's scans rows are deleted: the compact rows written after id `before` are the
- * chunk's rows in seq order (one INSERT … ORDER BY seq), so the k-th of each pairs up.
+ * chunk's rows in seq order (one INSERT … ORDER BY seq), so the k-th of each pairs up. CROSS JOIN: the
+ * chunk is the outer loop (see compact-job.ts), not a scan of every `scans` id.
  */
 export function repointRecheckIds(h: HistoryDb, chunkTable: string, before: number): void {
-  h.db.exec(`CREATE TEMP TABLE IF NOT EXISTS job_compact_ids (scan_id TEXT PRIMARY KEY, compact_id TEXT NOT NULL) WITHOUT ROWID`);
+  h.db.exec(CREATE_IDS_TABLE);
   h.prepare(`DELETE FROM ${IDS_TABLE}`).run();
-  h.prepare(
-    `INSERT INTO ${IDS_TABLE} (scan_id, compact_id)
-     SELECT moved.id, '${COMPACT_ID_PREFIX}' || made.id
-       FROM (SELECT s.id, row_number() OVER (ORDER BY t.seq) AS k FROM ${chunkTable} AS t JOIN scans AS s ON s.seq = t.seq) AS moved
-       JOIN (SELECT id, row_number() OVER (ORDER BY id) AS k FROM job_clean_files WHERE id > ?) AS made ON made.k = moved.k`,
-  ).run(before);
+  h.prepare(pairUpSql(chunkTable)).run(before);
   h.prepare(`UPDATE recheck_files SET record_id = m.compact_id FROM ${IDS_TABLE} AS m WHERE recheck_files.record_id = m.scan_id`).run();
   h.prepare(`UPDATE recheck_links SET rechecked_from_id = m.compact_id FROM ${IDS_TABLE} AS m WHERE recheck_links.rechecked_from_id = m.scan_id`).run();
   h.prepare(`DELETE FROM ${IDS_TABLE}`).run();
