@@ -10,6 +10,7 @@ import { exactReadlink, exactRealpath, fsPath } from '../file-names/fs-path.ts';
 import { scanFailure } from '../scans/failure-text.ts';
 import type { IntakeItem, IntakeRejected } from './intake-item.ts';
 import { isWithin, linkOutside } from './link-outside.ts';
+import { ownerMayRead } from './owner-reads.ts';
 
 /** A file (accepted or rejected) to report, or a folder to expand. */
 export type EntryCheck = { kind: 'item'; item: IntakeItem; /** An accepted file's hard links (more than 1: it may be met again). */ links?: number } | { kind: 'directory'; path: string; stats: { dev: number; ino: number } };
@@ -66,11 +67,13 @@ async function inspect(input: string, maxFileSize: number, within: string | unde
 
   // Readable, asked without opening it: nothing at the path is opened here (a FIFO or a device swapped in
   // since the lstat never is), and the fingerprint checks the very file it opens (fstat, then a stat after
-  // the read). A link's resolved target is asked, not the link again.
-  try {
-    await readable(fsPath(realPath));
-  } catch (error) {
-    return reject(entryPath, openError(entryPath, error));
+  // the read). A link's resolved target is asked, not the link again. The user's own readable file needs no asking.
+  if (!ownerMayRead(stats)) {
+    try {
+      await readable(fsPath(realPath));
+    } catch (error) {
+      return reject(entryPath, openError(entryPath, error));
+    }
   }
   // In nanoseconds: the same stat is the file's identity for the unchanged-file skip (no second stat there).
   const file = { dev: String(stats.dev), ino: String(stats.ino), size, mtimeNs: String(stats.mtimeNs), ctimeNs: String(stats.ctimeNs) };

@@ -1,11 +1,12 @@
 // Intake against real files, folders, links (in and out of the chosen folder), FIFOs, sockets and devices in a temp folder.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { expandPaths, type IntakeItem } from '../../../electron/intake/expand-paths.ts';
 import { MAX_ASYNC_FILE_SIZE } from '../../../shared/service-contract/limits.ts';
 import { unreadableFile, WRITE_ONLY_FILE } from '../../support/unreadable-file.ts';
@@ -148,6 +149,26 @@ describe('expandPaths: unreadable files', () => {
         expect.objectContaining({ ok: false, path: p, code: 'unreadable', message: `${p} cannot be read: permission denied.` }),
         expect.objectContaining({ ok: true, path: readable }),
       ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("the user's own files: readable exactly when the owner's read bit is set, whatever the group and other bits (intake asks only when it is not)", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'verdict-intake-owner-'));
+    try {
+      chmodSync(dir, 0o755);
+      const uid = process.getuid?.() === 0 ? 65534 : (process.getuid?.() ?? 0);
+      const modes = fc.sample(fc.integer({ min: 0, max: 0o777 }), { numRuns: 24, seed: 26 });
+      const paths = modes.map((mode, i) => {
+        const p = path.join(dir, `mode-${i}-${mode.toString(8)}.txt`);
+        writeFileSync(p, 'content');
+        if (uid !== process.getuid?.()) chownSync(p, uid, uid);
+        chmodSync(p, mode);
+        return p;
+      });
+      const items = await expandAsUnprivileged(paths);
+      expect(items.map((item) => [item.path, item.ok])).toEqual(paths.map((p, i) => [p, (modes[i]! & 0o400) !== 0]));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
