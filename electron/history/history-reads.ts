@@ -92,7 +92,7 @@ function mergedPage(h: HistoryDb, parsed: ParsedHistoryQuery): Page<ScanRecord> 
 
 function scansPage(h: HistoryDb, parsed: ParsedHistoryQuery): Page<ScanRecord> {
   const filter = buildFilter(parsed, { useNameIndex: useNameIndex(h, parsed.search) });
-  const items = many(h, `SELECT ${SELECT_COLUMNS} FROM scans ${filter.where} ${filter.orderBy} LIMIT ? OFFSET ?`, ...filter.params, parsed.limit, parsed.offset);
+  const items = many(h, pageSql(filter), ...filter.params, parsed.limit, parsed.offset);
   // A page that stops short is the end of the list: it gives the total without counting.
   if (items.length < parsed.limit && (items.length > 0 || parsed.offset === 0)) return { items, total: parsed.offset + items.length };
   return { items, ...countMatches(h, filter, parsed) };
@@ -115,6 +115,9 @@ function countMatches(h: HistoryDb, filter: SqlFilter, parsed: ParsedHistoryQuer
   const counted = Number((h.prepare(countSql(filter, true)).get(...filter.params, cap + 1) as { n: number }).n);
   return counted > cap ? { total: cap, totalIsLowerBound: true } : { total: counted };
 }
+
+/** The statement of a page of scans rows (its last two parameters: LIMIT and OFFSET). */
+export const pageSql = (filter: SqlFilter): string => `SELECT ${SELECT_COLUMNS} FROM ${filter.pageFrom} ${filter.where} ${filter.orderBy} LIMIT ? OFFSET ?`;
 
 /** The statement of a full page's total; `capped` (a search): it counts at most its last parameter's rows. */
 export function countSql(filter: SqlFilter, capped: boolean): string {

@@ -31,6 +31,13 @@ export interface SqlFilter {
    * list's two halves, reading every row (bench case 12: 55-70 ms instead of 1-2 ms).
    */
   countFrom: string;
+  /**
+   * The FROM of the page. Where the main list walks scans_listed in page order (no filter, a name search
+   * that tests each name, or a `+`-unindexed clean/completed filter) it names that index: on a large
+   * history's statistics SQLite chose a MULTI-INDEX OR of the list's two halves and sorted every row
+   * (0.3-0.5 s a page of 100,000 scans, on the thread that answers the window; issue 26 §5).
+   */
+  pageFrom: string;
 }
 
 const HEX = /^[0-9a-f]{1,64}$/;
@@ -217,6 +224,7 @@ export function buildFilter(query: Pick<ParsedHistoryQuery, 'statuses' | 'verdic
   // the row's columns, verdictClause), no pending reason, no job, no candidates of the name index to start from.
   const ownColumnsVerdict = verdicts.length === 0 || (verdicts.length === 1 && SPLIT.some((pair) => verdicts[0] === pair.column || verdicts[0] === pair.own));
   const indexAlone = listed && ownColumnsVerdict && reasons.length === 0 && query.job === undefined && !search.includes('\0') && !(options.useNameIndex && usesNameIndex(search));
+  const walksListed = listed && (unindexed === '+' || (statuses.length === 0 && verdicts.length === 0)) && reasons.length === 0 && query.job === undefined && !(options.useNameIndex && usesNameIndex(search));
   return {
     conditions: clauses,
     where,
@@ -224,6 +232,7 @@ export function buildFilter(query: Pick<ParsedHistoryQuery, 'statuses' | 'verdic
     orderBy: `ORDER BY queued_at ${direction}, seq ${direction}`,
     countWhere: singlesOnly ? `${where} AND job_id IS NULL` : where,
     countFrom: indexAlone ? 'scans INDEXED BY scans_listed_count' : 'scans',
+    pageFrom: walksListed ? 'scans INDEXED BY scans_listed' : 'scans',
   };
 }
 
