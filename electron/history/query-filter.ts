@@ -220,17 +220,19 @@ export function buildFilter(query: Pick<ParsedHistoryQuery, 'statuses' | 'verdic
   // In the main list a job's rows are completed threats only: asked for other statuses, only single
   // scans match, and scans_listed_count counts them from its range (job_id NULL, status) alone.
   const singlesOnly = listed && statuses.length > 0 && !statuses.includes('completed');
-  // Every condition on the index's own columns: no generated verdict (one verdict of a split pair is read from
-  // the row's columns, verdictClause), no pending reason, no job, no candidates of the name index to start from.
-  const ownColumnsVerdict = verdicts.length === 0 || (verdicts.length === 1 && SPLIT.some((pair) => verdicts[0] === pair.column || verdicts[0] === pair.own));
-  const indexAlone = listed && ownColumnsVerdict && reasons.length === 0 && query.job === undefined && !search.includes('\0') && !(options.useNameIndex && usesNameIndex(search));
+  // The main list's clean (or basic checks only) rows are read from their own columns (SAFE_VERDICT_SQL in verdictClause):
+  // single scans (a job's listed rows are threats), completed, safe = 1. Said plainly, their total reads that range of the index.
+  const cleanOnly = listed && verdicts.length === 1 && (verdicts[0] === 'safe' || verdicts[0] === 'basic-only');
+  const countRange = cleanOnly ? " AND job_id IS NULL AND status = 'completed' AND safe = 1" : singlesOnly ? ' AND job_id IS NULL' : '';
+  // Every condition on the index's own columns: no generated verdict, no pending reason, no job, no candidates of the name index to start from.
+  const indexAlone = listed && (verdicts.length === 0 || cleanOnly) && reasons.length === 0 && query.job === undefined && !search.includes('\0') && !(options.useNameIndex && usesNameIndex(search));
   const walksListed = listed && (unindexed === '+' || (statuses.length === 0 && verdicts.length === 0)) && reasons.length === 0 && query.job === undefined && !(options.useNameIndex && usesNameIndex(search));
   return {
     conditions: clauses,
     where,
     params,
     orderBy: `ORDER BY queued_at ${direction}, seq ${direction}`,
-    countWhere: singlesOnly ? `${where} AND job_id IS NULL` : where,
+    countWhere: `${where}${countRange}`,
     countFrom: indexAlone ? 'scans INDEXED BY scans_listed_count' : 'scans',
     pageFrom: walksListed ? 'scans INDEXED BY scans_listed' : 'scans',
   };

@@ -152,6 +152,10 @@ describe("the main list's totals on a large history's statistics", () => {
         expect(steps, JSON.stringify(query)).not.toMatch(/MULTI-INDEX|TEMP B-TREE/);
       }
       expect(plan({ statuses: ['failed'] })).toMatch(/SEARCH scans USING COVERING INDEX scans_listed_count \(job_id=\? AND status=\?\)/);
+      // Clean rows of the main list are single scans, completed with safe = 1: that range only.
+      for (const query of [{ verdicts: ['safe'] }, { verdicts: ['basic-only'], search: 'setup' }] as HistoryQuery[]) {
+        expect(plan(query), JSON.stringify(query)).toMatch(/SEARCH scans USING COVERING INDEX scans_listed_count \(job_id=\? AND status=\? AND safe=\?\)/);
+      }
       // A verdict the generated column tells: through the verdict index, as before.
       expect(plan({ verdicts: ['could-not-scan'] })).toMatch(/SEARCH scans USING INDEX scans_by_verdict \(verdict=\?\)/);
     } finally {
