@@ -17,6 +17,8 @@ export async function setupHistory(ctx: CoreContext): Promise<{ history: History
   // main thread, several per file.
   const history = openHistory(ctx.dataDir, {
     synchronous: 'NORMAL',
+    // The core's thread answers the window: copying the WAL into the file is done beside it.
+    checkpointThread: true,
     // Grouped writes lost this way are redone at the next start (recovery looks the scans up). Their files
     // never hear of a verdict now, so the run cannot end by itself: the failure goes to the process's
     // handlers, as the pipeline's storage failures do (the CLI: a full disk's line and exit 2; the app: logged).
@@ -25,7 +27,10 @@ export async function setupHistory(ctx: CoreContext): Promise<{ history: History
       void Promise.reject(error);
     },
   });
-  ctx.onClose(() => history.close());
+  ctx.onClose(async () => {
+    await history.stopCheckpoints();
+    history.close();
+  });
   if (history.warning) log.warn({ warning: history.warning }, 'history');
   const installId = await loadInstallId(ctx.dataDir);
   return { history, installId };

@@ -7,6 +7,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { Disposition, HistoryQuery, Page, QueueCounts, ScanRecord } from '../../shared/scans/record.ts';
 import { openOrSetAside, openSqliteFile } from '../sqlite/open-sqlite.ts';
 import { statementCache } from '../sqlite/statements.ts';
+import { startWalCheckpointer } from '../sqlite/wal-checkpointer.ts';
 import { csvChunks, jsonChunks, type ExportTarget } from './export-format.ts';
 import { createGroupCommit } from './group-commit.ts';
 import { exportWith } from './history-export.ts';
@@ -50,6 +51,8 @@ export interface HistoryOptions {
   commitWindowMs?: number;
   /** A grouped commit failed after its window (its writes are lost; recovery redoes them). */
   onLateCommitError?: (error: unknown) => void;
+  /** Checkpoint the WAL on a thread of its own, not in this thread's commits (the core: sqlite/wal-checkpointer.ts). */
+  checkpointThread?: boolean;
 }
 
 /** When a write must be committed: before the call returns, or with the next commit (see group-commit.ts). */
@@ -146,6 +149,8 @@ export interface History {
   clearFinished(): string[];
   /** Runs a function inside one write transaction (BEGIN IMMEDIATE … COMMIT, ROLLBACK on throw). */
   transaction<T>(fn: () => T): T;
+  /** Stops the checkpoint thread (checkpointThread) and waits for it, so that close() is the file's last connection. */
+  stopCheckpoints(): Promise<void>;
   close(): void;
 }
 
@@ -188,6 +193,7 @@ function createHistory(db: DatabaseSync, file: string, warning: string | null, o
     flush: () => group.flush(),
   };
   let open = true;
+  const checkpointer = options.checkpointThread ? startWalCheckpointer(db, file, options.synchronous ?? 'FULL') : null;
   return {
     file,
     warning,
@@ -238,9 +244,11 @@ function createHistory(db: DatabaseSync, file: string, warning: string | null, o
       return clearFinished(h);
     },
     transaction: write,
+    stopCheckpoints: async () => checkpointer?.close(),
     close() {
       if (!open) return;
       open = false;
+      void checkpointer?.close();
       try {
         group.flush();
         db.exec('PRAGMA optimize');

@@ -1,0 +1,111 @@
+// WAL checkpoints on a thread of their own (issue 26 §5). SQLite's automatic checkpoint runs inside
+// the COMMIT that takes the WAL past 1,000 pages, on the committing thread: on a large history
+// nearly every batch of rows did, and copying the pages into the database file (and syncing it)
+// was most of a commit's time on the core's thread, which answers the window. As SQLite's own
+// documentation suggests, the writing connection's automatic checkpoints are turned off and a
+// second connection on a worker thread checkpoints (PASSIVE: it never blocks the writer) as the
+// WAL grows. Readers and writers go on while it copies; what a crash keeps is unchanged. Should the
+// thread fail, the writing connection checkpoints automatically again.
+import type { DatabaseSync } from 'node:sqlite';
+import { Worker } from 'node:worker_threads';
+
+/** SQLite's own automatic checkpoint (WAL pages), which the writer goes back to should the thread fail. */
+export const WAL_CHECKPOINT_PAGES = 1000;
+/** How often the thread looks at the WAL while it grows; idle, it looks less often, up to IDLE_MS. */
+const BUSY_MS = 100;
+const IDLE_MS = 2000;
+
+// CommonJS text for an `eval` worker: no file of its own for the app's bundle to ship.
+const THREAD = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { DatabaseSync } = require('node:sqlite');
+const db = new DatabaseSync(workerData.file, { timeout: 0 });
+db.exec('PRAGMA synchronous = ' + workerData.synchronous);
+const passive = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+let wait = workerData.busyMs;
+let timer = null;
+let lastLog = -1;
+// The WAL's pages and those copied; -1 when the database was busy (a writer's lock): tried again later.
+const checkpoint = () => {
+  try {
+    const row = passive.get();
+    return { log: Number(row.log), copied: Number(row.checkpointed) };
+  } catch {
+    return { log: -1, copied: -1 };
+  }
+};
+const tick = () => {
+  const { log } = checkpoint();
+  // The WAL's length changes as it grows (or starts again from its beginning): look again soon.
+  wait = log !== lastLog ? workerData.busyMs : Math.min(workerData.idleMs, wait * 2);
+  lastLog = log;
+  timer = setTimeout(tick, wait);
+  return log;
+};
+parentPort.on('message', (message) => {
+  clearTimeout(timer);
+  if (message === 'close') {
+    db.close();
+    parentPort.close();
+    return;
+  }
+  tick();
+  parentPort.postMessage({ type: 'checked', ...checkpoint() });
+});
+timer = setTimeout(tick, wait);
+`;
+
+export interface WalCheckpointer {
+  /** Checkpoints now on the thread and resolves with the WAL's pages and those copied (tests; -1 when it could not). */
+  checkpointNow(): Promise<{ log: number; copied: number }>;
+  /** Stops the thread; its connection closes before the writer's may (the writer's close then checkpoints the rest). */
+  close(): Promise<void>;
+}
+
+/**
+ * Turns off `db`'s automatic checkpoints and checkpoints `file` (the same database) on a worker thread.
+ * The thread never keeps the process alive (unref'd).
+ */
+export function startWalCheckpointer(
+  db: DatabaseSync,
+  file: string,
+  synchronous: 'FULL' | 'NORMAL',
+  /** How often the thread looks at the WAL while it grows, and at most when idle (tests: only checkpointNow). */
+  looks: { busyMs: number; idleMs: number } = { busyMs: BUSY_MS, idleMs: IDLE_MS },
+): WalCheckpointer {
+  db.exec('PRAGMA wal_autocheckpoint = 0');
+  let closing = false;
+  let gone = false;
+  const worker = new Worker(THREAD, { eval: true, name: 'verdict-wal-checkpoint', workerData: { file, synchronous, ...looks } });
+  worker.unref();
+  const waiting: Array<(value: { log: number; copied: number }) => void> = [];
+  const fallBack = () => {
+    gone = true;
+    for (const resolve of waiting.splice(0)) resolve({ log: -1, copied: -1 });
+    if (closing || !db.isOpen) return;
+    // No thread checkpoints any more: the writer does it again, as SQLite does by default.
+    db.exec(`PRAGMA wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
+  };
+  worker.on('error', fallBack);
+  worker.on('exit', fallBack);
+  worker.on('message', (message: { type: string; log?: number; copied?: number }) => {
+    if (message.type === 'checked') waiting.shift()?.({ log: message.log ?? -1, copied: message.copied ?? -1 });
+  });
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  return {
+    checkpointNow: () =>
+      new Promise((resolve) => {
+        if (gone) return resolve({ log: -1, copied: -1 });
+        waiting.push(resolve);
+        worker.postMessage('now');
+      }),
+    async close() {
+      if (closing) return exited;
+      closing = true;
+      // Held open until the thread has closed its connection (a CLI's last await is this close).
+      worker.ref();
+      worker.postMessage('close');
+      await exited;
+    },
+  };
+}
