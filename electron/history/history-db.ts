@@ -20,6 +20,8 @@ export interface HistoryDb {
   compactNames: CompactNames;
   /** Commits the writes that wait (a PRAGMA such as wal_checkpoint must run outside a transaction). */
   flush: () => void;
+  /** Checkpoints the whole WAL and truncates its file: on the checkpoint thread when there is one (sqlite/wal-checkpointer.ts), else here. */
+  truncateWal: () => void;
 }
 
 /** What a read selects: the record's columns and the scan job it belongs to (written on insert only). */

@@ -183,6 +183,7 @@ function createHistory(db: DatabaseSync, file: string, warning: string | null, o
   const group = createGroupCommit(db, { windowMs: options.commitWindowMs ?? 50, onLateError: lost, onLostWrites: lost });
   const write = group.now;
   const wantNames = options.nameIndex ?? true;
+  const checkpointer = options.checkpointThread ? startWalCheckpointer(db, file, options.synchronous ?? 'FULL') : null;
   const h: HistoryDb = {
     db,
     prepare: statementCache(db),
@@ -191,9 +192,9 @@ function createHistory(db: DatabaseSync, file: string, warning: string | null, o
     nameIndex: openNameIndex(db, wantNames),
     compactNames: openCompactNames(db, wantNames),
     flush: () => group.flush(),
+    truncateWal: () => (checkpointer ? checkpointer.truncate() : db.exec('PRAGMA wal_checkpoint(TRUNCATE)')),
   };
   let open = true;
-  const checkpointer = options.checkpointThread ? startWalCheckpointer(db, file, options.synchronous ?? 'FULL') : null;
   return {
     file,
     warning,

@@ -25,6 +25,7 @@ const passive = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
 let wait = workerData.busyMs;
 let timer = null;
 let lastLog = -1;
+let truncate = false;
 // The WAL's pages and those copied; -1 when the database was busy (a writer's lock): tried again later.
 const checkpoint = () => {
   try {
@@ -35,9 +36,17 @@ const checkpoint = () => {
   }
 };
 const tick = () => {
+  if (truncate) {
+    // Waits for no writer or reader (busy: tried again at the next look); then the WAL file is emptied.
+    try {
+      truncate = Number(db.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get().busy) !== 0;
+    } catch {
+      // Tried again at the next look.
+    }
+  }
   const { log } = checkpoint();
   // The WAL's length changes as it grows (or starts again from its beginning): look again soon.
-  wait = log !== lastLog ? workerData.busyMs : Math.min(workerData.idleMs, wait * 2);
+  wait = log !== lastLog || truncate ? workerData.busyMs : Math.min(workerData.idleMs, wait * 2);
   lastLog = log;
   timer = setTimeout(tick, wait);
   return log;
@@ -49,13 +58,16 @@ parentPort.on('message', (message) => {
     parentPort.close();
     return;
   }
+  if (message === 'truncate') truncate = true;
   tick();
-  parentPort.postMessage({ type: 'checked', ...checkpoint() });
+  if (message === 'now') parentPort.postMessage({ type: 'checked', ...checkpoint() });
 });
 timer = setTimeout(tick, wait);
 `;
 
 export interface WalCheckpointer {
+  /** Checkpoints the whole WAL and truncates its file on the thread, as soon as no writer or reader is in the way. */
+  truncate(): void;
   /** Checkpoints now on the thread and resolves with the WAL's pages and those copied (tests; -1 when it could not). */
   checkpointNow(): Promise<{ log: number; copied: number }>;
   /** Stops the thread; its connection closes before the writer's may (the writer's close then checkpoints the rest). */
@@ -93,6 +105,10 @@ export function startWalCheckpointer(
   });
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   return {
+    truncate: () => {
+      if (gone) db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+      else worker.postMessage('truncate');
+    },
     checkpointNow: () =>
       new Promise((resolve) => {
         if (gone) return resolve({ log: -1, copied: -1 });

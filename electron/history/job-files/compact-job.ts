@@ -82,6 +82,6 @@ export function reclaimPages(h: HistoryDb, maxPages: number): number {
   const mode = Number((h.prepare('PRAGMA auto_vacuum').get() as { auto_vacuum: number }).auto_vacuum);
   if (mode === 2) h.db.exec(`PRAGMA incremental_vacuum(${pages})`);
   const left = mode === 2 ? Number((h.prepare('PRAGMA freelist_count').get() as { freelist_count: number }).freelist_count) : 0;
-  if (left === 0) h.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  if (left === 0) h.truncateWal();
   return left;
 }

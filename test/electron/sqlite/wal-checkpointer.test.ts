@@ -49,6 +49,11 @@ it("leaves the writer's commits to the WAL and copies them into the file on its 
     expect(checked.log).toBeGreaterThan(WAL_CHECKPOINT_PAGES);
     expect(checked.copied).toBe(checked.log);
     expect((await stat(file)).size).toBeGreaterThan(before + WAL_CHECKPOINT_PAGES * 4096);
+    // After a compaction the WAL file's space is given back, on the thread too.
+    expect((await stat(`${file}-wal`)).size).toBeGreaterThan(0);
+    checkpointer.truncate();
+    expect(await checkpointer.checkpointNow()).toEqual({ log: 0, copied: 0 });
+    expect((await stat(`${file}-wal`)).size).toBe(0);
   } finally {
     await checkpointer.close();
     db.close();
