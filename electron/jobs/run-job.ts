@@ -11,7 +11,7 @@ import { waitFor, type JobRun } from './job-run.ts';
 import type { JobRunOptions, JobState } from './job-state.ts';
 import { walkJob, type JobWalk } from './walk-job.ts';
 
-/** The walk goes on once no more than this many of the job's rows are unfinished (then a batch of up to 500 follows). */
+/** The walk goes on once no more than this many of the job's rows are unfinished (then a batch of up to 200 follows). */
 export const DRAIN_MARK = 200;
 
 export interface JobDeps {
