@@ -7,9 +7,10 @@ import type { History } from '../history/history.ts';
 /**
  * Rows per transaction to start with: 1,000 took about 50 ms here unloaded on a 20,000-file history, but a
  * row costs more as the history grows (about 0.5 ms on a 200,000-file one: deleting the wide rows from their
- * ten indexes). So the chunk follows the time it took, to keep each turn of the main thread near STEP_MS.
+ * ten indexes). So the chunk follows the time it took, to keep each turn of the main thread near STEP_MS,
+ * and starts small: a first chunk of 500 took about 100 ms on a 100,000-scan history (issue 26 §5).
  */
-export const COMPACT_CHUNK_ROWS = 500;
+export const COMPACT_CHUNK_ROWS = 100;
 const STEP_MS = 25;
 const MIN_CHUNK_ROWS = 50;
 const MAX_CHUNK_ROWS = 4000;
