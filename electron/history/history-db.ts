@@ -20,7 +20,7 @@ export interface HistoryDb {
   compactNames: CompactNames;
   /** Commits the writes that wait (a PRAGMA such as wal_checkpoint must run outside a transaction). */
   flush: () => void;
-  /** Checkpoints the whole WAL and truncates its file: on the checkpoint thread when there is one (sqlite/wal-checkpointer.ts), else here. */
+  /** Gives the WAL file's space back: a TRUNCATE checkpoint here, or with a checkpoint thread (sqlite/wal-checkpointer.ts) a checkpoint there and a cut at the next commit. */
   truncateWal: () => void;
 }
 

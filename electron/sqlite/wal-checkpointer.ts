@@ -11,6 +11,12 @@ import { Worker } from 'node:worker_threads';
 
 /** SQLite's own automatic checkpoint (WAL pages), which the writer goes back to should the thread fail. */
 export const WAL_CHECKPOINT_PAGES = 1000;
+/**
+ * The WAL file's size left on disk: the writer cuts it back to this when it starts the WAL again from its
+ * beginning after a whole checkpoint (a truncate on its own thread, no copy). A TRUNCATE checkpoint would
+ * hold the writer's lock while it copied and synced: the core's next write waited for it (161 ms).
+ */
+export const WAL_SIZE_LIMIT_BYTES = 4 * 1024 * 1024;
 /** How often the thread looks at the WAL while it grows; idle, it looks less often, up to IDLE_MS. */
 const BUSY_MS = 100;
 const IDLE_MS = 2000;
@@ -25,7 +31,6 @@ const passive = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
 let wait = workerData.busyMs;
 let timer = null;
 let lastLog = -1;
-let truncate = false;
 // The WAL's pages and those copied; -1 when the database was busy (a writer's lock): tried again later.
 const checkpoint = () => {
   try {
@@ -36,17 +41,9 @@ const checkpoint = () => {
   }
 };
 const tick = () => {
-  if (truncate) {
-    // Waits for no writer or reader (busy: tried again at the next look); then the WAL file is emptied.
-    try {
-      truncate = Number(db.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get().busy) !== 0;
-    } catch {
-      // Tried again at the next look.
-    }
-  }
   const { log } = checkpoint();
   // The WAL's length changes as it grows (or starts again from its beginning): look again soon.
-  wait = log !== lastLog || truncate ? workerData.busyMs : Math.min(workerData.idleMs, wait * 2);
+  wait = log !== lastLog ? workerData.busyMs : Math.min(workerData.idleMs, wait * 2);
   lastLog = log;
   timer = setTimeout(tick, wait);
   return log;
@@ -58,7 +55,6 @@ parentPort.on('message', (message) => {
     parentPort.close();
     return;
   }
-  if (message === 'truncate') truncate = true;
   tick();
   if (message === 'now') parentPort.postMessage({ type: 'checked', ...checkpoint() });
 });
@@ -66,7 +62,7 @@ timer = setTimeout(tick, wait);
 `;
 
 export interface WalCheckpointer {
-  /** Checkpoints the whole WAL and truncates its file on the thread, as soon as no writer or reader is in the way. */
+  /** Checkpoints on the thread now; the writer's next commit then cuts the WAL file back to WAL_SIZE_LIMIT_BYTES. */
   truncate(): void;
   /** Checkpoints now on the thread and resolves with the WAL's pages and those copied (tests; -1 when it could not). */
   checkpointNow(): Promise<{ log: number; copied: number }>;
@@ -86,6 +82,7 @@ export function startWalCheckpointer(
   looks: { busyMs: number; idleMs: number } = { busyMs: BUSY_MS, idleMs: IDLE_MS },
 ): WalCheckpointer {
   db.exec('PRAGMA wal_autocheckpoint = 0');
+  db.exec(`PRAGMA journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
   let closing = false;
   let gone = false;
   const worker = new Worker(THREAD, { eval: true, name: 'verdict-wal-checkpoint', workerData: { file, synchronous, ...looks } });
@@ -107,7 +104,7 @@ export function startWalCheckpointer(
   return {
     truncate: () => {
       if (gone) db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-      else worker.postMessage('truncate');
+      else worker.postMessage('checkpoint');
     },
     checkpointNow: () =>
       new Promise((resolve) => {
