@@ -5,13 +5,14 @@
 // tick a range, Ctrl/Cmd+A ticks every loaded scan; Escape unticks all, then
 // closes the details.
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useRef, type KeyboardEvent, type ReactElement } from 'react';
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type ReactElement } from 'react';
 import { useTranslator } from '../i18n/use-translator.ts';
 import { verdictStore } from '../store/store.ts';
 import { useVerdict } from '../store/use-verdict.ts';
 import { BulkBar } from './BulkBar.tsx';
 import { isFiltered } from './filters.ts';
 import type { ScanFeed } from './scan-feed.ts';
+import { createRowSlots } from './row-slots.ts';
 import { ROW_HEIGHT, ScanRow, rowDomId } from './ScanRow.tsx';
 
 const LIST_ID = 'scan-list';
@@ -54,6 +55,8 @@ export function ScanList({ feed }: { feed: ScanFeed }): ReactElement {
     overscan: 8,
   });
   const items = virtualizer.getVirtualItems();
+  const [rowSlots] = useState(createRowSlots);
+  const slots = rowSlots.assign(items.map((item) => item.index));
   const first = items[0]?.index ?? 0;
   const last = items.at(-1)?.index ?? -1;
 
@@ -170,8 +173,8 @@ export function ScanList({ feed }: { feed: ScanFeed }): ReactElement {
           <p className="list__empty">{filtered ? t('list.emptyFiltered') : t('list.empty')}</p>
         ) : (
           <div className="list__canvas" style={{ height: `${virtualizer.getTotalSize()}px` }}>
-            {items.map((item) => (
-              <ScanRow key={item.key} index={item.index} start={item.start} setSize={count} onPick={pick} onCheck={check} />
+            {items.map((item, i) => (
+              <ScanRow key={slots[i]} index={item.index} start={item.start} setSize={count} onPick={pick} onCheck={check} />
             ))}
           </div>
         )}
