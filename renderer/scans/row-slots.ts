@@ -18,8 +18,10 @@ export function createRowSlots(): RowSlots {
         const slot = previous.get(index);
         if (slot !== undefined) staying.add(slot);
       }
-      // Slots of rows gone from the screen, handed out in order, then new ones above all in use.
-      const free = [...previous.values()].filter((slot) => !staying.has(slot)).sort((a, b) => a - b);
+      // Slots of rows gone from the screen, handed out in the order their elements stand in the
+      // list (top to bottom), then new ones above all in use: after a jump every element stays
+      // where it is in the document, so React moves none.
+      const free = [...previous.values()].filter((slot) => !staying.has(slot));
       let next = Math.max(-1, ...previous.values()) + 1;
       const current = new Map<number, number>();
       const slots = indexes.map((index) => {

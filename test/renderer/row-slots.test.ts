@@ -47,5 +47,7 @@ describe('row slots', () => {
     expect(slots.assign(range(2, 4))).toEqual([2, 3, 0, 1]);
     // A taller window: one key more.
     expect(slots.assign(range(2, 5))).toEqual([2, 3, 0, 1, 4]);
+    // A jump (a scrollbar drag): the keys in the order the rows had, so no element changes place in the document.
+    expect(slots.assign(range(5_000, 5))).toEqual([2, 3, 0, 1, 4]);
   });
 });
