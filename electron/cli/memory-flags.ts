@@ -9,3 +9,11 @@ import { setFlagsFromString } from 'node:v8';
 export function favourMemoryOverSpeed(): void {
   setFlagsFromString('--optimize-for-size');
 }
+
+/**
+ * The history's SQLite page cache in the CLI, in KiB (the app's is 32 MiB, for the window's list pages).
+ * A scan job's writes fill a cache as the history grows, and it stays taken: a 40,000-file scan peaked
+ * at 220 MiB RSS with 32 MiB, 187 MiB with 4 MiB, at the same CPU per file. Pages it no longer holds
+ * are read again from the OS's file cache.
+ */
+export const CLI_HISTORY_CACHE_KIB = 4 * 1024;

@@ -19,6 +19,8 @@ import type { DrivesTuning } from './setup-drives.ts';
 export interface CoreTuning {
   /** Watch settings.watchedFolders (default true; the `scan` CLI turns it off). */
   watch?: boolean;
+  /** The history's SQLite page cache in KiB (default: history.ts's; the CLI keeps a small one, electron/cli/memory-flags.ts). */
+  historyCacheKib?: number;
   concurrency?: number;
   maxProcessing?: number;
   retryBaseMs?: number;

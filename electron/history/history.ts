@@ -53,6 +53,8 @@ export interface HistoryOptions {
   onLateCommitError?: (error: unknown) => void;
   /** Checkpoint the WAL on a thread of its own, not in this thread's commits (the core: sqlite/wal-checkpointer.ts). */
   checkpointThread?: boolean;
+  /** SQLite's page cache for this connection, in KiB (default 32 MiB): memory that stays taken once a large history filled it. */
+  cacheKib?: number;
 }
 
 /** When a write must be committed: before the call returns, or with the next commit (see group-commit.ts). */
@@ -154,6 +156,9 @@ export interface History {
   close(): void;
 }
 
+/** SQLite's page cache of the history's connection (KiB) unless HistoryOptions.cacheKib says otherwise. */
+const DEFAULT_CACHE_KIB = 32 * 1024;
+
 /** Opens (creating or migrating as needed) the history in `dataDir`. */
 export function openHistory(dataDir: string, options: HistoryOptions = {}): History {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -162,7 +167,7 @@ export function openHistory(dataDir: string, options: HistoryOptions = {}): Hist
     openSqliteFile(target, {
       synchronous: options.synchronous ?? 'FULL',
       busyTimeoutMs: options.busyTimeoutMs,
-      pragmas: ['cache_size = -32768'],
+      pragmas: [`cache_size = -${options.cacheKib ?? DEFAULT_CACHE_KIB}`],
       // A finished job's clean rows move to a compact table (job-files/): the pages they leave are given back
       // to the file system. An older history file keeps its setting (changing it needs a whole VACUUM) and reuses them.
       newFilePragmas: ['auto_vacuum = INCREMENTAL'],
