@@ -3,8 +3,7 @@
 import type { ProtectionStatus } from '../../shared/engine/protection-state.ts';
 import type { SignatureUpdateOutcome } from '../../shared/engine/protection-view.ts';
 import type { ClamdEndpoint } from '../engine/instream/clamd-protocol.ts';
-import { clamdReload } from '../engine/own-clamd/clamd-commands.ts';
-import { markDatabasesLoading } from '../engine/own-clamd/databases-loaded.ts';
+import { reloadAndMark } from '../engine/own-clamd/reload-and-mark.ts';
 import { updateSignatures, type UpdateSignaturesResult } from '../engine/freshclam/run-freshclam.ts';
 import { updateFeeds } from '../feeds/update-feeds.ts';
 import { endpointOfLabel } from '../engine/live/live-state.ts';
@@ -46,15 +45,9 @@ export async function runSignatureUpdate(input: SignatureUpdateInput): Promise<S
   return { ...updateOutcome(result), at: at() };
 }
 
-/** RELOAD, marked first (the signature identity trusts the folder only as clamd last read it); unmarked if refused. */
+/** RELOAD, marked once clamd uses the new databases (the signature identity trusts the folder only as clamd last read it). */
 async function reloadOwn(dataDir: string, endpoint: ClamdEndpoint): Promise<void> {
-  const unmark = markDatabasesLoading(dataDir);
-  try {
-    await clamdReload(endpoint);
-  } catch (error) {
-    unmark();
-    throw error;
-  }
+  await reloadAndMark(dataDir, endpoint);
 }
 
 /** freshclam's outcome (or why it did not run) as a code and params the UI words. */

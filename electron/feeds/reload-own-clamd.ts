@@ -3,9 +3,9 @@
 // folder). None running is no error: the next clamd loads the folder as it is.
 import { readFileSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { clamdAnswers, clamdReload } from '../engine/own-clamd/clamd-commands.ts';
+import { clamdAnswers } from '../engine/own-clamd/clamd-commands.ts';
 import { ownClamdFiles } from '../engine/own-clamd/clamd-config.ts';
-import { markDatabasesLoading } from '../engine/own-clamd/databases-loaded.ts';
+import { reloadAndMark } from '../engine/own-clamd/reload-and-mark.ts';
 import { ownDatabaseDir } from '../engine/own-clamd/find-clamav.ts';
 import { parseClamdConf } from '../engine/conf/system-clamd-conf.ts';
 
@@ -22,14 +22,8 @@ export async function reloadOwnClamd(dataDir: string): Promise<ReloadOutcome> {
   const loads = conf.get('databasedirectory');
   if (socketPath === undefined || loads === undefined || !samePath(loads, ownDatabaseDir(dataDir))) return 'not_running';
   if (!(await clamdAnswers({ socketPath }, 2_000))) return 'not_running';
-  // Marked first: the signature identity trusts the folder only as clamd last read it (databases-loaded.ts).
-  const unmark = markDatabasesLoading(dataDir);
-  try {
-    await clamdReload({ socketPath });
-  } catch (error) {
-    unmark();
-    throw error;
-  }
+  // Marked once clamd uses the new folder: the signature identity trusts the folder only as clamd last read it.
+  await reloadAndMark(dataDir, { socketPath });
   return 'reloaded';
 }
 

@@ -27,6 +27,17 @@ export function markDatabasesLoading(dataDir: string): () => void {
   };
 }
 
+/** Marks "clamd has read its folder as it was at `atMs`" (reload-and-mark.ts, once clamd switched to it). */
+export function markDatabasesLoadedAt(dataDir: string, atMs: number): void {
+  const file = join(dataDir, MARK_FILE);
+  try {
+    closeSync(openSync(file, 'a', 0o600));
+    utimesSync(file, new Date(atMs), new Date(atMs));
+  } catch {
+    // Not marked: the identity falls back to the last mark or clamd's start, earlier than this load.
+  }
+}
+
 /** The mark's time (ms since the epoch), or null when there is none. */
 export function databasesLoadedAt(dataDir: string): number | null {
   try {

@@ -3,7 +3,8 @@
 // runs that ended soon after starting it stays down as `not_running`, with clamd's
 // own words, instead of looping. close() stops it and frees the data directory.
 import { startClamdRun, type ClamdRun } from './clamd-run.ts';
-import { clamdReload, clamdVersion } from './clamd-commands.ts';
+import { clamdVersion } from './clamd-commands.ts';
+import { reloadAndMark } from './reload-and-mark.ts';
 import { prepareOwnClamd, type OwnClamdProblem, type OwnClamdSetup, type PreparedClamd } from './prepare-own-clamd.ts';
 import { removeFile } from './clamd-lock.ts';
 import { databasesLoadedAt, markDatabasesLoading } from './databases-loaded.ts';
@@ -92,11 +93,8 @@ export class OwnClamd {
   /** Asks the running clamd to load its database folder again (after freshclam, or a changed folder). */
   async reload(): Promise<void> {
     if (this.#state.status !== 'running') throw new Error(`clamd is not running (${this.#state.status})`);
-    const unmark = markDatabasesLoading(this.#options.dataDir);
-    await clamdReload({ socketPath: this.#state.socketPath }).catch((error: unknown) => {
-      unmark();
-      throw error;
-    });
+    // Marked once clamd uses the new databases, not before (reload-and-mark.ts).
+    await reloadAndMark(this.#options.dataDir, { socketPath: this.#state.socketPath });
   }
 
   async close(): Promise<void> {

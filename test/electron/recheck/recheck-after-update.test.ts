@@ -13,9 +13,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { CoreInternals } from '../../../electron/core/create-core.ts';
-import { clamdReload } from '../../../electron/engine/own-clamd/clamd-commands.ts';
 import { ownClamdFiles } from '../../../electron/engine/own-clamd/clamd-config.ts';
-import { markDatabasesLoading } from '../../../electron/engine/own-clamd/databases-loaded.ts';
+import { databasesLoadedAt } from '../../../electron/engine/own-clamd/databases-loaded.ts';
+import { reloadAndMark, type ReloadResult } from '../../../electron/engine/own-clamd/reload-and-mark.ts';
 import { findClamd } from '../../../electron/engine/own-clamd/find-clamav.ts';
 import { parseClamdConf } from '../../../electron/engine/conf/system-clamd-conf.ts';
 import type { RecheckFinding } from '../../../electron/recheck/seen-files.ts';
@@ -41,12 +41,11 @@ async function knowFiles(dbDir: string, name: string, files: readonly string[]):
   await writeFile(join(dbDir, `${name}.hdb`), `${lines.join('\n')}\n`);
 }
 
-/** What `verdict update` does after an update: mark "clamd reads its folder now", then RELOAD. */
-async function reloadOwnClamd(dataDir: string): Promise<void> {
+/** What `verdict update` does after an update: RELOAD, and the mark "clamd has read its folder" once clamd uses it. */
+async function reloadOwnClamd(dataDir: string): Promise<ReloadResult> {
   const socketPath = parseClamdConf(readFileSync(ownClamdFiles(dataDir).configPath, 'utf8')).get('localsocket');
   if (socketPath === undefined) throw new Error('no socket in the own clamd.conf');
-  markDatabasesLoading(dataDir);
-  await clamdReload({ socketPath });
+  return reloadAndMark(dataDir, { socketPath }, { timeoutMs: 60_000 });
 }
 
 
@@ -152,9 +151,21 @@ describe.skipIf(findClamd() === null)('recheck after a signature update', () => 
     const [entry] = value(await core.quarantine.list());
     expect(entry).toMatchObject({ originalPath: fp, state: 'quarantined' });
 
+    // A database clamd cannot load: the reload fails, clamd keeps the old databases, and the mark stays where it was.
+    const markBefore = databasesLoadedAt(dataDir);
+    await writeFile(join(dbDir, 'broken.ndb'), 'not a signature line\n');
+    expect(await reloadOwnClamd(dataDir)).toBe('failed');
+    expect(databasesLoadedAt(dataDir)).toBe(markBefore);
+    expect(ownClamdDetects(dataDir, probe)).toBe(true);
+    await rm(join(dbDir, 'broken.ndb'));
+
     await rm(join(dbDir, 'false-positive.hdb'));
-    await reloadOwnClamd(dataDir);
-    await until(() => !ownClamdDetects(dataDir, probe), 'clamd to load database B');
+    const sentAt = Date.now();
+    expect(await reloadOwnClamd(dataDir)).toBe('loaded');
+    // Marked only once clamd uses database B, as of when RELOAD was sent (B was read after it).
+    expect(ownClamdDetects(dataDir, probe)).toBe(false);
+    expect(databasesLoadedAt(dataDir)).toBeGreaterThanOrEqual(sentAt - 1);
+    expect(databasesLoadedAt(dataDir)).toBeLessThanOrEqual(Date.now());
     value(await core.protection.refresh());
     await until(() => core.recheck.quarantine.noLongerDetected().length === 1, 'the quarantine to be judged again', 30_000);
     const [missed] = core.recheck.quarantine.noLongerDetected();
