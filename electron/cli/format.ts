@@ -152,6 +152,11 @@ export function toJsonLine(record: ScanRecord): JsonLine {
  * line read on a terminal could still be reordered. Written as \uXXXX escapes, the parsed
  * values stay exactly the same.
  */
+/** `value` as one JSON line: names' raw bytes kept visible, and no control or format character left to reorder the terminal's line. */
+export function jsonLineText(value: unknown): string {
+  return escapeFormatCharacters(JSON.stringify(value, visibleBytesReplacer));
+}
+
 function escapeFormatCharacters(json: string): string {
   return json.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, (character) =>
     Array.from({ length: character.length }, (_, i) => `\\u${character.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''),
@@ -159,7 +164,7 @@ function escapeFormatCharacters(json: string): string {
 }
 
 export function formatRecord(record: ScanRecord, json: boolean): string {
-  return json ? escapeFormatCharacters(JSON.stringify(toJsonLine(record), visibleBytesReplacer)) : formatPlain(record);
+  return json ? jsonLineText(toJsonLine(record)) : formatPlain(record);
 }
 
 /**

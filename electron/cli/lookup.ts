@@ -10,8 +10,9 @@ import { displayName } from '../../shared/display-name.ts';
 import { virusTotalFileUrl, type VirusTotalAnswer } from '../../shared/virustotal/lookup.ts';
 import { defaultDataDir } from '../core/data-dir.ts';
 import { fsPath } from '../file-names/fs-path.ts';
-import { pathBytesOf, visibleBytesReplacer } from '../file-names/written-names.ts';
+import { pathBytesOf } from '../file-names/written-names.ts';
 import { dataDirLanguage } from './cli-language.ts';
+import { jsonLineText } from './format.ts';
 import { runCli, type CliIo } from './cli-options.ts';
 import { checkTargets, parseLookupOptions, type LookupTarget } from './lookup-args.ts';
 import { createAsker, readVirusTotalKey, virusTotalBaseUrl, type Asker, type LookupTuning } from './lookup-asker.ts';
@@ -116,7 +117,5 @@ function jsonLine(one: Looked): string {
     error: one.readError,
   };
   // As the scan CLI's lines: a bidi control in a name must not reorder the terminal's line.
-  return JSON.stringify(line, visibleBytesReplacer).replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, (character) =>
-    Array.from({ length: character.length }, (_, i) => `\\u${character.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''),
-  );
+  return jsonLineText(line);
 }

@@ -225,8 +225,9 @@ export function buildFilter(query: Pick<ParsedHistoryQuery, 'statuses' | 'verdic
   const cleanOnly = listed && verdicts.length === 1 && (verdicts[0] === 'safe' || verdicts[0] === 'basic-only');
   const countRange = cleanOnly ? " AND job_id IS NULL AND status = 'completed' AND safe = 1" : singlesOnly ? ' AND job_id IS NULL' : '';
   // Every condition on the index's own columns: no generated verdict, no pending reason, no job, no candidates of the name index to start from.
-  const indexAlone = listed && (verdicts.length === 0 || cleanOnly) && reasons.length === 0 && query.job === undefined && !search.includes('\0') && !(options.useNameIndex && usesNameIndex(search));
-  const walksListed = listed && (unindexed === '+' || (statuses.length === 0 && verdicts.length === 0)) && reasons.length === 0 && query.job === undefined && !(options.useNameIndex && usesNameIndex(search));
+  const plainListed = listed && reasons.length === 0 && query.job === undefined && !(options.useNameIndex && usesNameIndex(search));
+  const indexAlone = plainListed && (verdicts.length === 0 || cleanOnly) && !search.includes('\0');
+  const walksListed = plainListed && (unindexed === '+' || (statuses.length === 0 && verdicts.length === 0));
   return {
     conditions: clauses,
     where,

@@ -1,30 +1,15 @@
 // When Verdict's own clamd last read its database folder, kept as the time of a file in the
-// data directory: set before clamd starts and before each RELOAD, by whichever process sends it
-// (the service thread starts clamd, the core reloads it after an update), and read by all of them
+// data directory: set before clamd starts, and once it uses the databases of a RELOAD
+// (reload-and-mark.ts), by whichever process runs it, and read by all of them
 // for the signature identity (database-digest.ts): a database changed after it is not in clamd yet.
 import { closeSync, openSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 
 const MARK_FILE = 'clamd-databases-loaded';
 
-/** Marks "clamd reads its folder from now on"; returns how to take the mark back if it then did not. */
-export function markDatabasesLoading(dataDir: string): () => void {
-  const file = join(dataDir, MARK_FILE);
-  const before = databasesLoadedAt(dataDir);
-  try {
-    closeSync(openSync(file, 'a', 0o600));
-    const now = new Date();
-    utimesSync(file, now, now);
-  } catch {
-    // Not marked: the identity then falls back to clamd's start (its pid file), earlier than any reload.
-  }
-  return () => {
-    try {
-      if (before !== null) utimesSync(file, new Date(before), new Date(before));
-    } catch {
-      // As above.
-    }
-  };
+/** Marks "clamd reads its folder from now on" (a clamd starting: it answers only once it has loaded). */
+export function markDatabasesLoading(dataDir: string): void {
+  markDatabasesLoadedAt(dataDir, Date.now());
 }
 
 /** Marks "clamd has read its folder as it was at `atMs`" (reload-and-mark.ts, once clamd switched to it). */

@@ -15,6 +15,7 @@ import { LISTED_COUNT_COLUMNS } from '../../../electron/history/listed-count-eng
 import { migrate, MIGRATIONS } from '../../../electron/history/migrations.ts';
 import { buildFilter, parseHistoryQuery } from '../../../electron/history/query-filter.ts';
 import { verdictOf, type HistoryQuery, type ScanRecord } from '../../../shared/scans/record.ts';
+import { expectedListTotal } from '../history/fixtures/listed-total.ts';
 import { makeRecord } from '../history/fixtures/records.ts';
 import { jobStateFor } from './job-kit.ts';
 
@@ -59,16 +60,6 @@ function seed(): { singles: ScanRecord[]; job: ScanRecord[]; jobId: number } {
   return { singles, job, jobId };
 }
 
-/** What the list shows for a filter, from the records themselves (shownOutsideItsJob, verdictOf, LIKE). */
-function expected(all: readonly ScanRecord[], query: HistoryQuery): number {
-  return all.filter(
-    (record) =>
-      (!record.jobId || (record.status === 'completed' && record.safe === false)) &&
-      (!query.verdicts || query.verdicts.includes(verdictOf(record))) &&
-      (!query.statuses || query.statuses.includes(record.status)) &&
-      (!query.search || record.fileName.toLowerCase().includes(query.search.toLowerCase())),
-  ).length;
-}
 
 function countPlan(db: DatabaseSync, query: HistoryQuery): string {
   const filter = buildFilter(parseHistoryQuery({ ...query, jobRows: 'threats' }));
@@ -98,7 +89,7 @@ describe("the list's totals", () => {
     expect(all).toHaveLength(singles.length + job.length);
     for (const query of QUERIES) {
       const page = history.query({ ...query, jobRows: 'threats', limit: 1 });
-      expect(page.total, JSON.stringify(query)).toBe(expected(all, query));
+      expect(page.total, JSON.stringify(query)).toBe(expectedListTotal(all, query));
       expect(page.total, JSON.stringify(query)).toBeGreaterThan(0);
     }
   });
