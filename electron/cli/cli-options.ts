@@ -16,7 +16,7 @@ import { startEngineLine } from './engine-line.ts';
 import { CLAMD_USAGE, readClamdOption } from './clamd-option.ts';
 import { clamdWords } from './clamd-words.ts';
 import { dataDirLanguage } from './cli-language.ts';
-import { CLI_HISTORY_CACHE_KIB } from './memory-flags.ts';
+import { CLI_MEMORY_TUNING } from './memory-flags.ts';
 
 export interface CliIo {
   stdout: (line: string) => void;
@@ -158,7 +158,7 @@ export async function openCliCore(input: {
         },
         secrets: io.secrets,
       },
-      { watch: false, schedules: false, historyCacheKib: CLI_HISTORY_CACHE_KIB, ...input.tuning },
+      { watch: false, schedules: false, ...CLI_MEMORY_TUNING, ...input.tuning },
     );
   } catch (error) {
     throw new CliExit(diskFullLine(io, error) ?? `Could not start: ${(error as Error).message}`);

@@ -21,6 +21,8 @@ export interface CoreTuning {
   watch?: boolean;
   /** The history's SQLite page cache in KiB (default: history.ts's; the CLI keeps a small one, electron/cli/memory-flags.ts). */
   historyCacheKib?: number;
+  /** Checkpoint the history's WAL on a thread of its own (default true, for the window's sake; the CLI checkpoints in its commits: one V8 isolate less). */
+  walCheckpointThread?: boolean;
   concurrency?: number;
   maxProcessing?: number;
   retryBaseMs?: number;

@@ -18,7 +18,7 @@ export async function setupHistory(ctx: CoreContext): Promise<{ history: History
   const history = openHistory(ctx.dataDir, {
     synchronous: 'NORMAL',
     // The core's thread answers the window: copying the WAL into the file is done beside it.
-    checkpointThread: true,
+    checkpointThread: ctx.tuning.walCheckpointThread !== false,
     ...(ctx.tuning.historyCacheKib !== undefined ? { cacheKib: ctx.tuning.historyCacheKib } : {}),
     // Grouped writes lost this way are redone at the next start (recovery looks the scans up). Their files
     // never hear of a verdict now, so the run cannot end by itself: the failure goes to the process's
