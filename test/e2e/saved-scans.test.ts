@@ -2,7 +2,8 @@
 // a custom scan (a folder added with the folder dialog, one left out, an option, a daily time), lists it,
 // runs it (a custom job of the core, which finds the threat and leaves the folder out), exports it to a file and imports a file with a problem (named, nothing
 // changed); axe-clean, and in German.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,12 +28,14 @@ afterAll(async () => {
 describe('Settings › Saved scans', () => {
   it('saves, lists, runs, exports and imports (a problem named), in English and German', async () => {
     const real = await startRealCore({ clamd: null });
-    const root = path.join(real.dataDir, '..', `saved-e2e-${path.basename(real.dataDir)}`);
+    // The scanned folder and the exported and imported files, in a folder of their own that the test removes.
+    const work = await mkdtemp(path.join(tmpdir(), 'verdict-saved-e2e-'));
+    const root = path.join(work, 'scanned');
     await mkdir(path.join(root, 'skip me'), { recursive: true });
     await writeFile(path.join(root, 'eicar.com'), EICAR_TEST_STRING);
     await writeFile(path.join(root, 'skip me', 'also-eicar.com'), EICAR_TEST_STRING);
-    const exported = path.join(root, '..', `export-${path.basename(root)}.json`);
-    const bad = path.join(root, '..', `bad-${path.basename(root)}.json`);
+    const exported = path.join(work, 'export.json');
+    const bad = path.join(work, 'bad.json');
     await writeFile(bad, JSON.stringify({ verdict: 'saved-scans', version: 1, scans: [{ name: 'X', folders: ['relative'] }] }));
     const files = [exported, bad];
     const app = await openApp(browser, { core: real.core, staticDir: built.dir, savedScanFiles: { exportTo: async () => files[0] ?? null, importFrom: async () => files[1] ?? null } });
@@ -87,6 +90,7 @@ describe('Settings › Saved scans', () => {
     } finally {
       await app.close();
       await real.close();
+      await rm(work, { recursive: true, force: true });
     }
   });
 });
