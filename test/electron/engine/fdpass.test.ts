@@ -7,7 +7,7 @@ import { mkdtempSync, openSync, closeSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { loadFdPassing, type FdPassing } from '../../../electron/engine/clamd/fd-passing.ts';
 
 const load = loadFdPassing();
@@ -135,4 +135,4 @@ describe.skipIf(process.platform === 'win32')('@verdict/fdpass', () => {
   });
 });
 
-process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeEach } from 'vitest';
 import { createLogger, type Logger } from '../../../electron/logging/logger.ts';
 import { resetFakeElectron } from './fake-electron.ts';
 
@@ -12,8 +12,16 @@ export interface LogCapture {
   cleanup(): void;
 }
 
+/** Every capture of a test file lives in one temporary folder, removed after the file's tests (a test that never calls cleanup leaves nothing behind). */
+let root: string | null = null;
+afterAll(() => {
+  if (root) fs.rmSync(root, { recursive: true, force: true });
+  root = null;
+});
+
 export function captureLog(): LogCapture {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'verdict-log-'));
+  root ??= fs.mkdtempSync(path.join(os.tmpdir(), 'verdict-logs-'));
+  const dir = fs.mkdtempSync(path.join(root, 'log-'));
   const file = path.join(dir, 'test.log');
   const log = createLogger({ file, level: 'debug' });
   return {
