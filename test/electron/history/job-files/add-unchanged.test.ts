@@ -1,0 +1,53 @@
+// A job's unchanged files go straight into the compact store (add-unchanged.ts): each must be stored
+// exactly as the compaction stores the same record from a `scans` row (compact-job.ts), and read
+// back as it was given, under compact ids in the order given.
+// Generated paths: any characters, both separators, the stored-text mark and a lone surrogate (a name that
+// is not UTF-8), names that differ from the path's.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { openHistory, type History } from '../../../../electron/history/history.ts';
+import type { ScanRecord } from '../../../../shared/scans/record.ts';
+import { cleanFile, seedJob } from './fixtures.ts';
+
+let folder: string;
+let history: History;
+beforeEach(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'verdict-add-unchanged-'));
+  history = openHistory(folder);
+});
+afterEach(async () => {
+  history.close();
+  await rm(folder, { recursive: true, force: true });
+});
+
+const segment = fc.string({ unit: fc.oneof(fc.constantFrom('/', '\\', '\uFDD0', '\uD800', '%', 'ä', ' '), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })), minLength: 1, maxLength: 12 });
+const files = fc.array(fc.record({ parts: fc.array(segment, { minLength: 1, maxLength: 4 }), ownName: fc.option(segment, { nil: undefined }) }), { minLength: 1, maxLength: 12 });
+
+/** A job's files in the compact store as they read back: every field but the ids the two ways give out. */
+function stored(jobId: number): Array<Omit<ScanRecord, 'id' | 'externalReferenceId' | 'jobId'>> {
+  return [...history.jobs.finishedRecords(jobId)].filter((record) => record.id.startsWith('clean:')).map(({ id: _id, externalReferenceId: _ref, jobId: _job, ...rest }) => rest);
+}
+
+it('stores each file as the compaction stores it, and reads it back as given', () => {
+  fc.assert(
+    fc.property(files, (generated) => {
+      const direct = seedJob(history, 0).id;
+      const compacted = seedJob(history, 0).id;
+      const records: ScanRecord[] = generated.map(({ parts, ownName }, i) => {
+        const path = `/${parts.join('/')}`;
+        return cleanFile(i, { path, fileName: ownName ?? path.slice(path.lastIndexOf('/') + 1), engine: { name: 'clamav', version: '1.4.6', signatures: { version: 27000, date: '2026-11-27T00:00:00.000Z' } } });
+      });
+      const added = history.jobs.addUnchanged(records.map((record) => ({ ...record, jobId: direct })));
+      expect(added.map((record) => record.id)).toEqual(added.map((_, i) => `clean:${Number(added[0]!.id.slice(6)) + i}`));
+      history.insertMany(records, compacted);
+      while (!history.jobs.compactStep(compacted, 1000).done);
+      expect(stored(direct)).toEqual(stored(compacted));
+      expect(stored(direct)).toHaveLength(records.length);
+      expect(stored(direct).map((record) => [record.path, record.fileName])).toEqual(records.map((record) => [record.path, record.fileName]));
+    }),
+    { numRuns: 40 },
+  );
+});
