@@ -49,10 +49,11 @@ it("leaves the writer's commits to the WAL and copies them into the file on its 
     expect(checked.log).toBeGreaterThan(WAL_CHECKPOINT_PAGES);
     expect(checked.copied).toBe(checked.log);
     expect((await stat(file)).size).toBeGreaterThan(before + WAL_CHECKPOINT_PAGES * 4096);
-    // After a compaction the WAL file's space is given back: the writer's next commit cuts it, with no checkpoint of its own.
+    // Copied while it grew: not cut yet. At the next look, unchanged (idle) and all copied: the thread cuts
+    // the WAL file itself, so no commit of the core's pays for cutting it.
     expect((await stat(`${file}-wal`)).size).toBeGreaterThan(WAL_SIZE_LIMIT_BYTES);
-    checkpointer.truncate();
     await checkpointer.checkpointNow();
+    expect((await stat(`${file}-wal`)).size).toBeLessThanOrEqual(WAL_SIZE_LIMIT_BYTES);
     db.exec('INSERT INTO t (data) VALUES (randomblob(10))');
     expect((await stat(`${file}-wal`)).size).toBeLessThanOrEqual(WAL_SIZE_LIMIT_BYTES);
   } finally {
@@ -62,6 +63,31 @@ it("leaves the writer's commits to the WAL and copies them into the file on its 
   const reader = new DatabaseSync(file, { readOnly: true });
   expect(reader.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 3 * WAL_CHECKPOINT_PAGES + 1 });
   reader.close();
+});
+
+it('leaves a WAL in use to the writer: a reader on an older snapshot, then the writer cuts it at its next commit', async () => {
+  const file = join(folder, 'c.sqlite');
+  const db = walDatabase(file);
+  const checkpointer = startWalCheckpointer(db, file, 'NORMAL', ASKED_ONLY);
+  const reader = new DatabaseSync(file);
+  try {
+    bigCommit(db);
+    // A reader in a read transaction: the thread may copy the frames, but not restart or cut the WAL under it.
+    reader.exec('BEGIN');
+    reader.prepare('SELECT count(*) FROM t').get();
+    const checked = await checkpointer.checkpointNow();
+    expect(checked.copied).toBe(checked.log);
+    await checkpointer.checkpointNow();
+    expect((await stat(`${file}-wal`)).size).toBeGreaterThan(WAL_SIZE_LIMIT_BYTES);
+    reader.exec('COMMIT');
+    db.exec('INSERT INTO t (data) VALUES (randomblob(10))');
+    expect((await stat(`${file}-wal`)).size).toBeLessThanOrEqual(WAL_SIZE_LIMIT_BYTES);
+    expect(db.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 3 * WAL_CHECKPOINT_PAGES + 1 });
+  } finally {
+    reader.close();
+    await checkpointer.close();
+    db.close();
+  }
 });
 
 it('hands checkpoints back to the writer when its thread cannot open the database', async () => {
