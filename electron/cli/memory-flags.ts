@@ -22,6 +22,7 @@ export const CLI_HISTORY_CACHE_KIB = 4 * 1024;
  * The CLI's core: the small page cache above, and the WAL checkpointed in the core's own commits (SQLite's
  * automatic checkpoint) instead of on a thread of its own. That thread keeps the app's window answering;
  * the CLI has no window, the copying costs the same CPU on either thread, and the thread's V8 isolate and
- * heap are one less: a 20,000-file scan peaked at 191–197 MiB RSS without it, 205–222 MiB with it.
+ * heap are one less: `verdict watch` idles at 134–135 MiB RSS without it, 142–146 MiB with it (a 20,000-file
+ * scan's peak varies by ±10 MiB from run to run, about 190–200 MiB either way).
  */
 export const CLI_MEMORY_TUNING = { historyCacheKib: CLI_HISTORY_CACHE_KIB, walCheckpointThread: false } as const;
