@@ -147,16 +147,16 @@ export function toJsonLine(record: ScanRecord): JsonLine {
   };
 }
 
-/**
- * JSON.stringify leaves DEL, C1 controls, bidi controls and other format characters raw, so a
- * line read on a terminal could still be reordered. Written as \uXXXX escapes, the parsed
- * values stay exactly the same.
- */
 /** `value` as one JSON line: names' raw bytes kept visible, and no control or format character left to reorder the terminal's line. */
 export function jsonLineText(value: unknown): string {
   return escapeFormatCharacters(JSON.stringify(value, visibleBytesReplacer));
 }
 
+/**
+ * JSON.stringify leaves DEL, C1 controls, bidi controls and other format characters raw, so a
+ * line read on a terminal could still be reordered. Written as \uXXXX escapes, the parsed
+ * values stay exactly the same.
+ */
 function escapeFormatCharacters(json: string): string {
   return json.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, (character) =>
     Array.from({ length: character.length }, (_, i) => `\\u${character.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''),

@@ -17,7 +17,7 @@ export async function setupHistory(ctx: CoreContext): Promise<{ history: History
   // main thread, several per file.
   const history = openHistory(ctx.dataDir, {
     synchronous: 'NORMAL',
-    // The core's thread answers the window: copying the WAL into the file is done beside it.
+    // The app's core thread answers the window: copying the WAL into the file is done beside it (the CLI's: in its commits).
     checkpointThread: ctx.tuning.walCheckpointThread !== false,
     ...(ctx.tuning.historyCacheKib !== undefined ? { cacheKib: ctx.tuning.historyCacheKib } : {}),
     // Grouped writes lost this way are redone at the next start (recovery looks the scans up). Their files

@@ -2,7 +2,6 @@
 // whose signatures the system keeps (or a remote service) is answered, not touched.
 import type { ProtectionStatus } from '../../shared/engine/protection-state.ts';
 import type { SignatureUpdateOutcome } from '../../shared/engine/protection-view.ts';
-import type { ClamdEndpoint } from '../engine/instream/clamd-protocol.ts';
 import { reloadAndMark } from '../engine/own-clamd/reload-and-mark.ts';
 import { updateSignatures, type UpdateSignaturesResult } from '../engine/freshclam/run-freshclam.ts';
 import { updateFeeds } from '../feeds/update-feeds.ts';
@@ -36,18 +35,14 @@ export async function runSignatureUpdate(input: SignatureUpdateInput): Promise<S
     ...(input.mirror !== undefined ? { mirror: input.mirror } : {}),
     ...(input.maxAttempts !== undefined ? { maxAttempts: input.maxAttempts } : {}),
     onProgress: input.onProgress,
-    ...(endpoint ? { reload: () => reloadOwn(input.dataDir, endpoint) } : {}),
+    // RELOAD, marked once clamd uses the new databases (the signature identity trusts the folder only as clamd last read it).
+    ...(endpoint ? { reload: async () => void (await reloadAndMark(input.dataDir, endpoint)) } : {}),
   });
   input.onResult?.(result);
   // The extra feeds follow each update of Verdict's own folder, whatever freshclam managed (offline it fails).
   // Not told as progress: the window shows progress lines as freshclam's words; each feed's health is in its list.
   await updateFeeds(input.dataDir).catch(() => undefined);
   return { ...updateOutcome(result), at: at() };
-}
-
-/** RELOAD, marked once clamd uses the new databases (the signature identity trusts the folder only as clamd last read it). */
-async function reloadOwn(dataDir: string, endpoint: ClamdEndpoint): Promise<void> {
-  await reloadAndMark(dataDir, endpoint);
 }
 
 /** freshclam's outcome (or why it did not run) as a code and params the UI words. */
