@@ -3,6 +3,7 @@
 // lock) and from a checkout (bin/verdict.mjs, `npx verdict …`). Plain Node: each command
 // is today's CLI module, loaded on demand, with its own output, JSON and exit codes.
 // Light on purpose: the app's modules (cli-options.ts pulls in the core) load with the command that needs them.
+import { createLineWriter } from './line-writer.ts';
 import { favourMemoryOverSpeed } from './memory-flags.ts';
 
 /** A command and the arguments after its name. */
@@ -87,9 +88,12 @@ export async function runCliCommand(command: CliCommand): Promise<CommandOutcome
 
 async function processIo() {
   const [{ createSecretList }, { installCrashHandlers }] = await Promise.all([import('../logging/logger.ts'), import('./cli-options.ts')]);
+  const onExit = (flush: () => void) => void process.on('exit', flush);
+  const out = createLineWriter((text) => void process.stdout.write(text), onExit, process.stdout.isTTY === true);
+  const err = createLineWriter((text) => void process.stderr.write(text), onExit, process.stderr.isTTY === true);
   const io = {
-    stdout: (line: string) => void process.stdout.write(`${line}\n`),
-    stderr: (line: string) => void process.stderr.write(`${line}\n`),
+    stdout: out.line,
+    stderr: err.line,
     env: process.env,
     secrets: createSecretList(),
   };

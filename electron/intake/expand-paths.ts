@@ -39,8 +39,13 @@ export interface ExpandOptions {
   seen?: SeenEntries;
 }
 
-/** Entry checks running at once within one folder (the thread pool has 4 threads by default). */
-const CHECKS_IN_FLIGHT = 8;
+/**
+ * Entry checks started together within one folder, all yielded (in order) before the next ones start.
+ * A burst keeps the thread pool busy: one check started per check finished woke a sleeping pool thread
+ * each time, and the core's thread paid for it (a 20,000-file walk: 0.75 s of its CPU with 8 in a
+ * sliding window, about 0.5 s in bursts of 64; the lstat calls themselves take under 0.1 s).
+ */
+const CHECKS_IN_FLIGHT = 64;
 
 /** A folder waiting to be listed, with the chain of folders that led to it (for loop detection). */
 interface PendingDir {
@@ -137,7 +142,7 @@ async function* entryPaths(names: AsyncIterable<string>, dirPath: string): Async
 }
 
 /**
- * Checks paths a few at a time (each check is several file system calls in the
+ * Checks paths in bursts of CHECKS_IN_FLIGHT (each check is several file system calls in the
  * thread pool) and yields the results in source order. If the source fails
  * (a listing error), the checks already started are still yielded before the error.
  */
@@ -153,7 +158,11 @@ async function* checkInOrder(
     for await (const entryPath of source) {
       signal?.throwIfAborted();
       running.push(checkEntry(entryPath, maxFileSize, within));
-      if (running.length >= CHECKS_IN_FLIGHT) yield await running.shift()!;
+      if (running.length < CHECKS_IN_FLIGHT) continue;
+      while (running.length > 0) {
+        yield await running.shift()!;
+        signal?.throwIfAborted();
+      }
     }
   } catch (error) {
     if (signal?.aborted) throw signal.reason;

@@ -2,7 +2,7 @@
 // only, WAL, schema step, closed again when that fails), what happens to a
 // damaged file (set aside, a new one opened) and to other errors
 // (thrown, file untouched), and transactions that nest and roll back.
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
@@ -38,6 +38,28 @@ describe('openSqliteFile', () => {
     expect(db.prepare('PRAGMA cache_size').get()).toEqual({ cache_size: -1024 });
     db.exec('INSERT INTO t VALUES (1)');
     expect(statSync(`${file}-wal`).mode & 0o777).toBe(0o600);
+  });
+
+  it('keeps temporary tables and statement journals in memory: no temporary file is written', () => {
+    // A job's unchanged files go through a temporary table in every batch (add-unchanged.ts): in files,
+    // a 20,000-file rescan wrote about 60,000 times to SQLite's temporary files.
+    const db = opened(path.join(dir, 'temp.sqlite'));
+    expect(db.prepare('PRAGMA temp_store').get()).toEqual({ temp_store: 2 });
+    db.exec('CREATE TEMP TABLE chunk (n INTEGER PRIMARY KEY, text TEXT)');
+    const add = db.prepare('INSERT INTO chunk (text) VALUES (?)');
+    db.exec('BEGIN');
+    for (let i = 0; i < 5_000; i++) add.run('x'.repeat(1_000));
+    db.exec('COMMIT');
+    db.exec('INSERT INTO t SELECT n FROM chunk ORDER BY text DESC');
+    const temporaryFiles = readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        return /etilqs_/.test(readlinkSync(`/proc/self/fd/${fd}`));
+      } catch {
+        return false;
+      }
+    });
+    expect(temporaryFiles).toEqual([]);
+    expect(db.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 5_000 });
   });
 
   it('closes the database when the schema step throws', () => {
