@@ -13,8 +13,11 @@ import { Worker } from 'node:worker_threads';
 export const WAL_CHECKPOINT_PAGES = 1000;
 /**
  * The WAL file's size left on disk. A file over it is cut by the thread once a PASSIVE checkpoint has
- * copied every frame (a TRUNCATE then has nothing to copy; while it copied and synced, the core's next
- * write had waited for it: 161 ms), or else by the writer when it starts the WAL again from its beginning.
+ * copied every frame and the WAL is idle (a TRUNCATE then has nothing to copy; while it copied and synced,
+ * the core's next write had waited for it: 161 ms). The writer never cuts it (journal_size_limit -1): it
+ * starts the WAL again from its beginning and writes over the old frames. Cutting a WAL of 70 MB in a
+ * commit of the core's took 40 ms, and 125–400 ms on a busy machine (bench 17, right after its seed).
+ * Should the thread fail, the writer cuts it again, as SQLite does with this limit.
  */
 export const WAL_SIZE_LIMIT_BYTES = 4 * 1024 * 1024;
 /** How often the thread looks at the WAL while it grows; idle, it looks less often, up to IDLE_MS. */
@@ -45,7 +48,7 @@ const checkpoint = () => {
 // Idle (the WAL as it was at the last look), every frame copied and the file over its limit: cut it here
 // rather than in the writer's next commit (cutting a WAL of 70 MB took that commit 40 ms, 400 ms on a busy
 // machine). Not while the WAL grows: a TRUNCATE holds the writer's lock, and a commit that meets it sleeps
-// in SQLite's busy handler. Busy (a writer or a reader is at it): the writer's next commit cuts it, as before.
+// in SQLite's busy handler. Busy (a writer or a reader is at it): tried again at a later idle look.
 const cutIfDone = ({ log, copied }) => {
   if (log <= 0 || copied !== log || log !== lastLog) return;
   try {
@@ -77,7 +80,7 @@ timer = setTimeout(tick, wait);
 `;
 
 export interface WalCheckpointer {
-  /** Checkpoints on the thread now, and cuts the WAL file there once all of it is copied (else the writer's next commit cuts it back to WAL_SIZE_LIMIT_BYTES). */
+  /** Checkpoints on the thread now, and cuts the WAL file there once all of it is copied (else at a later look, once no reader holds it). */
   truncate(): void;
   /** Checkpoints now on the thread and resolves with the WAL's pages and those copied (tests; -1 when it could not). */
   checkpointNow(): Promise<{ log: number; copied: number }>;
@@ -97,7 +100,7 @@ export function startWalCheckpointer(
   looks: { busyMs: number; idleMs: number } = { busyMs: BUSY_MS, idleMs: IDLE_MS },
 ): WalCheckpointer {
   db.exec('PRAGMA wal_autocheckpoint = 0');
-  db.exec(`PRAGMA journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
+  db.exec('PRAGMA journal_size_limit = -1');
   let closing = false;
   let gone = false;
   const worker = new Worker(THREAD, { eval: true, name: 'verdict-wal-checkpoint', workerData: { file, synchronous, limitBytes: WAL_SIZE_LIMIT_BYTES, ...looks } });
@@ -107,8 +110,9 @@ export function startWalCheckpointer(
     gone = true;
     for (const resolve of waiting.splice(0)) resolve({ log: -1, copied: -1 });
     if (closing || !db.isOpen) return;
-    // No thread checkpoints any more: the writer does it again, as SQLite does by default.
+    // No thread checkpoints or cuts any more: the writer does both again, as SQLite does by default.
     db.exec(`PRAGMA wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
+    db.exec(`PRAGMA journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
   };
   worker.on('error', fallBack);
   worker.on('exit', fallBack);
