@@ -23,7 +23,10 @@ afterEach(async () => {
   await rm(folder, { recursive: true, force: true });
 });
 
-const segment = fc.string({ unit: fc.oneof(fc.constantFrom('/', '\\', '\uFDD0', '\uD800', '%', 'ä', ' '), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })), minLength: 1, maxLength: 12 });
+// Any character but NUL: no file name holds one (the intake refuses such a path before any row is written),
+// and SQLite's length() stops at it: the stores would split such a path at the wrong place.
+const character = fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }).filter((c) => c !== '\0');
+const segment = fc.string({ unit: fc.oneof(fc.constantFrom('/', '\\', '\uFDD0', '\uD800', '%', 'ä', ' '), character), minLength: 1, maxLength: 12 });
 const files = fc.array(fc.record({ parts: fc.array(segment, { minLength: 1, maxLength: 4 }), ownName: fc.option(segment, { nil: undefined }) }), { minLength: 1, maxLength: 12 });
 
 /** A job's files in the compact store as they read back: every field but the ids the two ways give out. */
