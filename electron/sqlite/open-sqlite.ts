@@ -27,7 +27,7 @@ export function openSqliteFile(file: string, options: SqliteFileOptions): Databa
     db.exec('PRAGMA journal_mode = WAL');
     db.exec(`PRAGMA synchronous = ${options.synchronous}`);
     // Temporary tables (the chunks a job's files are moved through) and statement journals stay in memory:
-    // as files they cost a 20,000-file rescan about 60,000 writes. Each is a chunk of a few hundred rows.
+    // as files they cost a 20,000-file rescan about 60,000 writes. A chunk holds at most a few thousand rows.
     db.exec('PRAGMA temp_store = MEMORY');
     for (const pragma of options.pragmas ?? []) db.exec(`PRAGMA ${pragma}`);
     options.setup(db);

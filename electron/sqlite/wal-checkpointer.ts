@@ -13,11 +13,9 @@ import { Worker } from 'node:worker_threads';
 export const WAL_CHECKPOINT_PAGES = 1000;
 /**
  * The WAL file's size left on disk. A file over it is cut by the thread once a PASSIVE checkpoint has
- * copied every frame and the WAL is idle (a TRUNCATE then has nothing to copy; while it copied and synced,
- * the core's next write had waited for it: 161 ms). The writer never cuts it (journal_size_limit -1): it
- * starts the WAL again from its beginning and writes over the old frames. Cutting a WAL of 70 MB in a
- * commit of the core's took 40 ms, and 125–400 ms on a busy machine (bench 17, right after its seed).
- * Should the thread fail, the writer cuts it again, as SQLite does with this limit.
+ * copied every frame and the WAL is idle (cutIfDone below). The writer never cuts it (journal_size_limit -1):
+ * it starts the WAL again from its beginning and writes over the old frames. Should the thread fail, the
+ * writer cuts it again, as SQLite does with this limit.
  */
 export const WAL_SIZE_LIMIT_BYTES = 4 * 1024 * 1024;
 /** How often the thread looks at the WAL while it grows; idle, it looks less often, up to IDLE_MS. */
@@ -45,10 +43,12 @@ const checkpoint = () => {
     return { log: -1, copied: -1 };
   }
 };
-// Idle (the WAL as it was at the last look), every frame copied and the file over its limit: cut it here
-// rather than in the writer's next commit (cutting a WAL of 70 MB took that commit 40 ms, 400 ms on a busy
-// machine). Not while the WAL grows: a TRUNCATE holds the writer's lock, and a commit that meets it sleeps
-// in SQLite's busy handler. Busy (a writer or a reader is at it): tried again at a later idle look.
+// Idle (the WAL as it was at the last look), every frame copied and the file over its limit: cut it here,
+// never in a commit of the core's (cutting a WAL of 70 MB took that commit 40 ms, 125–400 ms on a busy
+// machine: bench 17, right after its seed). A TRUNCATE then has nothing to copy (while one copied and synced,
+// the core's next write had waited for it: 161 ms). Not while the WAL grows: a TRUNCATE holds the writer's
+// lock, and a commit that meets it sleeps in SQLite's busy handler. Busy (a writer or a reader is at it):
+// tried again at a later idle look.
 const cutIfDone = ({ log, copied }) => {
   if (log <= 0 || copied !== log || log !== lastLog) return;
   try {

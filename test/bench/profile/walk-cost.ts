@@ -3,18 +3,14 @@
 // beside `find -printf` listing and stat'ing the same tree. Linux only.
 //   node test/bench/profile/walk-cost.ts DIR [RUNS]
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { expandPaths } from '../../../electron/intake/expand-paths.ts';
+import { threadTimes } from '../cases/support/thread-cpu.ts';
 
 const [dir, runsArg] = process.argv.slice(2);
 if (!dir) throw new Error('usage: walk-cost.ts DIR [RUNS]');
 
-/** This thread's CPU (user + system) in ms, from /proc/self/task/<pid>/stat (clock ticks of 10 ms). */
-function threadCpuMs(): number {
-  const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
+/** This thread's CPU (user + system) in ms: the main thread's task id is the process id. */
+const threadCpuMs = () => threadTimes()?.get(String(process.pid))?.ms ?? Number.NaN;
 
 for (let run = 0; run < Number(runsArg ?? 3); run++) {
   const cpu = threadCpuMs();
