@@ -10,6 +10,7 @@ import { RECHECK_FILES } from './recheck-migration.ts';
 import { ENGINE_DETECTION } from './engine-detection-migration.ts';
 import { ENGINE_SELF_TEST } from './engine-self-test-migration.ts';
 import { LISTED_COUNT_ENGINE } from './listed-count-engine-migration.ts';
+import { RECHECK_BY_RECORD } from './recheck-record-migration.ts';
 import { SIGNATURE_UPDATES } from './signature-updates-migration.ts';
 import { UNCHANGED_FILES } from './unchanged-files-migration.ts';
 
@@ -337,6 +338,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ENGINE_SELF_TEST,
   SIGNATURE_UPDATES,
   LISTED_COUNT_ENGINE,
+  RECHECK_BY_RECORD,
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

@@ -15,6 +15,15 @@ export const pairUpSql = (chunkTable: string): string =>
      FROM (SELECT s.id, row_number() OVER (ORDER BY t.seq) AS k FROM ${chunkTable} AS t CROSS JOIN scans AS s ON s.seq = t.seq) AS moved
      JOIN (SELECT id, row_number() OVER (ORDER BY id) AS k FROM job_clean_files WHERE id > ?) AS made ON made.k = moved.k`;
 
+const repoint = (table: string, column: string) =>
+  `UPDATE ${table} SET ${column} = (SELECT m.compact_id FROM ${IDS_TABLE} AS m WHERE m.scan_id = ${table}.${column}) WHERE ${column} IN (SELECT scan_id FROM ${IDS_TABLE})`;
+/**
+ * The recheck's rows that name a scan in IDS_TABLE, renamed. IN (…): the chunk's ids lead, each row found
+ * by its index (migration 21); an UPDATE … FROM read every row, as SQLite takes a temporary table for a
+ * large one (its plan is tested).
+ */
+export const REPOINT_SQL = [repoint('recheck_files', 'record_id'), repoint('recheck_links', 'rechecked_from_id')];
+
 /**
  * Before the chunk's scans rows are deleted: the compact rows written after id `before` are the
  * chunk's rows in seq order (one INSERT … ORDER BY seq), so the k-th of each pairs up. CROSS JOIN: the
@@ -24,7 +33,6 @@ export function repointRecheckIds(h: HistoryDb, chunkTable: string, before: numb
   h.db.exec(CREATE_IDS_TABLE);
   h.prepare(`DELETE FROM ${IDS_TABLE}`).run();
   h.prepare(pairUpSql(chunkTable)).run(before);
-  h.prepare(`UPDATE recheck_files SET record_id = m.compact_id FROM ${IDS_TABLE} AS m WHERE recheck_files.record_id = m.scan_id`).run();
-  h.prepare(`UPDATE recheck_links SET rechecked_from_id = m.compact_id FROM ${IDS_TABLE} AS m WHERE recheck_links.rechecked_from_id = m.scan_id`).run();
+  for (const sql of REPOINT_SQL) h.prepare(sql).run();
   h.prepare(`DELETE FROM ${IDS_TABLE}`).run();
 }

@@ -10,7 +10,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { HISTORY_FILE_NAME, openHistory } from '../../../../electron/history/history.ts';
 import { COMPACT_STEP_SQL } from '../../../../electron/history/job-files/compact-job.ts';
-import { CREATE_IDS_TABLE, pairUpSql } from '../../../../electron/history/job-files/compact-recheck-ids.ts';
+import { CREATE_IDS_TABLE, pairUpSql, REPOINT_SQL } from '../../../../electron/history/job-files/compact-recheck-ids.ts';
 import { makeRecord } from '../fixtures/records.ts';
 import { seedJob } from './fixtures.ts';
 
@@ -43,6 +43,35 @@ it('reads only the chunk’s rows of scans, by seq, in every step that joins the
       expect(access.length, sql).toBeGreaterThan(0);
       for (const line of access) expect(line, sql).toMatch(/^SEARCH s USING INTEGER PRIMARY KEY \(rowid=\?\)$/);
     }
+  } finally {
+    db.close();
+  }
+});
+
+it('renames the recheck’s rows of a chunk by their index, not by reading every row', () => {
+  const history = openHistory(folder);
+  seedJob(history, 50);
+  history.close();
+  const db = new DatabaseSync(join(folder, HISTORY_FILE_NAME));
+  try {
+    // The recheck's memory of many files seen lately; the ids table holds a chunk's few.
+    const add = db.prepare("INSERT INTO recheck_files VALUES (?, ?, '/f', 1, '1', '1', 'k', ?, 'job', 1)");
+    const link = db.prepare('INSERT INTO recheck_links VALUES (?, ?, 1)');
+    for (let i = 0; i < 2000; i++) {
+      add.run('1', String(i), `scan-${i}`);
+      link.run(`later-${i}`, `scan-${i}`);
+    }
+    db.exec('ANALYZE');
+    db.exec(CREATE_IDS_TABLE);
+    db.exec("INSERT INTO temp.job_compact_ids VALUES ('scan-7', 'clean:1'), ('scan-8', 'clean:2')");
+    for (const sql of REPOINT_SQL) {
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as Array<{ detail: string }>).map((row) => row.detail);
+      expect(plan.join('\n'), sql).toMatch(/^SEARCH recheck_(files|links) USING INDEX recheck_\w+ \((record_id|rechecked_from_id)=\?\)$/m);
+      expect(plan.join('\n'), sql).not.toMatch(/SCAN recheck_/);
+      db.exec(sql);
+    }
+    expect(db.prepare("SELECT dev, ino FROM recheck_files WHERE record_id LIKE 'clean:%' ORDER BY record_id").all()).toEqual([{ dev: '1', ino: '7' }, { dev: '1', ino: '8' }]);
+    expect(db.prepare("SELECT record_id FROM recheck_links WHERE rechecked_from_id LIKE 'clean:%' ORDER BY record_id").all()).toEqual([{ record_id: 'later-7' }, { record_id: 'later-8' }]);
   } finally {
     db.close();
   }
