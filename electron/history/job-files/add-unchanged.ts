@@ -106,7 +106,10 @@ function idsOnce(h: HistoryDb) {
 /** The record's values of KIND_COLUMNS, in their order, as recordToRow maps them. */
 function kindOf(record: ScanRecord): SQLInputValue[] {
   const { engine } = record;
-  return [record.origin, record.backend, record.mode, record.detailed, record.fileType, engine?.name ?? null, engine?.version ?? null, engine?.signatures?.version ?? null, engine?.signatures?.date ?? null];
+  return [
+    record.origin, record.backend, record.mode, record.detailed, record.fileType, engine?.name ?? null, engine?.version ?? null, engine?.signatures?.version ?? null, engine?.signatures?.date ?? null,
+    engine?.signatureBasis ?? null, engine?.databases ?? null, engine?.detection ?? null, engine?.selfTest ?? null, record.reuseKind ?? null,
+  ];
 }
 
 /** A stored path's folder, up to and including its last separator (`/` or `\`), and the rest: its name (as FOLDER_OF_PATH splits it). */

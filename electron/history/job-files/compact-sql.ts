@@ -2,6 +2,7 @@
 // ScanRecord, in SQL: what may move there, and the columns of a `scans` row rebuilt from it.
 // A row moves only when it reads back exactly as it was (times in the pipeline's ISO form,
 // digests in lowercase hex); any other stays in `scans`, where every read finds it too.
+import { KIND_COLUMNS_OF_MIGRATION_22 } from '../compact-kinds-migration.ts';
 
 /** ISO text (…T…Z, milliseconds) → milliseconds since 1970. */
 export const msOf = (iso: string): string => `CAST(round(unixepoch(${iso}, 'subsec') * 1000) AS INTEGER)`;
@@ -36,8 +37,8 @@ export const COMPACTABLE = [
  */
 export const FOLDER_OF_PATH = `rtrim(s.path, replace(replace(s.path, '/', ''), '\\', ''))`;
 
-/** The columns that repeat from file to file (a few distinct kinds per job). */
-export const KIND_COLUMNS = ['origin', 'backend', 'mode', 'detailed', 'file_type', 'engine_name', 'engine_version', 'signatures_version', 'signatures_date'] as const;
+/** The columns that repeat from file to file (a few distinct kinds per job): the verdict's engine in full (migration 22). */
+export const KIND_COLUMNS = ['origin', 'backend', 'mode', 'detailed', 'file_type', 'engine_name', 'engine_version', 'signatures_version', 'signatures_date', ...KIND_COLUMNS_OF_MIGRATION_22] as const;
 
 /** A compact file's record id: never a scan's id (a UUID), and never given to another file (AUTOINCREMENT). */
 export const COMPACT_ID_PREFIX = 'clean:';
@@ -54,6 +55,7 @@ export const RECORD_OF_COMPACT = `
   c.duration_ms AS duration_ms, NULL AS error_code, NULL AS error_message, c.reused_from_id AS reused_from_id,
   NULL AS disposition, NULL AS quarantine_id, NULL AS error_params,
   k.engine_name AS engine_name, k.engine_version AS engine_version, k.signatures_version AS signatures_version, k.signatures_date AS signatures_date,
+  k.signatures_basis AS signatures_basis, k.signatures_digest AS signatures_digest, k.engine_detection AS engine_detection, k.engine_self_test AS engine_self_test, k.reuse_kind AS reuse_kind,
   c.job_id AS job_id`;
 
 export const COMPACT_FROM = 'job_clean_files AS c JOIN job_folders AS f ON f.id = c.folder_id JOIN job_file_kinds AS k ON k.id = c.kind_id';

@@ -30,8 +30,11 @@ afterEach(async () => {
 const character = fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }).filter((c) => c !== '\0');
 const segment = fc.string({ unit: fc.oneof(fc.constantFrom('/', '\\', '\uFDD0', '\uD800', '%', 'ä', ' '), character), minLength: 1, maxLength: 12 });
 // What the compact store keeps once per kind: engines with and without signatures, and the nullable columns.
-const ENGINES: Array<ScanRecord['engine']> = [null, { name: 'builtin', version: null, signatures: null }, { name: 'clamav', version: '1.4.6', signatures: { version: 27000, date: '2026-11-27T00:00:00.000Z' } }, { name: 'clamav', version: '1.4.6', signatures: null }];
-const kind = fc.record({ engine: fc.constantFrom(...ENGINES), mode: fc.constantFrom('sync' as const, 'async' as const, null), fileType: fc.constantFrom('text/plain', null), detailed: fc.constantFrom('clean', null) });
+const ENGINES: Array<ScanRecord['engine']> = [null, { name: 'builtin', version: null, signatures: null }, { name: 'clamav', version: '1.4.6', signatures: { version: 27000, date: '2026-11-27T00:00:00.000Z' } }, { name: 'clamav', version: '1.4.6', signatures: null },
+  { name: 'clamav', version: '1.4.6', signatures: null, signatureBasis: 'databases', databases: 'a'.repeat(64), detection: 'heuristic-alerts-off' },
+  { name: 'clamav', version: '1.4.6', signatures: { version: 27000, date: '2026-11-27T00:00:00.000Z' }, signatureBasis: 'version', selfTest: 'failed' },
+];
+const kind = fc.record({ engine: fc.constantFrom(...ENGINES), mode: fc.constantFrom('sync' as const, 'async' as const, null), fileType: fc.constantFrom('text/plain', null), detailed: fc.constantFrom('clean', null), reuseKind: fc.constantFrom('unchanged' as const, 'content' as const, undefined) });
 const files = fc.array(fc.record({ parts: fc.array(segment, { minLength: 1, maxLength: 4 }), ownName: fc.option(segment, { nil: undefined }), kind }), { minLength: 1, maxLength: 12 });
 
 /** A job's files in the compact store as they read back: every field but the ids the two ways give out. */
@@ -59,7 +62,8 @@ it('stores each file as the compaction stores it, and reads it back as given', (
       const compacted = seedJob(history, 0).id;
       const records: ScanRecord[] = generated.map(({ parts, ownName, kind }, i) => {
         const path = `/${parts.join('/')}`;
-        return cleanFile(i, { path, fileName: ownName ?? path.slice(path.lastIndexOf('/') + 1), ...kind });
+        const { reuseKind, ...rest } = kind;
+        return cleanFile(i, { path, fileName: ownName ?? path.slice(path.lastIndexOf('/') + 1), ...rest, ...(reuseKind ? { reuseKind, reusedFromId: 'clean:1' } : {}) });
       });
       const added = history.jobs.addUnchanged(records.map((record) => ({ ...record, jobId: direct })));
       expect(added.map((record) => record.id)).toEqual(added.map((_, i) => `clean:${Number(added[0]!.id.slice(6)) + i}`));
@@ -69,7 +73,8 @@ it('stores each file as the compaction stores it, and reads it back as given', (
       expect(written).toEqual(stored(compacted));
       expect(cells(direct)).toEqual(cells(compacted));
       expect(written).toHaveLength(records.length);
-      expect(written.map((record) => [record.path, record.fileName])).toEqual(records.map((record) => [record.path, record.fileName]));
+      // Read back as given: the name, and the verdict's whole engine (its databases digest, a failed self-test) and reuse.
+      expect(written.map((record) => [record.path, record.fileName, record.engine, record.reuseKind])).toEqual(records.map((record) => [record.path, record.fileName, record.engine, record.reuseKind]));
     }),
     { numRuns: 40 },
   );
