@@ -26,8 +26,9 @@ export function openSqliteFile(file: string, options: SqliteFileOptions): Databa
     if (isNew) for (const pragma of options.newFilePragmas ?? []) db.exec(`PRAGMA ${pragma}`);
     db.exec('PRAGMA journal_mode = WAL');
     db.exec(`PRAGMA synchronous = ${options.synchronous}`);
-    // Temporary tables (the chunks a job's files are moved through) and statement journals stay in memory:
-    // as files they cost a 20,000-file rescan about 60,000 writes. A chunk holds at most a few thousand rows.
+    // Temporary tables (the chunks a job's files are compacted through) and statement journals stay in memory,
+    // never written to a file (in files, a temporary table once cost a 20,000-file rescan about 60,000 writes).
+    // A chunk holds at most a few thousand rows.
     db.exec('PRAGMA temp_store = MEMORY');
     for (const pragma of options.pragmas ?? []) db.exec(`PRAGMA ${pragma}`);
     options.setup(db);

@@ -41,8 +41,8 @@ describe('openSqliteFile', () => {
   });
 
   it('keeps temporary tables and statement journals in memory: no temporary file is written', () => {
-    // A job's unchanged files go through a temporary table in every batch (add-unchanged.ts): in files,
-    // a 20,000-file rescan wrote about 60,000 times to SQLite's temporary files.
+    // A job's compaction goes through temporary tables in every chunk (compact-job.ts), which in files
+    // would be written to disk each time.
     const db = opened(path.join(dir, 'temp.sqlite'));
     expect(db.prepare('PRAGMA temp_store').get()).toEqual({ temp_store: 2 });
     db.exec('CREATE TEMP TABLE chunk (n INTEGER PRIMARY KEY, text TEXT)');
