@@ -6,7 +6,6 @@
 // in that thread (`path: 'engine'`, see local-engine-port.ts). Should the
 // thread itself be unavailable (a build without its entry), the service runs on
 // this thread instead, with a warning: slower, never missing.
-import { startLocalService } from '../local-service/server.ts';
 import type { RateLimitOptions } from '../local-service/auth/rate-limiter.ts';
 import { describeEngine, type EngineDescription, type EngineKind } from '../engine/select-engine.ts';
 import type { ServiceLogger } from '../local-service/logger.ts';
@@ -151,6 +150,8 @@ export function embeddedServiceStarter(options: EmbeddedServiceOptions = {}): Lo
     }
     // The same levels as from the thread: warnings and errors (info is one line per request).
     const warn = logger.warn.bind(logger);
+    // Loaded only here: on the usual path the service runs in its thread, which loads it there (a CLI scan starts sooner).
+    const { startLocalService } = await import('../local-service/server.ts');
     const service = await startLocalService({ ...serviceOptions, logger: { info() {}, warn, error: logger.error.bind(logger) } });
     const recorded = forgets ? batchedPerTurn((ids) => void service.forgetRecorded(EMBEDDED_INTEGRATION_ID, ids)) : undefined;
     const live = service.live;
