@@ -2,7 +2,8 @@
 // core, the real history file and the built-in engine: a job rescanning an unchanged tree writes no
 // `scans` row for its unchanged files (they go straight into the job's compact store), still tells
 // every file once (a `file` event each, the reused scan named), and counts them all. A touched,
-// rewritten (`touch -r`), renamed or newly hard-linked file is read again; Scan again (force) reads all.
+// rewritten (`touch -r`), renamed or newly hard-linked file is read again; Scan again (force) reads all,
+// each told with the identity of the file it read.
 import { execFileSync } from 'node:child_process';
 import { link, mkdir, rename, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -130,5 +131,7 @@ describe('the unchanged-file skip on a job’s walk', () => {
     const forced = await runJob(core, dataDir, files, true);
     expect(readPaths(forced)).toEqual(now);
     expect(forced.scansRows).toBe(now.length);
+    // Told with the identity the intake took, the file read: the recheck's memory stats nothing more here either.
+    for (const record of forced.told.values()) expect(judgedIdentity(record), record.path).toEqual(identityOf(await stat(record.path, { bigint: true })));
   }, 60_000);
 });
