@@ -9,7 +9,7 @@ import type { ScanRecord } from '../../../shared/scans/record.ts';
 import { fromStoredText, toStoredText } from '../../sqlite/stored-text.ts';
 import type { HistoryDb } from '../history-db.ts';
 import { keysetRows } from '../keyset-rows.ts';
-import { rowToRecord } from '../row-mapping.ts';
+import { fieldsToColumns, rowToRecord } from '../row-mapping.ts';
 import { COMPACT_FROM, COMPACT_ID_PREFIX, KIND_COLUMNS, RECORD_OF_COMPACT } from './compact-sql.ts';
 
 const SQL = {
@@ -103,13 +103,10 @@ function idsOnce(h: HistoryDb) {
   };
 }
 
-/** The record's values of KIND_COLUMNS, in their order, as recordToRow maps them. */
-function kindOf(record: ScanRecord): SQLInputValue[] {
-  const { engine } = record;
-  return [
-    record.origin, record.backend, record.mode, record.detailed, record.fileType, engine?.name ?? null, engine?.version ?? null, engine?.signatures?.version ?? null, engine?.signatures?.date ?? null,
-    engine?.signatureBasis ?? null, engine?.databases ?? null, engine?.detection ?? null, engine?.selfTest ?? null, record.reuseKind ?? null,
-  ];
+/** The record's values of KIND_COLUMNS, in their order, through the one record ↔ row mapping (row-mapping.ts). */
+function kindOf({ origin, backend, mode, detailed, fileType, engine, reuseKind }: ScanRecord): SQLInputValue[] {
+  const columns = fieldsToColumns({ origin, backend, mode, detailed, fileType, engine, reuseKind });
+  return KIND_COLUMNS.map((column) => columns[column] ?? null);
 }
 
 /** A stored path's folder, up to and including its last separator (`/` or `\`), and the rest: its name (as FOLDER_OF_PATH splits it). */
