@@ -82,6 +82,7 @@ function byPresetsFirst(a: Feed, b: Feed): number {
 
 /** A feed file's name in the database folder: the prefix, the feed's id, the URL's file name (its extension tells clamd the format). */
 export function feedFileName(feedId: string, urlFile: string): string {
-  const safe = urlFile.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '');
+  // Leading dots go, but never the one before the extension: a URL's `..ndb` is `.ndb`, not `ndb` (clamd loads by extension).
+  const safe = urlFile.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+(?=.*\.)/, '');
   return `${FEED_FILE_PREFIX}${feedId}--${safe}`;
 }

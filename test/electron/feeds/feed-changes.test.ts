@@ -38,7 +38,8 @@ describe('feeds on disk', () => {
         expect(new Set(ids).size).toBe(ids.length);
         expect(ids).toContain(added.feed.id);
       }),
-      { numRuns: 60 },
+      // Found by CI: a file name of dots before its extension (`..ndb`) lost the extension's dot.
+      { numRuns: 60, examples: [['http://a.aa', '%2E', 'ndb']] },
     );
   });
 
