@@ -80,6 +80,8 @@ export function scansApi(input: {
       }),
     get: (id) =>
       guard('Reading a scan', () => {
+        // Shown is on disk, as history.query sees to for lists: the writes waiting for their grouped commit go first.
+        history.flush();
         const record = typeof id === 'string' ? history.get(id) : null;
         if (!record) return err('not_found', 'There is no scan with this id.');
         return ok(input.withRecheckLink ? input.withRecheckLink(record) : record);

@@ -11,7 +11,7 @@ import { activeMs } from './job-progress.ts';
 import { wake, type JobRun } from './job-run.ts';
 import { emptyCounts, type JobRunOptions, type JobState } from './job-state.ts';
 import type { JobRequest, JobsInput } from './jobs.ts';
-import { countFinished, isSettled, runJob, type JobDeps } from './run-job.ts';
+import { letGoUnheard, runJob, type JobDeps } from './run-job.ts';
 
 /** What the jobs subsystem holds while the core runs. */
 export interface JobsContext {
@@ -96,13 +96,7 @@ export function relaunch(ctx: JobsContext, saved: JobState): void {
 /** The caller now waiting for a job it did not start (the CLI): its rows it gives up on end the wait too. */
 export function attach(ctx: JobsContext, run: JobRun, settled: JobRequest['settled']): void {
   run.settled = settled;
-  for (const id of [...run.pending]) {
-    const record = ctx.deps.history.get(id);
-    if (!record || !isSettled(run, record)) continue;
-    run.pending.delete(id);
-    countFinished(run, record);
-    ctx.deps.fileDone(run, record);
-  }
+  letGoUnheard(ctx.deps, run);
   wake(run);
 }
 

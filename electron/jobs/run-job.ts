@@ -15,7 +15,7 @@ import { walkJob, type JobWalk } from './walk-job.ts';
 export const DRAIN_MARK = 200;
 
 export interface JobDeps {
-  history: Pick<History, 'jobs' | 'get'>;
+  history: Pick<History, 'jobs' | 'get' | 'flush'>;
   pipeline: Pick<ScanPipeline, 'submit'>;
   intake: Intake;
   now: () => number;
@@ -48,11 +48,28 @@ export async function runJob(deps: JobDeps, run: JobRun, options: JobRunOptions)
       deps.emit(run, true);
     }
   }
-  // A row that finished while no one listened (before a restart's subscription) is let go here.
-  for (const id of run.pending) if (isSettled(run, deps.history.get(id))) run.pending.delete(id);
+  letGoUnheard(deps, run);
   await waitFor(run, () => run.cancelled || run.stopping || (run.pending.size === 0 && state.status === 'running'));
   if (run.stopping) return null;
   return finishJob(deps, run);
+}
+
+/**
+ * Rows of the job that ended unheard (before a restart's subscription) are counted and told here. The
+ * writes that wait for a grouped commit go first: this connection reads them already, but their events
+ * come only after the commit, and a row let go before its event would never be told (a file missing
+ * from the scan's results, seen under load: a verdict and the walk's last callback in one turn).
+ */
+export function letGoUnheard(deps: Pick<JobDeps, 'history' | 'fileDone'>, run: JobRun): void {
+  deps.history.flush();
+  for (const id of [...run.pending]) {
+    const record = deps.history.get(id);
+    if (!isSettled(run, record)) continue;
+    run.pending.delete(id);
+    if (!record) continue;
+    countFinished(run, record);
+    deps.fileDone(run, record);
+  }
 }
 
 /** A batch was written: its rows finished at intake are counted, the others awaited; then the walk waits for room. */

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openHistory, type History } from '../../../electron/history/history.ts';
 import { makeRecord } from './fixtures/records.ts';
@@ -93,6 +94,17 @@ describe('grouped commits', () => {
     expect(history.keepLast(0)).toEqual([record.id]);
     expect(history.apply(record, { status: 'completed' }, 'soon')).toBeNull();
   });
+  it('exports only what is on disk: a verdict waiting for its grouped commit is committed before it is read', async () => {
+    const records = Array.from({ length: 3 }, () => history.insert(makeRecord({ status: 'queued' })));
+    history.apply(records[1]!, { status: 'completed', safe: true }, 'soon');
+    const chunks: string[] = [];
+    const target = new Writable({ write: (chunk: Buffer, _encoding, done) => (chunks.push(chunk.toString()), done()) });
+    await history.exportJson(target, { order: 'oldest' });
+    const exported = JSON.parse(chunks.join('')) as Array<{ id: string; status: string }>;
+    expect(exported.map((row) => [row.id, row.status])).toEqual(records.map((record, i) => [record.id, i === 1 ? 'completed' : 'queued']));
+    for (const row of exported) expect(committedStatus(row.id), row.id).toBe(row.status);
+  });
+
   it('tells afterCommit callbacks once their writes are on disk, in order; at once when nothing waits', () => {
     const told: Array<[string, string | undefined]> = [];
     history.afterCommit(() => told.push(['nothing waiting', undefined]));
