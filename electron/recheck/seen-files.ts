@@ -90,6 +90,10 @@ export function createSeenFiles(input: SeenFilesInput): SeenFiles {
       const file = judgedIdentity(record) ?? (await identityNow(record.path));
       if (file === null) return null;
       const earlier = picked ?? (jobId === null ? null : input.store.find(file.dev, file.ino));
+      // Seen before as this very file under these signatures (a job's unchanged file, mostly): the sighting
+      // stands, and its scan is the one that read the file. Written again, it would only name the new row,
+      // and rewrite a page of this store per file (an unchanged 20,000-file rescan: most of its writes).
+      if (earlier && !picked && sameSighting(earlier, file, record.path, key)) return null;
       const mtimeMs = Number(BigInt(file.mtimeNs) / 1_000_000n);
       const firstSeenMs = earlier ? earlier.firstSeenMs : jobId === null ? Date.parse(record.queuedAt) : mtimeMs;
       const origin = earlier ? earlier.origin : jobId === null ? record.origin : 'job';
@@ -123,4 +127,17 @@ export function createSeenFiles(input: SeenFilesInput): SeenFiles {
       while (running) await running;
     },
   };
+}
+
+function sameSighting(earlier: SeenFile, file: SeenFile['file'], path: string, key: string): boolean {
+  const was = earlier.file;
+  return (
+    earlier.path === path &&
+    earlier.signatureKey === key &&
+    was.dev === file.dev &&
+    was.ino === file.ino &&
+    was.size === file.size &&
+    was.mtimeNs === file.mtimeNs &&
+    was.ctimeNs === file.ctimeNs
+  );
 }

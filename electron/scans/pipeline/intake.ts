@@ -140,9 +140,8 @@ function insertBatch(p: Pipeline, taken: { force: boolean; consentedTo: string |
   const add = (record: ScanRecord, finished = false, before?: IdentityBeforeScan): ScanRecord[] | null => {
     (finished ? unchanged : batch).push(record);
     if (before && !finished) befores.set(record.id, before);
-    const size = batch.length + unchanged.length;
-    if (size === 1) startedAt = p.now();
-    return size >= INSERT_BATCH || p.now() - startedAt >= INSERT_BATCH_MS ? flush() : null;
+    if (batch.length + unchanged.length === 1) startedAt = p.now();
+    return batch.length + unchanged.length / 4 >= INSERT_BATCH || p.now() - startedAt >= INSERT_BATCH_MS ? flush() : null;
   };
   return { add, flush };
 }

@@ -1,12 +1,14 @@
 // A recheck's finding for a file a scan job judged clean, after that job's clean rows moved into
 // the compact store (job_clean_files: no `scans` row left): the new scan is still linked to the
-// earlier verdict, and the link still says when that verdict was given (what was known when).
+// earlier verdict, and the link still says when that verdict was given (what was known when); an
+// unchanged rescan in between leaves that link as it was.
 // Real core, Verdict's own clamd (database A, then B by RELOAD) and the real SQLite history.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, test } from 'vitest';
 import { ownClamdFiles } from '../../../electron/engine/own-clamd/clamd-config.ts';
 import { reloadAndMark } from '../../../electron/engine/own-clamd/reload-and-mark.ts';
@@ -29,7 +31,11 @@ function value<T>(result: { ok: true; value: T } | { ok: false; error: { message
 
 
 describe.skipIf(findClamd() === null)('recheck of a compacted job file', () => {
-  test("the finding links to the job's compact row and keeps the earlier verdict's date", async (context) => {
+  test.for([
+    { rescan: false, what: "the finding links to the job's compact row and keeps the earlier verdict's date" },
+    // The unchanged rescan's rows reuse that verdict: the sighting stays the scan that read the file, written once.
+    { rescan: true, what: 'after an unchanged rescan, the finding still links to the scan that read the file' },
+  ])('$what', { timeout: 120_000 }, async ({ rescan }, context) => {
     const dataDir = fixture.dataDir();
     const dbDir = join(dataDir, 'clamav-db');
     await writeEicarDatabase(dbDir);
@@ -58,6 +64,17 @@ describe.skipIf(findClamd() === null)('recheck of a compacted job file', () => {
     const earlier = page.items.find((record) => record.path === invoice);
     expect(earlier?.id.startsWith(COMPACT_ID_PREFIX)).toBe(true);
     expect(earlier?.completedAt).toEqual(expect.any(String));
+    if (rescan) {
+      const sighting = () => sightingOf(dataDir, invoice);
+      expect(sighting()).toEqual({ record_id: earlier?.id });
+      const again = await core.jobs.start({ kind: 'custom', roots: [folder] });
+      await core.jobs.finished(again.id);
+      await core.recheck.idle();
+      await core.jobs.compacted(again.id);
+      const reused = value(await core.scans.list({ job: again.id, limit: 10 })).items.find((record) => record.path === invoice);
+      expect(reused).toMatchObject({ reuseKind: 'unchanged', safe: true });
+      expect(sighting()).toEqual({ record_id: earlier?.id });
+    }
 
     await writeFile(join(dbDir, 'database-b.hdb'), `${execFileSync('sigtool', ['--md5', invoice], { encoding: 'utf8' }).trim()}\n`);
     const keyA = (await view()).status?.engine.databases;
@@ -75,5 +92,15 @@ describe.skipIf(findClamd() === null)('recheck of a compacted job file', () => {
     const now = value(await core.scans.get(finding!.record.id));
     expect(now.recheckOf).toEqual({ id: earlier?.id, externalReferenceId: earlier?.externalReferenceId ?? null, completedAt: earlier?.completedAt });
     expect(value(await core.scans.get(earlier!.id))).toMatchObject({ safe: true, completedAt: earlier?.completedAt });
-  }, 120_000);
+  });
 });
+
+/** The recheck's memory of a file, read from the history file as another process would. */
+function sightingOf(dataDir: string, path: string): unknown {
+  const db = new DatabaseSync(join(dataDir, 'history.sqlite'), { readOnly: true });
+  try {
+    return db.prepare('SELECT record_id FROM recheck_files WHERE path = ?').get(path);
+  } finally {
+    db.close();
+  }
+}
