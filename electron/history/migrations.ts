@@ -12,6 +12,7 @@ import { ENGINE_SELF_TEST } from './engine-self-test-migration.ts';
 import { LISTED_COUNT_ENGINE } from './listed-count-engine-migration.ts';
 import { RECHECK_BY_RECORD } from './recheck-record-migration.ts';
 import { COMPACT_KINDS_WHOLE_ENGINE } from './compact-kinds-migration.ts';
+import { UNCHANGED_BY_RECORD } from './unchanged-record-migration.ts';
 import { SIGNATURE_UPDATES } from './signature-updates-migration.ts';
 import { UNCHANGED_FILES } from './unchanged-files-migration.ts';
 
@@ -341,6 +342,7 @@ export const MIGRATIONS: readonly Migration[] = [
   LISTED_COUNT_ENGINE,
   RECHECK_BY_RECORD,
   COMPACT_KINDS_WHOLE_ENGINE,
+  UNCHANGED_BY_RECORD,
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

@@ -57,21 +57,24 @@ it('renames the recheck’s rows of a chunk by their index, not by reading every
     // The recheck's memory of many files seen lately; the ids table holds a chunk's few.
     const add = db.prepare("INSERT INTO recheck_files VALUES (?, ?, '/f', 1, '1', '1', 'k', ?, 'job', 1)");
     const link = db.prepare('INSERT INTO recheck_links VALUES (?, ?, 1)');
+    const unchanged = db.prepare("INSERT INTO unchanged_files VALUES ('1', ?, 1, '1', '1', 'k', ?, '{}', 1)");
     for (let i = 0; i < 2000; i++) {
       add.run('1', String(i), `scan-${i}`);
       link.run(`later-${i}`, `scan-${i}`);
+      unchanged.run(String(i), `scan-${i}`);
     }
     db.exec('ANALYZE');
     db.exec(CREATE_IDS_TABLE);
     db.exec("INSERT INTO temp.job_compact_ids VALUES ('scan-7', 'clean:1'), ('scan-8', 'clean:2')");
     for (const sql of REPOINT_SQL) {
       const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as Array<{ detail: string }>).map((row) => row.detail);
-      expect(plan.join('\n'), sql).toMatch(/^SEARCH recheck_(files|links) USING INDEX recheck_\w+ \((record_id|rechecked_from_id)=\?\)$/m);
-      expect(plan.join('\n'), sql).not.toMatch(/SCAN recheck_/);
+      expect(plan.join('\n'), sql).toMatch(/^SEARCH (recheck_files|recheck_links|unchanged_files) USING INDEX (recheck|unchanged)_\w+ \((record_id|rechecked_from_id)=\?\)$/m);
+      expect(plan.join('\n'), sql).not.toMatch(/SCAN (recheck_|unchanged_)/);
       db.exec(sql);
     }
     expect(db.prepare("SELECT dev, ino FROM recheck_files WHERE record_id LIKE 'clean:%' ORDER BY record_id").all()).toEqual([{ dev: '1', ino: '7' }, { dev: '1', ino: '8' }]);
     expect(db.prepare("SELECT record_id FROM recheck_links WHERE rechecked_from_id LIKE 'clean:%' ORDER BY record_id").all()).toEqual([{ record_id: 'later-7' }, { record_id: 'later-8' }]);
+    expect(db.prepare("SELECT ino FROM unchanged_files WHERE record_id LIKE 'clean:%' ORDER BY record_id").all()).toEqual([{ ino: '7' }, { ino: '8' }]);
   } finally {
     db.close();
   }

@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openHistory, type History } from '../../../../electron/history/history.ts';
 import { LATEST_VERSION, migrate, MIGRATIONS, userVersion } from '../../../../electron/history/migrations.ts';
 import { verdictOf, type ScanRecord } from '../../../../shared/scans/record.ts';
+import { jobStateFor } from '../../jobs/job-kit.ts';
 import { asCompacted, cleanFile, compactAll, seedJob, storeCounts } from './fixtures.ts';
 
 let folder = '';
@@ -52,6 +53,27 @@ describe('compacting a finished job', () => {
     expect(history.get('clean:99999999')).toBeNull();
     // A job's other rows are untouched.
     for (const other of job.others) expect(history.get(other.id)).toMatchObject({ status: other.status, path: other.path });
+  });
+
+  it('renames the scans that name a moved row: a file of the job reused from another (in an earlier chunk too), and the unchanged-file memory', () => {
+    const { id: _id, ...draft } = jobStateFor({ status: 'completed', walkComplete: true, finishedAt: '2026-11-25T10:00:00.000Z' });
+    const jobId = history.jobs.insert(draft);
+    const read = Array.from({ length: 150 }, (_, i) => cleanFile(i));
+    // Same content as a file read earlier in the job: the verdict reused, naming that scan (a chunk or more before).
+    const reused = read.map((source, i) => cleanFile(150 + i, { sha256: source.sha256, reusedFromId: source.id, reuseKind: 'content' }));
+    history.insertMany([...read, ...reused], jobId);
+    const file = (i: number) => ({ dev: '9', ino: String(i), size: 1, mtimeNs: '1', ctimeNs: '1' });
+    read.forEach((source, i) => history.unchanged.remember({ file: file(i), signatureKey: 'k', recordId: source.id, verdict: { sha256: source.sha256, md5: null, sha1: null, detailed: 'clean', fileType: null, engine: null }, recordedMs: 1 }));
+    history.flush();
+
+    while (!history.jobs.compactStep(jobId, 100).done);
+    const byPath = new Map([...history.jobs.finishedRecords(jobId)].map((record) => [record.path, record]));
+    expect([...byPath.values()].every((record) => record.id.startsWith('clean:'))).toBe(true);
+    for (const [i, source] of read.entries()) {
+      const copy = byPath.get(reused[i]!.path)!;
+      expect(history.get(copy.reusedFromId!), `reused from ${source.path}`).toMatchObject({ path: source.path, sha256: source.sha256 });
+      expect(history.get(history.unchanged.find(file(i).dev, file(i).ino)!.recordId)).toMatchObject({ path: source.path });
+    }
   });
 
   it('leaves an unfinished job alone', () => {
