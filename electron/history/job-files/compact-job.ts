@@ -4,7 +4,7 @@
 // Then the pages the wide rows left are given back to the file system.
 import type { HistoryDb } from '../history-db.ts';
 import { deleteWhere, FINAL_JOB } from '../history-writes.ts';
-import { forgetJobIds, repointRecheckIds } from './compact-recheck-ids.ts';
+import { forgetJobIds, repointCompactedIds } from './compact-recheck-ids.ts';
 import { COMPACTABLE, FOLDER_OF_PATH, KIND_COLUMNS, msOf } from './compact-sql.ts';
 
 export interface CompactStep {
@@ -53,7 +53,7 @@ export function compactStep(h: HistoryDb, jobId: number, max: number): CompactSt
       const moved = Number(h.prepare(COMPACT_STEP_SQL.move).run().changes);
       if (moved !== chosen) throw new Error(`Compaction of job ${jobId} wrote ${moved} of ${chosen} rows; nothing was moved.`);
       h.compactNames.addAfter(before);
-      repointRecheckIds(h, CHUNK_TABLE, before, jobId);
+      repointCompactedIds(h, CHUNK_TABLE, before, jobId);
       deleteWhere(h, `SELECT seq FROM ${CHUNK_TABLE}`);
       h.prepare(COMPACT_STEP_SQL.clear).run();
     }

@@ -41,7 +41,7 @@ export const REUSED_FROM_SQL = `UPDATE job_clean_files SET reused_from_id = (SEL
  * chunk's rows in seq order (one INSERT … ORDER BY seq), so the k-th of each pairs up. CROSS JOIN: the
  * chunk is the outer loop (see compact-job.ts), not a scan of every `scans` id.
  */
-export function repointRecheckIds(h: HistoryDb, chunkTable: string, before: number, jobId: number): void {
+export function repointCompactedIds(h: HistoryDb, chunkTable: string, before: number, jobId: number): void {
   h.db.exec(CREATE_IDS_TABLE);
   h.db.exec(CREATE_JOB_IDS_TABLE);
   h.prepare(`DELETE FROM ${IDS_TABLE}`).run();
