@@ -33,7 +33,7 @@ export const REPOINT_SQL = [repoint('recheck_files', 'record_id'), repoint('rech
  * job's compaction renamed so far (a job's reuse by content names an earlier file of it, mostly in an earlier
  * chunk). The chunk's rows are read by id, each name found by its key.
  */
-export const REUSED_FROM_SQL = `UPDATE job_clean_files SET reused_from_id = (SELECT m.compact_id FROM ${JOB_IDS_TABLE} AS m WHERE m.scan_id = job_clean_files.reused_from_id)
+const REUSED_FROM_SQL = `UPDATE job_clean_files SET reused_from_id = (SELECT m.compact_id FROM ${JOB_IDS_TABLE} AS m WHERE m.scan_id = job_clean_files.reused_from_id)
    WHERE id > ? AND reused_from_id IN (SELECT scan_id FROM ${JOB_IDS_TABLE})`;
 
 /**

@@ -4,12 +4,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createGuard } from '../../../electron/core/core-context.ts';
 import { scansApi } from '../../../electron/core/scans-api.ts';
 import { openHistory, type History } from '../../../electron/history/history.ts';
 import { createLogger } from '../../../electron/logging/logger.ts';
+import { committedStatus } from '../history/fixtures/committed-status.ts';
 import { makeRecord } from '../history/fixtures/records.ts';
 
 let dir: string;
@@ -30,10 +30,5 @@ it('scans.get commits a waiting verdict before it shows it', async () => {
 
   const shown = await api.get(record.id);
   expect(shown).toMatchObject({ ok: true, value: { status: 'completed', safe: true } });
-  const db = new DatabaseSync(history.file, { readOnly: true });
-  try {
-    expect(db.prepare('SELECT status FROM scans WHERE id = ?').get(record.id)).toEqual({ status: 'completed' });
-  } finally {
-    db.close();
-  }
+  expect(committedStatus(history.file, record.id)).toBe('completed');
 });

@@ -5,10 +5,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openHistory, type History } from '../../../electron/history/history.ts';
+import { committedStatus as committedOf } from './fixtures/committed-status.ts';
 import { makeRecord } from './fixtures/records.ts';
 
 let dataDir: string;
@@ -26,14 +26,7 @@ afterEach(() => {
 });
 
 /** The status of a row as another connection sees it (committed data only). */
-function committedStatus(id: string): string | undefined {
-  const db = new DatabaseSync(history.file, { readOnly: true });
-  try {
-    return (db.prepare('SELECT status FROM scans WHERE id = ?').get(id) as { status: string } | undefined)?.status;
-  } finally {
-    db.close();
-  }
-}
+const committedStatus = (id: string) => committedOf(history.file, id);
 
 describe('grouped commits', () => {
   it('keeps a soon write from other connections until the next commit, and shows it on this one at once', async () => {

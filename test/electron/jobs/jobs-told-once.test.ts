@@ -4,13 +4,13 @@
 // pipeline is a script that writes and tells as the real one does (saveHeld: 'soon' writes are told
 // after their commit), so that a verdict can wait for its commit at the moment chosen.
 import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openHistory, type History } from '../../../electron/history/history.ts';
 import { createJobs, type JobRequest, type Jobs } from '../../../electron/jobs/jobs.ts';
 import { createScanEvents, type ScanEvents } from '../../../electron/scans/events.ts';
 import type { SubmitOptions } from '../../../electron/scans/pipeline/options.ts';
 import { queuedRecord, TERMINAL_STATUSES, type ScanRecord } from '../../../shared/scans/record.ts';
+import { committedStatus } from '../history/fixtures/committed-status.ts';
 import { tempDir } from '../scans/harness.ts';
 
 const FILES = 40;
@@ -51,13 +51,8 @@ function judge(record: ScanRecord, durability: 'now' | 'soon'): void {
 
 /** Whether the row's verdict is committed: read through a connection of its own, as another process would. */
 function committedDone(id: string): boolean {
-  const db = new DatabaseSync(join(dir.path, 'data', 'history.sqlite'), { readOnly: true });
-  try {
-    const row = db.prepare('SELECT status FROM scans WHERE id = ?').get(id) as { status: ScanRecord['status'] } | undefined;
-    return row !== undefined && TERMINAL_STATUSES.includes(row.status);
-  } finally {
-    db.close();
-  }
+  const status = committedStatus(join(dir.path, 'data', 'history.sqlite'), id);
+  return status !== undefined && TERMINAL_STATUSES.includes(status as ScanRecord['status']);
 }
 
 /** The jobs over a pipeline that runs `script` as the job's walk; every file told is recorded with whether it was committed then. */
