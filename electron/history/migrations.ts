@@ -13,6 +13,7 @@ import { LISTED_COUNT_ENGINE } from './listed-count-engine-migration.ts';
 import { RECHECK_BY_RECORD } from './recheck-record-migration.ts';
 import { COMPACT_KINDS_WHOLE_ENGINE } from './compact-kinds-migration.ts';
 import { UNCHANGED_BY_RECORD } from './unchanged-record-migration.ts';
+import { UNCHANGED_KINDS } from './unchanged-kinds-migration.ts';
 import { SIGNATURE_UPDATES } from './signature-updates-migration.ts';
 import { UNCHANGED_FILES } from './unchanged-files-migration.ts';
 
@@ -343,6 +344,7 @@ export const MIGRATIONS: readonly Migration[] = [
   RECHECK_BY_RECORD,
   COMPACT_KINDS_WHOLE_ENGINE,
   UNCHANGED_BY_RECORD,
+  UNCHANGED_KINDS,
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

@@ -42,6 +42,8 @@ export interface RecheckStore {
   count(sinceMs: number, key: string): number;
   /** The entry for this device and inode, or null. */
   find(dev: string, ino: string): SeenFile | null;
+  /** The entries of these files, in their order, in one snapshot (a lookup's own read lock costs more than the lookup). */
+  findMany(files: ReadonlyArray<Pick<FileIdentity, 'dev' | 'ino'>>): Array<SeenFile | null>;
   link(link: RecheckLink): void;
   /** The scan a rechecked record replaces, or null. */
   linkOf(recordId: string): RecheckLink | null;
@@ -65,8 +67,8 @@ interface Row {
 
 const COLUMNS = 'dev, ino, path, size, mtime_ns, ctime_ns, signature_key, record_id, origin, first_seen_ms';
 
-/** The store on the history's connection (migration 15 or later). */
-export function recheckStoreOn(db: DatabaseSync, write: Write): RecheckStore {
+/** The store on the history's connection (migration 15 or later); `read`: one snapshot for several reads (history-db.ts readTransaction). */
+export function recheckStoreOn(db: DatabaseSync, write: Write, read: Write = (fn) => fn()): RecheckStore {
   const upsert = db.prepare(
     `INSERT INTO recheck_files (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (dev, ino) DO UPDATE SET path = excluded.path, size = excluded.size, mtime_ns = excluded.mtime_ns,
@@ -84,6 +86,10 @@ export function recheckStoreOn(db: DatabaseSync, write: Write): RecheckStore {
   const one = db.prepare(`SELECT ${COLUMNS} FROM recheck_files WHERE dev = ? AND ino = ?`);
   const addLink = db.prepare('INSERT OR REPLACE INTO recheck_links (record_id, rechecked_from_id, first_seen_ms) VALUES (?, ?, ?)');
   const getLink = db.prepare('SELECT record_id, rechecked_from_id, first_seen_ms FROM recheck_links WHERE record_id = ?');
+  const find = (dev: string, ino: string): SeenFile | null => {
+    const row = one.get(dev, ino) as Row | undefined;
+    return row ? seenOf(row) : null;
+  };
   return {
     remember(files) {
       if (files.length === 0) return;
@@ -101,10 +107,8 @@ export function recheckStoreOn(db: DatabaseSync, write: Write): RecheckStore {
       return rows.map(seenOf);
     },
     count: (sinceMs, key) => Number((counter.get(Math.floor(sinceMs), key) as { n: number }).n),
-    find(dev, ino) {
-      const row = one.get(dev, ino) as Row | undefined;
-      return row ? seenOf(row) : null;
-    },
+    find,
+    findMany: (files) => read(() => files.map(({ dev, ino }) => find(dev, ino))),
     link: (link) => void write(() => addLink.run(link.recordId, link.recheckedFromId, Math.floor(link.firstSeenMs))),
     linkOf(recordId) {
       const row = getLink.get(recordId) as { record_id: string; rechecked_from_id: string; first_seen_ms: number } | undefined;

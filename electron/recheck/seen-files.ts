@@ -23,7 +23,7 @@ export interface RecheckFinding {
 }
 
 export interface SeenFilesInput {
-  store: Pick<RecheckStore, 'remember' | 'forget' | 'find' | 'link'>;
+  store: Pick<RecheckStore, 'remember' | 'forget' | 'find' | 'findMany' | 'link'>;
   /** The window's start now (ms): a file first seen before it is never selected, so it is not remembered (null: the recheck is off). */
   windowStart: () => number | null;
   /** The files a running recheck job handed over, by job id and path (recheck-walk.ts). */
@@ -63,9 +63,10 @@ export function createSeenFiles(input: SeenFilesInput): SeenFiles {
       const batch = queue;
       queue = [];
       const clean: SeenFile[] = [];
+      const known = sightingsOf(batch);
       for (const record of batch) {
         try {
-          const seen = await learn(record);
+          const seen = await learn(record, known);
           if (seen) clean.push(seen);
         } catch (error) {
           input.onError(error);
@@ -79,7 +80,22 @@ export function createSeenFiles(input: SeenFilesInput): SeenFiles {
     }
   };
 
-  async function learn(record: ScanRecord): Promise<SeenFile | null> {
+  /** The sightings of a batch's clean job files whose identity is known, read in one go (learn reads any other itself). */
+  function sightingsOf(batch: readonly ScanRecord[]): Map<string, SeenFile | null> {
+    const known = new Map<string, SeenFile | null>();
+    const files = batch.flatMap((record) => {
+      const file = record.jobId !== undefined && verdictOf(record) === 'safe' && !input.selected.get(record.jobId)?.has(record.path) ? judgedIdentity(record) : null;
+      return file ? [file] : [];
+    });
+    try {
+      input.store.findMany(files).forEach((seen, i) => known.set(`${files[i]!.dev}:${files[i]!.ino}`, seen));
+    } catch (error) {
+      input.onError(error);
+    }
+    return known;
+  }
+
+  async function learn(record: ScanRecord, known: ReadonlyMap<string, SeenFile | null>): Promise<SeenFile | null> {
     const jobId = record.jobId ?? null;
     const picked = jobId === null ? undefined : input.selected.get(jobId)?.get(record.path);
     const verdict = verdictOf(record);
@@ -89,7 +105,8 @@ export function createSeenFiles(input: SeenFilesInput): SeenFiles {
       // The file its verdict judged, when the pipeline knew it (judged.ts); else as it stands now. A later change makes it differ, and then it is not rechecked as this file.
       const file = judgedIdentity(record) ?? (await identityNow(record.path));
       if (file === null) return null;
-      const earlier = picked ?? (jobId === null ? null : input.store.find(file.dev, file.ino));
+      const seenKey = `${file.dev}:${file.ino}`;
+      const earlier = picked ?? (jobId === null ? null : known.has(seenKey) ? known.get(seenKey)! : input.store.find(file.dev, file.ino));
       // Seen before as this very file under these signatures (a job's unchanged file, mostly): the sighting
       // stands, and its scan is the one that read the file. Written again, it would only name the new row,
       // and rewrite a page of this store per file (an unchanged 20,000-file rescan: most of its writes).

@@ -3,7 +3,8 @@
 // there and then: its clean verdict goes straight into the job's compact store (intake.ts writes
 // it with the batch), with no `scans` row and no turn in the pipeline. Every other file goes the
 // normal way (where reuseUnchanged still skips one that becomes known as unchanged later).
-// The stats run a few at a time (async: never on the main thread's clock), the walk's order kept.
+// The stats run a few at a time (async: never on the main thread's clock), the walk's order kept, and
+// the memory is read for a batch of files at once.
 import { stat } from 'node:fs/promises';
 import { signatureKey } from '../../../shared/engine/verdict-reuse.ts';
 import type { ScanRecord } from '../../../shared/scans/record.ts';
@@ -12,7 +13,7 @@ import { fsPath } from '../../file-names/fs-path.ts';
 import type { Pipeline } from './context.ts';
 import { tellJudged } from './judged.ts';
 import { engineForReuse } from './reuse.ts';
-import type { FileIdentity } from '../../history/history.ts';
+import type { FileIdentity, UnchangedEntry } from '../../history/history.ts';
 import { engineOnceLoaded, identityOf, matchingEntry, RACY_WINDOW_MS, unchangedVerdict, type IdentityBeforeScan } from './unchanged.ts';
 
 /** Files looked at ahead of the one the walk hands on (their stats in flight together). */
@@ -52,14 +53,34 @@ export function unchangedWalk(p: Pipeline, jobId: number | undefined, force: boo
     void key.then(() => keys.set(label, { key, atMs: p.now() }));
     return key;
   };
-  const queue: Array<{ record: ScanRecord; look: Promise<ScanRecord | null>; before: IdentityBeforeScan | undefined }> = [];
+  // A record whose identity the intake took is looked up with the others of its batch, in one snapshot (findMany).
+  type Item = { record: ScanRecord; look: Promise<ScanRecord | null> | null; before: IdentityBeforeScan | undefined };
+  const queue: Item[] = [];
+  let unlooked: Item[] = [];
+  const lookBatch = () => {
+    const items = unlooked;
+    unlooked = [];
+    let entries: Array<UnchangedEntry | null>;
+    try {
+      entries = p.history.unchanged!.findMany(items.map((item) => item.before!.file));
+    } catch {
+      // Not looked up: each goes the normal way (read), as one whose look failed.
+      entries = items.map(() => null);
+    }
+    items.forEach((item, i) => (item.look = lookAt(p, item.record, keyFor, item.before, entries[i]!).catch(() => null)));
+  };
   const settle = async (): Promise<Looked> => {
+    if (queue[0]!.look === null) lookBatch();
     const { record, look, before } = queue.shift()!;
     return { record, unchanged: await look, before };
   };
   return {
     async push(record, candidate, before) {
-      queue.push({ record, look: candidate ? lookAt(p, record, keyFor, before).catch(() => null) : Promise.resolve(null), before });
+      const item: Item = { record, look: candidate ? null : Promise.resolve(null), before };
+      queue.push(item);
+      if (candidate && before) unlooked.push(item);
+      else if (candidate) item.look = lookAt(p, record, keyFor, before).catch(() => null);
+      if (unlooked.length >= LOOKAHEAD) lookBatch();
       const done: Looked[] = [];
       while (queue.length > LOOKAHEAD) done.push(await settle());
       return done;
@@ -72,8 +93,17 @@ export function unchangedWalk(p: Pipeline, jobId: number | undefined, force: boo
   };
 }
 
-/** The record finished with its entry's verdict when its file is unchanged since; else null. */
-async function lookAt(p: Pipeline, record: ScanRecord, keyFor: (label: string) => Promise<string | null>, before: IdentityBeforeScan | undefined): Promise<ScanRecord | null> {
+/**
+ * The record finished with its entry's verdict when its file is unchanged since; else null. `found`: the
+ * file's entry when looked up with others (undefined: looked up here, after a stat if need be).
+ */
+async function lookAt(
+  p: Pipeline,
+  record: ScanRecord,
+  keyFor: (label: string) => Promise<string | null>,
+  before: IdentityBeforeScan | undefined,
+  found?: UnchangedEntry | null,
+): Promise<ScanRecord | null> {
   const route = { path: record.path, origin: record.origin };
   const availability = p.options.service(route);
   // A paused or missing service, or one that is not the engine on this machine: the normal way says why.
@@ -81,7 +111,7 @@ async function lookAt(p: Pipeline, record: ScanRecord, keyFor: (label: string) =
   // The intake's fstat when it took one (the same facts, in full); else a stat now.
   const { file, atMs } = before ?? (await identityNow(p, record.path));
   if (file === null) return null;
-  const entry = matchingEntry(p, file, atMs);
+  const entry = matchingEntry(p, file, atMs, found);
   if (!entry) return null;
   // Changed this close to now: its times may not tell a write in the same tick (git's racy timestamps).
   const racyFrom = BigInt(Math.floor(atMs - RACY_WINDOW_MS)) * 1_000_000n;

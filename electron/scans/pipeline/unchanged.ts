@@ -145,9 +145,9 @@ function delay(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** The file's entry when it is the same file (dev, ino, size, times) and recent enough to reuse; else null. */
-export function matchingEntry(p: Pipeline, file: FileIdentity, atMs: number): UnchangedEntry | null {
-  const found = p.history.unchanged?.find(file.dev, file.ino);
+/** The file's entry when it is the same file (dev, ino, size, times) and recent enough to reuse; else null. `known`: its entry, already read. */
+export function matchingEntry(p: Pipeline, file: FileIdentity, atMs: number, known?: UnchangedEntry | null): UnchangedEntry | null {
+  const found = known === undefined ? p.history.unchanged?.find(file.dev, file.ino) : known;
   return found && sameIdentity(found.file, file) && found.recordedMs >= atMs - p.options.settings().reuseVerdictDays * 86_400_000 ? found : null;
 }
 

@@ -57,7 +57,7 @@ it('renames the recheck’s rows of a chunk by their index, not by reading every
     // The recheck's memory of many files seen lately; the ids table holds a chunk's few.
     const add = db.prepare("INSERT INTO recheck_files VALUES (?, ?, '/f', 1, '1', '1', 'k', ?, 'job', 1)");
     const link = db.prepare('INSERT INTO recheck_links VALUES (?, ?, 1)');
-    const unchanged = db.prepare("INSERT INTO unchanged_files VALUES ('1', ?, 1, '1', '1', 'k', ?, '{}', 1)");
+    const unchanged = db.prepare("INSERT INTO unchanged_files VALUES ('1', ?, 1, '1', '1', 1, ?, NULL, NULL, NULL, 1)");
     for (let i = 0; i < 2000; i++) {
       add.run('1', String(i), `scan-${i}`);
       link.run(`later-${i}`, `scan-${i}`);
