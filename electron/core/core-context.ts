@@ -23,6 +23,10 @@ export interface CoreTuning {
   historyCacheKib?: number;
   /** Checkpoint the history's WAL on a thread of its own (default true, for the window's sake; the CLI checkpoints in its commits: one V8 isolate less). */
   walCheckpointThread?: boolean;
+  /** Without the thread: the WAL's pages before a commit checkpoints it (default SQLite's 1,000). */
+  walAutocheckpointPages?: number;
+  /** Longest a grouped history write waits for its commit (default history.ts's 50 ms). */
+  historyCommitWindowMs?: number;
   concurrency?: number;
   maxProcessing?: number;
   retryBaseMs?: number;

@@ -20,6 +20,8 @@ export async function setupHistory(ctx: CoreContext): Promise<{ history: History
     // The app's core thread answers the window: copying the WAL into the file is done beside it (the CLI's: in its commits).
     checkpointThread: ctx.tuning.walCheckpointThread !== false,
     ...(ctx.tuning.historyCacheKib !== undefined ? { cacheKib: ctx.tuning.historyCacheKib } : {}),
+    ...(ctx.tuning.walAutocheckpointPages !== undefined ? { walAutocheckpointPages: ctx.tuning.walAutocheckpointPages } : {}),
+    ...(ctx.tuning.historyCommitWindowMs !== undefined ? { commitWindowMs: ctx.tuning.historyCommitWindowMs } : {}),
     // Grouped writes lost this way are redone at the next start (recovery looks the scans up). Their files
     // never hear of a verdict now, so the run cannot end by itself: the failure goes to the process's
     // handlers, as the pipeline's storage failures do (the CLI: a full disk's line and exit 2; the app: logged).
