@@ -74,8 +74,11 @@ function killPlan(random: () => number): string[] {
   return [...round(), ...round()];
 }
 
+// Eleven or more child runs of a core: about 25 s alone, and a loaded machine must not fail it for taking longer.
+const WHOLE_TEST_MS = 180_000;
+
 describe('SIGKILL at random points during a batch', () => {
-  it('ends with one scan and one completed row per file, sound databases and intact settings', async () => {
+  it('ends with one scan and one completed row per file, sound databases and intact settings', { timeout: WHOLE_TEST_MS }, async () => {
     const syncDir = join(dir.path, 'files-sync');
     const asyncDir = join(dir.path, 'files-async');
     await mkdir(syncDir);
