@@ -5,6 +5,11 @@
 // a job's compact store (job_file_kinds); an entry keeps its identity, kind, scan and digests.
 import type { Migration } from './migrations.ts';
 
+// Of an old entry (alias o): a field of its verdict, a digest as a BLOB, its kind as JSON (the engine an object, or null).
+const field = (name: string) => `json_extract(o.verdict_json, '$.${name}')`;
+const digest = (name: string) => `unhex(${field(name)})`;
+const KIND_JSON = `json_object('detailed', ${field('detailed')}, 'fileType', ${field('fileType')}, 'engine', json(coalesce(${field('engine')}, 'null')))`;
+
 export const UNCHANGED_KINDS: Migration = {
   version: 24,
   description: "the unchanged-file skip's memory keeps what files share (signatures, engine, detail, file type) once, as kinds",
@@ -12,6 +17,7 @@ export const UNCHANGED_KINDS: Migration = {
     // AUTOINCREMENT: a kind's id is never given to another kind, so an id a connection has cached
     // names the same kind for as long as it exists (an entry naming a pruned kind is not found).
     // sha256, md5, sha1: lowercase hex as BLOBs (unhex); a digest that is not is dropped with its entry.
+    // No temporary copy of the old entries (temp_store is memory: a large history's would be tens of MB).
     db.exec(`
       CREATE TABLE unchanged_kinds (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -33,18 +39,14 @@ export const UNCHANGED_KINDS: Migration = {
         recorded_ms INTEGER NOT NULL,
         PRIMARY KEY (dev, ino)
       ) WITHOUT ROWID;
-      CREATE TEMP TABLE old_verdicts AS
-        SELECT dev, ino, size, mtime_ns, ctime_ns, signature_key, record_id, recorded_ms,
-          json_object('detailed', json_extract(verdict_json, '$.detailed'), 'fileType', json_extract(verdict_json, '$.fileType'),
-            'engine', json(coalesce(json_extract(verdict_json, '$.engine'), 'null'))) AS kind_json,
-          json_extract(verdict_json, '$.sha256') AS sha256, json_extract(verdict_json, '$.md5') AS md5, json_extract(verdict_json, '$.sha1') AS sha1
-        FROM unchanged_files WHERE json_valid(verdict_json);
-      INSERT OR IGNORE INTO unchanged_kinds (signature_key, verdict_json) SELECT DISTINCT signature_key, kind_json FROM old_verdicts;
+      INSERT OR IGNORE INTO unchanged_kinds (signature_key, verdict_json)
+        SELECT DISTINCT o.signature_key, ${KIND_JSON} FROM unchanged_files AS o WHERE json_valid(o.verdict_json);
       INSERT INTO unchanged_entries
-        SELECT o.dev, o.ino, o.size, o.mtime_ns, o.ctime_ns, k.id, o.record_id, unhex(o.sha256), unhex(o.md5), unhex(o.sha1), o.recorded_ms
-        FROM old_verdicts AS o JOIN unchanged_kinds AS k ON k.signature_key = o.signature_key AND k.verdict_json = o.kind_json
-        WHERE (o.sha256 IS NULL OR unhex(o.sha256) IS NOT NULL) AND (o.md5 IS NULL OR unhex(o.md5) IS NOT NULL) AND (o.sha1 IS NULL OR unhex(o.sha1) IS NOT NULL);
-      DROP TABLE old_verdicts;
+        SELECT o.dev, o.ino, o.size, o.mtime_ns, o.ctime_ns,
+          (SELECT k.id FROM unchanged_kinds AS k WHERE k.signature_key = o.signature_key AND k.verdict_json = ${KIND_JSON}),
+          o.record_id, ${digest('sha256')}, ${digest('md5')}, ${digest('sha1')}, o.recorded_ms
+        FROM unchanged_files AS o
+        WHERE json_valid(o.verdict_json) AND ${(['sha256', 'md5', 'sha1'] as const).map((name) => `(${field(name)} IS NULL OR ${digest(name)} IS NOT NULL)`).join(' AND ')};
       DROP TABLE unchanged_files;
       ALTER TABLE unchanged_entries RENAME TO unchanged_files;
       CREATE INDEX unchanged_files_by_record ON unchanged_files (record_id);
