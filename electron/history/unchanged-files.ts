@@ -4,6 +4,7 @@
 // kind, read and parsed once per connection and kind.
 import { z } from 'zod';
 import { engineIdentitySchema } from '../../shared/service-contract/scan.ts';
+import { blobOf, hexOf, lowerHex } from './digest-blobs.ts';
 import type { HistoryDb } from './history-db.ts';
 
 /** What stat tells about a file, in full (`fs.stat(path, { bigint: true })`), as decimal text. */
@@ -95,7 +96,6 @@ function kindById(h: HistoryDb, id: number): { signatureKey: string; kind: Kind 
 }
 
 const HEX = { sha256: 64, md5: 32, sha1: 40 } as const;
-const lowerHex = (value: string | null, chars: number) => value === null || (value.length === chars && /^[0-9a-f]+$/.test(value));
 
 /**
  * Writes (or replaces) the file's entry; the caller decides when it commits (with the verdict's row).
@@ -125,9 +125,6 @@ function kindId(h: HistoryDb, { signatureKey, verdict }: UnchangedEntry): number
   }
   return id;
 }
-
-const blobOf = (hex: string | null): Uint8Array | null => (hex === null ? null : Buffer.from(hex, 'hex'));
-const hexOf = (blob: Uint8Array | null): string | null => (blob === null ? null : Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength).toString('hex'));
 
 /** "Clear history": the rows the entries name are gone, so are the entries (and their kinds). */
 export function forgetUnchanged(h: HistoryDb): void {

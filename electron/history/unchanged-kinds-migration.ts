@@ -8,7 +8,9 @@ import type { Migration } from './migrations.ts';
 // Of an old entry (alias o): a field of its verdict, a digest as a BLOB, its kind as JSON (the engine an object, or null).
 const field = (name: string) => `json_extract(o.verdict_json, '$.${name}')`;
 const digest = (name: string) => `unhex(${field(name)})`;
-const KIND_JSON = `json_object('detailed', ${field('detailed')}, 'fileType', ${field('fileType')}, 'engine', json(coalesce(${field('engine')}, 'null')))`;
+// `->` gives the engine as JSON whatever it holds (json_extract gives a string's bare text, which json() refuses:
+// one odd entry would stop the migration, and the history with it); a kind zod refuses is simply never found.
+const KIND_JSON = `json_object('detailed', ${field('detailed')}, 'fileType', ${field('fileType')}, 'engine', json(coalesce(o.verdict_json -> '$.engine', 'null')))`;
 
 export const UNCHANGED_KINDS: Migration = {
   version: 24,

@@ -7,6 +7,7 @@
 import type { SQLInputValue } from 'node:sqlite';
 import type { ScanRecord } from '../../../shared/scans/record.ts';
 import { fromStoredText, toStoredText } from '../../sqlite/stored-text.ts';
+import { blobOf, lowerHex } from '../digest-blobs.ts';
 import type { HistoryDb } from '../history-db.ts';
 import { keysetRows } from '../keyset-rows.ts';
 import { fieldsToColumns, rowToRecord } from '../row-mapping.ts';
@@ -21,7 +22,6 @@ const SQL = {
     VALUES (${Array.from({ length: 14 }, () => '?').join(', ')})`,
 };
 
-const lowerHex = (value: string | null, chars: number) => value === null || (value.length === chars && /^[0-9a-f]+$/.test(value));
 /** The last time that round-tripped: a batch's files share a few (parsing every one cost a 20,000-file rescan 75 ms). */
 let roundTripped = '';
 const roundTrips = (iso: string | null) => {
@@ -115,8 +115,6 @@ function splitStoredPath(path: string): { folder: string; name: string } {
   return { folder: path.slice(0, end), name: path.slice(end) };
 }
 
-/** Lowercase hex as the BLOB unhex() gives (fitsCompactStore has checked it). */
-const blobOf = (hex: string | null): Uint8Array | null => (hex === null ? null : Buffer.from(hex, 'hex'));
 /** Milliseconds from queuedMs to an ISO time that round-trips (fitsCompactStore has checked it); null stays null. */
 const sinceMs = (iso: string | null, queuedMs: number): number | null => (iso === null ? null : Date.parse(iso) - queuedMs);
 
