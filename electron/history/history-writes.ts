@@ -81,6 +81,11 @@ export function applyPatch(h: HistoryDb, record: ScanRecord, patch: ScanRecordPa
   values.push(record.id);
   const { changes } = h.prepare(sql).run(...values);
   if (Number(changes) === 0) return null;
+  return patchedRecord(record, patch);
+}
+
+/** The record with the patch's fields that are set (undefined leaves a field as it was). */
+export function patchedRecord(record: ScanRecord, patch: ScanRecordPatch): ScanRecord {
   const next: Record<string, unknown> = { ...record };
   for (const field in patch) {
     const value = patch[field as keyof ScanRecordPatch];

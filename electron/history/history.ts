@@ -15,9 +15,10 @@ import { countSafeByBuiltin, markRescanRequested, safeByBuiltinPaths } from './h
 import { historyJobs, type HistoryJobs } from './history-jobs.ts';
 import { counts, findReusable, listPending, queryPage, recordById, recordByReference, withDisposition, withFindingName } from './history-reads.ts';
 import type { HistoryDb } from './history-db.ts';
-import { applyPatch, clearFinished, deleteOlderThan, insertRecords, keepLast, updateRecord } from './history-writes.ts';
+import { clearFinished, deleteOlderThan, insertRecords, keepLast, updateRecord } from './history-writes.ts';
 import { migrate } from './migrations.ts';
 import { openCompactNames } from './job-files/compact-names.ts';
+import { applyOrFinishClean } from './job-files/finish-clean.ts';
 import { openNameIndex } from './name-index.ts';
 import { historyOverview, type OverviewWindow } from './overview-queries.ts';
 import { signatureUpdatesOn, type SignatureUpdates } from './signature-updates.ts';
@@ -98,7 +99,8 @@ export interface History {
    * Changes a record the caller holds (as it was last read or written) with a patch the
    * caller built itself (not from outside: it is not validated again), without reading the
    * row back. 'soon': committed with the next commit, within the commit window (a crash may
-   * lose it). Returns the record as it is now, or null if there is none with this id.
+   * lose it). Returns the record as it is now, or null if there is none with this id. A job's clean
+   * verdict moves into its compact store: the record returned has its compact id (`clean:N`).
    */
   apply(record: ScanRecord, patch: ScanRecordPatch, durability: Durability): ScanRecord | null;
   /** Commits the writes that wait ('soon') now. */
@@ -229,7 +231,7 @@ function createHistory(db: DatabaseSync, file: string, warning: string | null, o
       quarantine: quarantineJudgementsOn(db, write),
     },
     update: (id, patch) => write(() => updateRecord(h, id, patch)),
-    apply: (record, patch, durability) => (durability === 'now' ? write : group.soon)(() => applyPatch(h, record, patch)),
+    apply: (record, patch, durability) => (durability === 'now' ? write : group.soon)(() => applyOrFinishClean(h, record, patch)),
     flush: () => group.flush(),
     committed: () => group.committed(),
     afterCommit: (fn) => group.afterCommit(fn),

@@ -120,9 +120,11 @@ export function createJobs(input: JobsInput): Jobs {
 
   const unsubscribe = input.events.subscribe((event) => {
     if (event.type !== 'record') return;
+    // A clean file that moved into the compact store is told under its new id, with the one it waited under.
+    const id = event.was ?? event.record.id;
     for (const run of runs.values()) {
-      if (!run.pending.has(event.record.id) || !isSettled(run, event.record)) continue;
-      run.pending.delete(event.record.id);
+      if (!run.pending.has(id) || !isSettled(run, event.record)) continue;
+      run.pending.delete(id);
       countFinished(run, event.record);
       fileDone(run, event.record);
       emit(run, false);

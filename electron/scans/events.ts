@@ -5,7 +5,8 @@ import type { QueueCounts, ScanEvent, ScanRecord, UploadProgress } from '../../s
 
 export interface ScanEvents {
   subscribe(listener: (event: ScanEvent) => void): () => void;
-  record(record: ScanRecord): void;
+  /** `was`: the id the record had until now (history.ts apply: a job's clean verdict gets its compact id). */
+  record(record: ScanRecord, was?: string): void;
   progress(progress: UploadProgress): void;
   /** Records left the history (retention, "clear history"). */
   removed(ids: readonly string[]): void;
@@ -53,11 +54,12 @@ export function createScanEvents(options: {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    record(record) {
+    record(record, was) {
       if (closed) return;
       // The last progress of a scan is always sent, so drop its throttle state when it moves on.
       if (record.status !== 'uploading') lastProgressAt.delete(record.id);
-      emit({ type: 'record', record });
+      if (was !== undefined) lastProgressAt.delete(was);
+      emit(was === undefined ? { type: 'record', record } : { type: 'record', record, was });
     },
     progress(progress) {
       if (closed) return;

@@ -221,7 +221,8 @@ export interface QueueCounts {
 }
 
 export type ScanEvent =
-  | { type: 'record'; record: ScanRecord }
+  /** `was`: the id the record had until this event (a job's clean file moved into its compact store). */
+  | { type: 'record'; record: ScanRecord; was?: string }
   | { type: 'progress'; progress: UploadProgress }
   | { type: 'counts'; counts: QueueCounts }
   | { type: 'removed'; ids: string[] };

@@ -16,7 +16,7 @@ import { COMPACT_FROM, COMPACT_ID_PREFIX, KIND_COLUMNS, RECORD_OF_COMPACT } from
 const SQL = {
   kind: `SELECT min(id) AS id FROM job_file_kinds WHERE ${KIND_COLUMNS.map((column) => `${column} IS ?`).join(' AND ')}`,
   addKind: `INSERT INTO job_file_kinds (${KIND_COLUMNS.join(', ')}) VALUES (${KIND_COLUMNS.map(() => '?').join(', ')})`,
-  addFolder: 'INSERT OR IGNORE INTO job_folders (path) VALUES (?)',
+  addFolder: 'INSERT INTO job_folders (path) VALUES (?)',
   folder: 'SELECT id FROM job_folders WHERE path = ?',
   add: `INSERT INTO job_clean_files (job_id, folder_id, name, file_name, size, sha256, md5, sha1, kind_id, queued_ms, submitted_ms, completed_ms, duration_ms, reused_from_id)
     VALUES (${Array.from({ length: 14 }, () => '?').join(', ')})`,
@@ -58,7 +58,8 @@ export function addUnchangedFiles(h: HistoryDb, records: readonly ScanRecord[]):
   return h.transaction(() => {
     const ids = idsOnce(h);
     const add = h.prepare(SQL.add);
-    const before = Number((h.prepare('SELECT coalesce(max(id), 0) AS id FROM job_clean_files').get() as { id: number }).id);
+    // AUTOINCREMENT: one transaction's rows take consecutive ids above every earlier one, so the first tells where they start.
+    let before = -1;
     const stored = records.map((record) => {
       if (record.jobId === undefined || !fitsCompactStore(record)) throw new Error('Only a job’s clean verdict goes to its compact store.');
       const { folder, name } = splitStoredPath(toStoredText(record.path));
@@ -69,7 +70,9 @@ export function addUnchangedFiles(h: HistoryDb, records: readonly ScanRecord[]):
         blobOf(record.sha256), blobOf(record.md5), blobOf(record.sha1), ids.kind(kindOf(record)),
         queuedMs, sinceMs(record.submittedAt, queuedMs), sinceMs(record.completedAt, queuedMs), record.durationMs, record.reusedFromId,
       ).lastInsertRowid;
-      return { ...record, id: `${COMPACT_ID_PREFIX}${id}`, externalReferenceId: `${COMPACT_ID_PREFIX}${id}` };
+      if (before < 0) before = Number(id) - 1;
+      // As it reads back: the compact store keeps no service scan id (the service may forget the scan).
+      return { ...record, id: `${COMPACT_ID_PREFIX}${id}`, externalReferenceId: `${COMPACT_ID_PREFIX}${id}`, serviceScanId: null };
     });
     h.compactNames.addAfter(before);
     return stored;
@@ -84,8 +87,9 @@ function idsOnce(h: HistoryDb) {
     folder(path: string): number {
       let id = folders.get(path);
       if (id === undefined) {
-        h.prepare(SQL.addFolder).run(path);
-        id = Number((h.prepare(SQL.folder).get(path) as { id: number }).id);
+        // Looked up first: a job's folder is mostly there already (one statement, not two).
+        const found = h.prepare(SQL.folder).get(path) as { id: number } | undefined;
+        id = Number(found ? found.id : h.prepare(SQL.addFolder).run(path).lastInsertRowid);
         folders.set(path, id);
       }
       return id;

@@ -54,7 +54,7 @@ export function save(p: Pipeline, id: string, patch: ScanRecordPatch): ScanRecor
 export function saveHeld(p: Pipeline, record: ScanRecord, patch: ScanRecordPatch, durability: 'now' | 'soon'): ScanRecord | null {
   const saved = p.history.apply(record, patch, durability);
   const tell = () => {
-    if (saved) p.events.record(saved);
+    if (saved) p.events.record(saved, saved.id === record.id ? undefined : record.id);
     p.events.countsChanged();
   };
   if (durability === 'now') tell();

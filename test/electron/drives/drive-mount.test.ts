@@ -178,7 +178,10 @@ describe.skipIf(!canMount || findClamdBinary() === null)('removable drives', () 
 
     const records = new Map<string, ScanRecord>();
     core.onEvent((event) => {
-      if (event.type === 'record' && event.record.jobId !== undefined) records.set(event.record.id, event.record);
+      if (event.type !== 'record' || event.record.jobId === undefined) return;
+      // A clean file moved into the job's compact store is told under its new id, with the one it had.
+      if (event.was !== undefined) records.delete(event.was);
+      records.set(event.record.id, event.record);
     });
     let removed: Promise<void> | null = null;
     core.jobs.onEvent((event) => {

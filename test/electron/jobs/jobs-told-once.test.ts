@@ -42,11 +42,15 @@ function rowsFor(jobId: number): ScanRecord[] {
   }));
 }
 
-/** A verdict written as the pipeline writes it: 'now' is told at once, 'soon' once committed. */
+/**
+ * A verdict written as the pipeline writes it (saveHeld): 'now' is told at once, 'soon' once committed. A clean
+ * verdict moves the file into the job's compact store: told under its new id, with the one it had.
+ */
 function judge(record: ScanRecord, durability: 'now' | 'soon'): void {
   const saved = history.apply(record, { status: 'completed', safe: true, pendingReason: null, completedAt: new Date().toISOString() }, durability);
-  if (durability === 'now') events.record(saved!);
-  else history.afterCommit(() => events.record(saved!));
+  const tell = () => events.record(saved!, saved!.id === record.id ? undefined : record.id);
+  if (durability === 'now') tell();
+  else history.afterCommit(tell);
 }
 
 /** Whether the row's verdict is committed: read through a connection of its own, as another process would. */
@@ -57,7 +61,7 @@ function committedDone(id: string): boolean {
 
 /** The jobs over a pipeline that runs `script` as the job's walk; every file told is recorded with whether it was committed then. */
 function startJobs(script: (options: SubmitOptions, rows: ScanRecord[]) => Promise<void>) {
-  const told: Array<{ id: string; committed: boolean }> = [];
+  const told: Array<{ path: string; committed: boolean }> = [];
   jobs = createJobs({
     history,
     events,
@@ -76,18 +80,18 @@ function startJobs(script: (options: SubmitOptions, rows: ScanRecord[]) => Promi
     },
   });
   jobs.onEvent((event) => {
-    if (event.type === 'file') told.push({ id: event.record.id, committed: committedDone(event.record.id) });
+    if (event.type === 'file') told.push({ path: event.record.path, committed: committedDone(event.record.id) });
   });
   return told;
 }
 
 const request: JobRequest = { kind: 'custom', roots: ['/tree'], origin: 'cli' };
 
-function expectEachToldOnceCommitted(told: ReadonlyArray<{ id: string; committed: boolean }>): void {
-  const ids = told.map((entry) => entry.id);
-  expect(ids.length - new Set(ids).size, 'files told twice').toBe(0);
-  expect(new Set(ids)).toEqual(new Set(rowsFor(1).map((row) => row.id)));
-  expect(told.filter((entry) => !entry.committed).map((entry) => entry.id), 'told before committed').toEqual([]);
+function expectEachToldOnceCommitted(told: ReadonlyArray<{ path: string; committed: boolean }>): void {
+  const paths = told.map((entry) => entry.path);
+  expect(paths.length - new Set(paths).size, 'files told twice').toBe(0);
+  expect(new Set(paths)).toEqual(new Set(rowsFor(1).map((row) => row.path)));
+  expect(told.filter((entry) => !entry.committed).map((entry) => entry.path), 'told before committed').toEqual([]);
 }
 
 describe("a job's files are told once, after their commit", () => {

@@ -5,7 +5,7 @@
 // Real core, Verdict's own clamd (database A, then B by RELOAD) and the real SQLite history.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -64,6 +64,8 @@ describe.skipIf(findClamd() === null)('recheck of a compacted job file', () => {
     const earlier = page.items.find((record) => record.path === invoice);
     expect(earlier?.id.startsWith(COMPACT_ID_PREFIX)).toBe(true);
     expect(earlier?.completedAt).toEqual(expect.any(String));
+    // The memories name the file's scan by the id it has now (its verdict moved it into the compact store).
+    expect(unchangedEntryOf(dataDir, invoice)).toEqual({ record_id: earlier?.id });
     if (rescan) {
       const sighting = () => sightingOf(dataDir, invoice);
       expect(sighting()).toEqual({ record_id: earlier?.id });
@@ -94,6 +96,17 @@ describe.skipIf(findClamd() === null)('recheck of a compacted job file', () => {
     expect(value(await core.scans.get(earlier!.id))).toMatchObject({ safe: true, completedAt: earlier?.completedAt });
   });
 });
+
+/** The unchanged-file memory's entry for a file (by its device and inode), read from the history file as another process would. */
+function unchangedEntryOf(dataDir: string, path: string): unknown {
+  const { dev, ino } = statSync(path, { bigint: true });
+  const db = new DatabaseSync(join(dataDir, 'history.sqlite'), { readOnly: true });
+  try {
+    return db.prepare('SELECT record_id FROM unchanged_files WHERE dev = ? AND ino = ?').get(String(dev), String(ino));
+  } finally {
+    db.close();
+  }
+}
 
 /** The recheck's memory of a file, read from the history file as another process would. */
 function sightingOf(dataDir: string, path: string): unknown {
