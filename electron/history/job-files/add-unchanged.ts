@@ -71,8 +71,7 @@ export function addUnchangedFiles(h: HistoryDb, records: readonly ScanRecord[]):
         queuedMs, sinceMs(record.submittedAt, queuedMs), sinceMs(record.completedAt, queuedMs), record.durationMs, record.reusedFromId,
       ).lastInsertRowid;
       if (before < 0) before = Number(id) - 1;
-      // As it reads back: the compact store keeps no service scan id (the service may forget the scan).
-      return { ...record, id: `${COMPACT_ID_PREFIX}${id}`, externalReferenceId: `${COMPACT_ID_PREFIX}${id}`, serviceScanId: null };
+      return { ...record, id: `${COMPACT_ID_PREFIX}${id}`, externalReferenceId: `${COMPACT_ID_PREFIX}${id}` };
     });
     h.compactNames.addAfter(before);
     return stored;

@@ -22,7 +22,8 @@ const SQL = {
 /**
  * Writes the patch to the record, as applyPatch does; a job's record that the patch makes a clean
  * verdict the compact store keeps exactly moves there instead. Returns the record as it is now
- * (moved: under its compact id, `clean:N`), or null when no row has this id.
+ * (moved: under its compact id, `clean:N`, with the service's scan id, which the compact store does
+ * not keep: the CLI prints it), or null when no row has this id.
  */
 export function applyOrFinishClean(h: HistoryDb, record: ScanRecord, patch: ScanRecordPatch): ScanRecord | null {
   const next = patchedRecord(record, patch);

@@ -76,7 +76,8 @@ describe("a job's clean verdict, written", () => {
         });
         history.flush();
         expect(moved.every((record) => record.id.startsWith('clean:') && record.externalReferenceId === record.id)).toBe(true);
-        expect(moved.map((record) => history.get(record.id))).toEqual(moved);
+        // As returned, but for the service's scan id, which the compact store does not keep.
+        expect(moved.map((record) => history.get(record.id))).toEqual(moved.map((record) => ({ ...record, serviceScanId: null })));
         expect(storeCounts(folder, direct)).toMatchObject({ scans: 5, compact: records.length });
         // The same records, written whole and compacted at the job's end.
         history.insertMany(records, later);
