@@ -122,6 +122,33 @@ describe('detectMediaType from bytes', () => {
   });
 });
 
+describe('detectMediaType of gzip, told without inflating it', () => {
+  // A tar inside (file-type inflates to tell .tar.gz from .gz), text inside, a body that does not inflate, a bare header.
+  const tarball = (): Buffer => {
+    const header = Buffer.alloc(512);
+    header.write('notes.txt');
+    header.write('ustar\u000000', 257, 'latin1');
+    return Buffer.concat([header, Buffer.from('notes\n'.padEnd(512, '\0')), Buffer.alloc(1024)]);
+  };
+  const gzips: Array<[string, Buffer]> = [
+    ['tar.gz', gzipSync(tarball())],
+    ['text.gz', gzipSync(Buffer.from('man page\n'.repeat(2000)))],
+    ['corrupt body', Buffer.concat([gzipSync(Buffer.from('x')).subarray(0, 10), randomBytes(5000)])],
+    ['header only', Buffer.from([0x1f, 0x8b, 0x08])],
+  ];
+
+  it.each(gzips)('%s: the media type file-type gives, from the file and from its bytes', async (name, content) => {
+    const path = join(dir, `gzip-${name.replace(/\W+/g, '-')}`);
+    await writeFile(path, content);
+    const { fileTypeFromFile } = await import('file-type');
+    const sample = content.subarray(0, SAMPLE_BYTES);
+    const expected = (await fileTypeFromFile(path))?.mime;
+    expect(expected).toBe('application/gzip');
+    expect(await detectMediaType({ path }, sample, content.length)).toBe(expected);
+    expect(await detectMediaType({ content }, sample, content.length)).toBe(expected);
+  });
+});
+
 describe('detectMediaType: text or binary, from the sample', () => {
   const typeOf = (content: Buffer) => detectMediaType({ content }, content.subarray(0, SAMPLE_BYTES), content.length);
 
