@@ -27,6 +27,8 @@ export interface CoreTuning {
   walAutocheckpointPages?: number;
   /** Longest a grouped history write waits for its commit (default history.ts's 50 ms). */
   historyCommitWindowMs?: number;
+  /** A job's clean file moves to the compact store with its verdict (history.ts compactOnVerdict; default false, the CLI's true). */
+  compactOnVerdict?: boolean;
   concurrency?: number;
   maxProcessing?: number;
   retryBaseMs?: number;

@@ -22,6 +22,7 @@ export async function setupHistory(ctx: CoreContext): Promise<{ history: History
     ...(ctx.tuning.historyCacheKib !== undefined ? { cacheKib: ctx.tuning.historyCacheKib } : {}),
     ...(ctx.tuning.walAutocheckpointPages !== undefined ? { walAutocheckpointPages: ctx.tuning.walAutocheckpointPages } : {}),
     ...(ctx.tuning.historyCommitWindowMs !== undefined ? { commitWindowMs: ctx.tuning.historyCommitWindowMs } : {}),
+    ...(ctx.tuning.compactOnVerdict === true ? { compactOnVerdict: true } : {}),
     // Grouped writes lost this way are redone at the next start (recovery looks the scans up). Their files
     // never hear of a verdict now, so the run cannot end by itself: the failure goes to the process's
     // handlers, as the pipeline's storage failures do (the CLI: a full disk's line and exit 2; the app: logged).

@@ -15,7 +15,7 @@ import { countSafeByBuiltin, markRescanRequested, safeByBuiltinPaths } from './h
 import { historyJobs, type HistoryJobs } from './history-jobs.ts';
 import { counts, findReusable, listPending, queryPage, recordById, recordByReference, withDisposition, withFindingName } from './history-reads.ts';
 import type { HistoryDb } from './history-db.ts';
-import { clearFinished, deleteOlderThan, insertRecords, keepLast, updateRecord } from './history-writes.ts';
+import { applyPatch, clearFinished, deleteOlderThan, insertRecords, keepLast, updateRecord } from './history-writes.ts';
 import { migrate } from './migrations.ts';
 import { openCompactNames } from './job-files/compact-names.ts';
 import { applyOrFinishClean } from './job-files/finish-clean.ts';
@@ -52,6 +52,11 @@ export interface HistoryOptions {
   commitWindowMs?: number;
   /** The WAL's pages before a commit checkpoints it (SQLite's wal_autocheckpoint; default 1,000). */
   walAutocheckpointPages?: number;
+  /**
+   * A job's clean verdict moves its file into the compact store as it is written (job-files/finish-clean.ts),
+   * not at the job's end (default false: the app compacts after the job, when nothing waits; the CLI waits for it).
+   */
+  compactOnVerdict?: boolean;
   /** A grouped commit failed after its window (its writes are lost; recovery redoes them). */
   onLateCommitError?: (error: unknown) => void;
   /** Checkpoint the WAL on a thread of its own, not in this thread's commits (the core: sqlite/wal-checkpointer.ts). */
@@ -99,8 +104,8 @@ export interface History {
    * Changes a record the caller holds (as it was last read or written) with a patch the
    * caller built itself (not from outside: it is not validated again), without reading the
    * row back. 'soon': committed with the next commit, within the commit window (a crash may
-   * lose it). Returns the record as it is now, or null if there is none with this id. A job's clean
-   * verdict moves into its compact store: the record returned has its compact id (`clean:N`).
+   * lose it). Returns the record as it is now, or null if there is none with this id. With compactOnVerdict,
+   * a job's clean verdict moves into its compact store: the record returned has its compact id (`clean:N`).
    */
   apply(record: ScanRecord, patch: ScanRecordPatch, durability: Durability): ScanRecord | null;
   /** Commits the writes that wait ('soon') now. */
@@ -200,6 +205,7 @@ function createHistory(db: DatabaseSync, file: string, warning: string | null, o
   const group = createGroupCommit(db, { windowMs: options.commitWindowMs ?? 50, onLateError: lost, onLostWrites: lost });
   const write = group.now;
   const wantNames = options.nameIndex ?? true;
+  const compactOnVerdict = options.compactOnVerdict === true;
   const checkpointer = options.checkpointThread ? startWalCheckpointer(db, file, options.synchronous ?? 'FULL') : null;
   const h: HistoryDb = {
     db,
@@ -231,7 +237,7 @@ function createHistory(db: DatabaseSync, file: string, warning: string | null, o
       quarantine: quarantineJudgementsOn(db, write),
     },
     update: (id, patch) => write(() => updateRecord(h, id, patch)),
-    apply: (record, patch, durability) => (durability === 'now' ? write : group.soon)(() => applyOrFinishClean(h, record, patch)),
+    apply: (record, patch, durability) => (durability === 'now' ? write : group.soon)(() => (compactOnVerdict ? applyOrFinishClean(h, record, patch) : applyPatch(h, record, patch))),
     flush: () => group.flush(),
     committed: () => group.committed(),
     afterCommit: (fn) => group.afterCommit(fn),

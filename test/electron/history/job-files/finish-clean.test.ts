@@ -1,5 +1,6 @@
-// A job's clean verdict moves its file into the compact store as it is written (finish-clean.ts): stored
-// exactly as the compaction would store the same record later, read back as returned, and all or none:
+// A job's clean verdict moves its file into the compact store as it is written (finish-clean.ts; the CLI's
+// history, compactOnVerdict): stored exactly as the compaction would store the same record later, read
+// back as returned, and all or none:
 // until the grouped commit, another connection (a crash) sees the queued row and no compact one. What
 // the compact store cannot keep (a threat, a finding, another writer's mark) stays in `scans`. Real
 // history files; generated paths and kinds.
@@ -19,7 +20,7 @@ let folder: string;
 let history: History;
 beforeEach(async () => {
   folder = await mkdtemp(join(tmpdir(), 'verdict-finish-clean-'));
-  history = openHistory(folder, { commitWindowMs: 60_000 });
+  history = openHistory(folder, { commitWindowMs: 60_000, compactOnVerdict: true });
 });
 afterEach(async () => {
   history.close();
@@ -123,6 +124,16 @@ describe("a job's clean verdict, written", () => {
     const { jobId: _none, ...single } = dropped;
     history.insertMany([single]);
     expect(history.apply(single, verdict, 'now')!.id).toBe(single.id);
+  });
+
+  it('stays in `scans` until the job is compacted without compactOnVerdict (the app: it compacts after the job)', () => {
+    history.close();
+    history = openHistory(folder, { commitWindowMs: 60_000 });
+    const jobId = seedJob(history, 0, 'running').id;
+    const { queued, verdict } = queuedAndVerdict(cleanFile(5), jobId);
+    history.insertMany([queued], jobId);
+    expect(history.apply(queued, verdict, 'now')!.id).toBe(queued.id);
+    expect(history.get(queued.id)).toMatchObject({ status: 'completed', safe: true });
   });
 
   it('is not moved when another writer marked the row for a rescan meanwhile', () => {
