@@ -205,7 +205,7 @@ function createHistory(db: DatabaseSync, file: string, warning: string | null, o
   const group = createGroupCommit(db, { windowMs: options.commitWindowMs ?? 50, onLateError: lost, onLostWrites: lost });
   const write = group.now;
   const wantNames = options.nameIndex ?? true;
-  const compactOnVerdict = options.compactOnVerdict === true;
+  const applyHeld = options.compactOnVerdict === true ? applyOrFinishClean : applyPatch;
   const checkpointer = options.checkpointThread ? startWalCheckpointer(db, file, options.synchronous ?? 'FULL') : null;
   const h: HistoryDb = {
     db,
@@ -237,7 +237,7 @@ function createHistory(db: DatabaseSync, file: string, warning: string | null, o
       quarantine: quarantineJudgementsOn(db, write),
     },
     update: (id, patch) => write(() => updateRecord(h, id, patch)),
-    apply: (record, patch, durability) => (durability === 'now' ? write : group.soon)(() => (compactOnVerdict ? applyOrFinishClean(h, record, patch) : applyPatch(h, record, patch))),
+    apply: (record, patch, durability) => (durability === 'now' ? write : group.soon)(() => applyHeld(h, record, patch)),
     flush: () => group.flush(),
     committed: () => group.committed(),
     afterCommit: (fn) => group.afterCommit(fn),

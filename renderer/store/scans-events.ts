@@ -32,12 +32,6 @@ export function eventsApplied(state: VerdictStore, events: readonly ScanEvent[])
     switch (event.type) {
       case 'record': {
         const record = event.record;
-        // Told under a new id (a job's clean file moved into its compact store): the old one is gone.
-        if (event.was !== undefined && event.was !== record.id && records.delete(event.was)) {
-          recordsChanged = true;
-          toRemove.add(event.was);
-          if (selectedId === event.was) selectedId = null;
-        }
         const known = records.has(record.id);
         const matches = matchesFilters(record, filters);
         if (known) {

@@ -20,14 +20,16 @@ const SQL = {
 };
 
 /**
- * Writes the patch to the record, as applyPatch does; a job's record that the patch makes a clean
- * verdict the compact store keeps exactly moves there instead. Returns the record as it is now
+ * Writes the patch to the record, as applyPatch does; a job's record that the patch gives its verdict
+ * (status completed), clean and as the compact store keeps it exactly, moves there instead. Returns the record as it is now
  * (moved: under its compact id, `clean:N`, with the service's scan id, which the compact store does
  * not keep: the CLI prints it), or null when no row has this id.
  */
 export function applyOrFinishClean(h: HistoryDb, record: ScanRecord, patch: ScanRecordPatch): ScanRecord | null {
+  // Checked before the record is merged: most writes on the hot path are a file's other states.
+  if (record.jobId === undefined || patch.status !== 'completed' || patch.fileName !== undefined) return applyPatch(h, record, patch);
   const next = patchedRecord(record, patch);
-  if (record.jobId === undefined || patch.fileName !== undefined || !fitsCompactStore(next)) return applyPatch(h, record, patch);
+  if (!fitsCompactStore(next)) return applyPatch(h, record, patch);
   return h.transaction(() => {
     const row = h.prepare(SQL.row).get(record.id, record.jobId!, toStoredText(record.path), toStoredText(record.fileName)) as { seq: number; file_name: string } | undefined;
     if (!row) return applyPatch(h, record, patch);
