@@ -23,10 +23,20 @@ export interface LocalEnginePortInput {
   service: Pick<ServicePort, 'follow'>;
 }
 
+/**
+ * Files at work at once on this path: more than the pipeline's 6 for a remote service. With 6, a file's four
+ * hops between threads (to the fingerprint thread and back, to the engine's thread and back) mostly went one
+ * file a message; with 16 the messages carry several, and clamd always has commands waiting. A 20,000-file
+ * scan, first run, 2 runs each in turn: 6 took 41.0 and 45.6 s, 16 took 38.4 and 41.5 s, 32 and 64 no better
+ * than 16 (Verdict's CPU: 31.9 and 34.8 s against 30.2 and 31.9 s).
+ */
+export const LOCAL_ENGINE_FILES_AT_ONCE = 16;
+
 export function createLocalEnginePort(input: LocalEnginePortInput): ServicePort {
   return {
     label: input.label,
     rescanAfterCrash: true,
+    concurrency: LOCAL_ENGINE_FILES_AT_ONCE,
     async submit(file, options) {
       const { signal } = options;
       const submittedAt = new Date().toISOString();

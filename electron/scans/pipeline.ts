@@ -77,6 +77,7 @@ export function createScanPipeline(options: PipelineOptions): ScanPipeline {
     memory: createMemory(),
     limits: {
       concurrency: Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY),
+      serviceMaySay: options.concurrency === undefined,
       maxProcessing: Math.max(1, options.maxProcessing ?? 100),
       retryBaseMs: options.retryBaseMs ?? 5_000,
       retryMaxMs: options.retryMaxMs ?? 300_000,

@@ -75,6 +75,11 @@ export interface ServicePort {
    * in a grouped commit (issue 26 §4). Absent: a row is committed before the upload.
    */
   readonly rescanAfterCrash?: boolean;
+  /**
+   * How many files it takes at once to good effect (at most MAX_SERVICE_CONCURRENCY); absent: the pipeline's
+   * default. Used unless the pipeline was given a limit of its own.
+   */
+  readonly concurrency?: number;
 }
 
 /** The current backend, or why there is none to send to right now. */

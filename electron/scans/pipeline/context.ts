@@ -11,6 +11,8 @@ import type { PipelineLog, PipelineOptions } from './options.ts';
 
 export interface PipelineLimits {
   concurrency: number;
+  /** No limit was asked for: a service that says how many files it takes at once (ServicePort.concurrency) gets that many. */
+  serviceMaySay: boolean;
   maxProcessing: number;
   retryBaseMs: number;
   retryMaxMs: number;

@@ -4,7 +4,7 @@
 import { IdQueue } from '../id-queue.ts';
 import { save, type Pipeline } from './context.ts';
 import { enqueue, ownerOf, setOwner, type Lane, type Phase } from './memory.ts';
-import type { RecordRoute } from './options.ts';
+import { MAX_SERVICE_CONCURRENCY, type RecordRoute } from './options.ts';
 
 export function laneNamed(p: Pipeline, label: string): Lane {
   let lane = p.memory.lanes.get(label);
@@ -35,6 +35,19 @@ export function laneOf(p: Pipeline, id: string): Lane | null {
 export function workingLane(p: Pipeline, id: string): Lane | null {
   const label = p.memory.records.get(id)?.workingAt ?? null;
   return label !== null ? laneNamed(p, label) : laneOf(p, id);
+}
+
+/**
+ * How many files may be at work at once when this record starts: as many as its service says it takes
+ * (the local engine: enough to keep clamd's commands in flight and batch the threads' messages), else the
+ * pipeline's limit.
+ */
+export function takesAtOnce(p: Pipeline, id: string): number {
+  const { concurrency, serviceMaySay } = p.limits;
+  const route = serviceMaySay ? routeOf(p, id) : null;
+  const availability = route ? p.options.service(route) : null;
+  const said = availability?.ok ? availability.service.concurrency : undefined;
+  return said === undefined ? concurrency : Math.max(1, Math.min(said, MAX_SERVICE_CONCURRENCY));
 }
 
 export const laneBlocked = (p: Pipeline, lane: Lane): boolean => lane.paused !== null || lane.backoff.until > p.now();

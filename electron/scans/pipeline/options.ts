@@ -31,6 +31,9 @@ export const PENDING_REASONS = {
  */
 export const DEFAULT_CONCURRENCY = 6;
 
+/** The most files at once a service may ask for (ServicePort.concurrency): each holds up to a MiB of content. */
+export const MAX_SERVICE_CONCURRENCY = 32;
+
 export interface PipelineLog {
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
@@ -62,7 +65,7 @@ export interface PipelineOptions {
   settings: () => { mode: ModeChoice; reuseVerdictDays: number };
   installId: string;
   events: ScanEvents;
-  /** Files fingerprinted/uploaded at once (default DEFAULT_CONCURRENCY). */
+  /** Files fingerprinted/uploaded at once (default DEFAULT_CONCURRENCY, or as many as the service says it takes). */
   concurrency?: number;
   /** Scans followed at the service at once before new uploads wait (default 100). */
   maxProcessing?: number;

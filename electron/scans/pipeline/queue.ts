@@ -3,14 +3,17 @@
 // whose lane is blocked moves into that lane instead. Each record's work runs
 // with its own abort signal, and whatever happens the queue moves on.
 import { notifyIdle, type Pipeline } from './context.ts';
-import { laneBlocked, laneOf, holdInLane } from './lanes.ts';
+import { laneBlocked, laneOf, holdInLane, takesAtOnce } from './lanes.ts';
 import { forget, forgetWaitingPath, ownerOf, setOwner, type Lane, type Phase } from './memory.ts';
+import { MAX_SERVICE_CONCURRENCY } from './options.ts';
 
 export function pump(p: Pipeline): void {
   const memory = p.memory;
   if (memory.closed || !memory.started) return;
   let held: Array<[string, Lane]> | null = null;
-  while (memory.active < p.limits.concurrency && memory.following < p.limits.maxProcessing && !memory.closed) {
+  // The most any service may be given at once; each record's own service may take fewer (takesAtOnce).
+  const ceiling = p.limits.serviceMaySay ? Math.max(p.limits.concurrency, MAX_SERVICE_CONCURRENCY) : p.limits.concurrency;
+  while (memory.active < ceiling && memory.following < p.limits.maxProcessing && !memory.closed) {
     const id = memory.ready.shift();
     if (id === undefined) break;
     if (ownerOf(memory, id) !== 'ready') continue; // moved elsewhere while it waited (stale entry)
@@ -18,6 +21,11 @@ export function pump(p: Pipeline): void {
     if (lane && laneBlocked(p, lane)) {
       (held ??= []).push([id, lane]);
       continue;
+    }
+    if (memory.active >= takesAtOnce(p, id)) {
+      // Its service has all it takes: it keeps its place at the front of the line.
+      memory.ready.pushFront(id);
+      break;
     }
     startWork(p, id);
   }

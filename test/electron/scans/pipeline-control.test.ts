@@ -15,6 +15,7 @@ import { expandPaths } from '../../../electron/intake/expand-paths.ts';
 import { createServiceClient } from '../../../electron/service-client/client.ts';
 import { createScanEvents, type ScanEvents } from '../../../electron/scans/events.ts';
 import { createScanPipeline, DEFAULT_CONCURRENCY, type ScanPipeline } from '../../../electron/scans/pipeline.ts';
+import { MAX_SERVICE_CONCURRENCY } from '../../../electron/scans/pipeline/options.ts';
 import type { ServiceAvailability } from '../../../electron/scans/ports.ts';
 import { FAST, startTestService, tempDir, until, writeFiles, type TestService } from './harness.ts';
 
@@ -32,7 +33,8 @@ let available: boolean;
 /** Runs just before each upload (a test's chance to change the file underneath). */
 let beforeUpload: ((path: string) => Promise<void>) | null = null;
 
-async function setUp(serviceOptions: Parameters<typeof startTestService>[1] = {}, mode: 'auto' | 'async' = 'auto') {
+/** `takes`: how many files the service says it takes at once (ServicePort.concurrency); `concurrency`: the pipeline's own limit. */
+async function setUp(serviceOptions: Parameters<typeof startTestService>[1] = {}, mode: 'auto' | 'async' = 'auto', tune: { takes?: number; concurrency?: number } = {}) {
   service = await startTestService(join(dir.path, 'service'), serviceOptions);
   if (key === VALID) key = service.key;
   history = openHistory(join(dir.path, 'data'));
@@ -47,6 +49,7 @@ async function setUp(serviceOptions: Parameters<typeof startTestService>[1] = {}
             ok: true,
             service: {
               ...connection.port,
+              ...(tune.takes === undefined ? {} : { concurrency: tune.takes }),
               submit: async (file, submitOptions) => {
                 await beforeUpload?.(file.path);
                 return connection.port.submit(file, submitOptions);
@@ -62,6 +65,7 @@ async function setUp(serviceOptions: Parameters<typeof startTestService>[1] = {}
     events,
     retryBaseMs: FAST.retryBaseMs,
     retryMaxMs: FAST.retryMaxMs,
+    ...(tune.concurrency === undefined ? {} : { concurrency: tune.concurrency }),
   });
   pipeline.start();
 }
@@ -167,6 +171,29 @@ describe('pipeline control', () => {
     expect(rows(submitted.ids).every((record) => record.status === 'completed')).toBe(true);
     expect(service.scanCount()).toBe(60);
     expect(history.query({ limit: 1 }).total).toBe(60);
+  });
+
+  // The local engine says 16 (local-engine-port.ts); a service can ask for no more than the cap, and a limit
+  // given to the pipeline (a test's, a tuning's) wins over what the service says.
+  it.each([
+    { takes: 12, concurrency: undefined, peak: 12 },
+    { takes: 100, concurrency: undefined, peak: MAX_SERVICE_CONCURRENCY },
+    { takes: 12, concurrency: 3, peak: 3 },
+  ])('works on as many files at once as the service says it takes ($takes), within the limits (pipeline: $concurrency)', async ({ takes, concurrency, peak }) => {
+    await setUp({ scanDelayMs: 20 }, 'auto', { takes, ...(concurrency === undefined ? {} : { concurrency }) });
+    const paths = await files(60);
+    const seenActive: number[] = [];
+    const off = events.subscribe(() => seenActive.push(pipeline.state().active));
+    available = false;
+    const submitted = await pipeline.submit(paths, { origin: 'drop' });
+    await until(() => pipeline.state().paused !== null, 'the queue to hold');
+    available = true;
+    pipeline.resume();
+    await pipeline.idle();
+    off();
+    expect(Math.max(...seenActive)).toBe(peak);
+    expect(rows(submitted.ids).every((record) => record.status === 'completed')).toBe(true);
+    expect(service.scanCount()).toBe(60);
   });
 
   it('keeps nothing of a record once it is done: 200 identical files, one upload, 199 reused verdicts', async () => {
