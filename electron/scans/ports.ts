@@ -33,7 +33,10 @@ export interface UploadFile {
   /** Sent as attributes.file_name (the base name, never the path). */
   name: string;
   size: number;
-  /** The bytes fingerprinted, for a small file: sent as they are, so the file is read once and the upload is exactly what was hashed. */
+  /**
+   * The bytes fingerprinted, for a small file: sent as they are, so the file is read once and the upload is exactly
+   * what was hashed. Given up with the call: the local engine moves them to its thread (detached here).
+   */
   content?: Buffer;
   /** The file as it was opened to hash it (FileDigests.opened): the local engine tells by it that it scanned that very file. */
   hashed?: FileDigests['opened'];

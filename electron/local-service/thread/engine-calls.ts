@@ -2,7 +2,7 @@
 // (thread-protocol.ts `scan-files`, the files of a turn in one message), its
 // answer matched by id. A thread that ends fails the calls it held; the caller
 // sends them again.
-import type { Worker } from 'node:worker_threads';
+import { isMarkedAsUntransferable, type Worker } from 'node:worker_threads';
 import type { EngineScanOutcome, EngineScanRequest, FromThread, ToThread } from './thread-protocol.ts';
 
 /** The thread that held the call stopped (or none runs now): nothing was decided about the file. */
@@ -20,7 +20,10 @@ interface Call {
 }
 
 export interface EngineCalls {
-  /** Rejects with EngineThreadGoneError when `worker` is null or ends first, and with the signal's reason on abort. */
+  /**
+   * Rejects with EngineThreadGoneError when `worker` is null or ends first, and with the signal's reason on abort.
+   * `request.content` is given up: its buffer moves to the thread (sendable).
+   */
   scan(worker: Worker | null, request: EngineScanRequest, signal: AbortSignal): Promise<EngineScanOutcome>;
   /** A message from a thread: the answers are taken, the rest ignored. */
   onMessage(message: FromThread): void;
@@ -45,7 +48,7 @@ export function createEngineCalls(): EngineCalls {
       outbox = { worker, files: [], transfer: [] };
       setImmediate(flush);
     }
-    const { file, transfer } = sendable(id, request);
+    const { file, transfer } = sendable(id, request, outbox.transfer);
     outbox.files.push(file);
     outbox.transfer.push(...transfer);
   };
@@ -62,6 +65,8 @@ export function createEngineCalls(): EngineCalls {
     scan(worker, request, signal) {
       if (!worker) return Promise.reject(new EngineThreadGoneError());
       if (signal.aborted) return Promise.reject(signal.reason);
+      // Bytes given up before (a call made twice with them) are gone: never sent as an empty file.
+      if ((request.content?.buffer as { detached?: boolean } | undefined)?.detached === true) return Promise.reject(new Error('The bytes to scan were handed over already.'));
       const id = nextId++;
       return new Promise<EngineScanOutcome>((resolve, reject) => {
         const onAbort = () => {
@@ -98,13 +103,17 @@ export function createEngineCalls(): EngineCalls {
 }
 
 /**
- * A view on part of a larger buffer would be cloned whole: only its own bytes are copied, and
- * that copy moves (transferred, not copied again). A buffer of its own is cloned as it is (the
- * caller may still hold it).
+ * The bytes move to the engine's thread, not copied: the caller gives them up (ServicePort.submit's
+ * `content`), and its buffer is detached here. Copying every small file cost the core's thread and, through
+ * the external memory it allocated, the GC (a 20,000-file scan, in turn: Verdict's CPU 34.2 and 44.2 s
+ * copied, 29.9 and 37.6 s moved). A buffer that cannot move (Node's pool, under a small Buffer; one already moving) is copied.
  */
-function sendable(id: number, request: EngineScanRequest): { file: { id: number; request: EngineScanRequest }; transfer: ArrayBuffer[] } {
+function sendable(id: number, request: EngineScanRequest, moving: readonly ArrayBuffer[]): { file: { id: number; request: EngineScanRequest }; transfer: ArrayBuffer[] } {
   const content = request.content;
-  if (!content || (content.byteOffset === 0 && content.byteLength === content.buffer.byteLength)) return { file: { id, request }, transfer: [] };
+  if (!content) return { file: { id, request }, transfer: [] };
+  // A buffer moves once a message (listed twice, the message could not be sent at all).
+  const movable = content.buffer instanceof ArrayBuffer && !isMarkedAsUntransferable(content.buffer) && !moving.includes(content.buffer);
+  if (movable) return { file: { id, request }, transfer: [content.buffer as ArrayBuffer] };
   const own = new Uint8Array(content);
   return { file: { id, request: { ...request, content: own } }, transfer: [own.buffer] };
 }

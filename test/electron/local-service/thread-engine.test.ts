@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it, type TestContext } from 'vitest';
+import { EICAR_TEST_STRING as EICAR } from '../../../electron/engine/builtin-engine.ts';
 import { writeKnownClamav } from '../../../electron/engine/live/clamav-known.ts';
 import { clamdAnswers } from '../../../electron/engine/own-clamd/clamd-commands.ts';
 import { DEFAULT_CLAMD_SOCKETS } from '../../../electron/engine/select-engine.ts';
@@ -89,6 +90,41 @@ describe('the local engine path at the service thread', () => {
     }
     // After close: no thread to ask.
     await expect(service.scanFile(request('ref-late', true), new AbortController().signal)).rejects.toBeInstanceOf(EngineThreadGoneError);
+  });
+
+  // The app gives a small file's bytes up with the call: they move to the thread (engine-calls.ts sendable), are
+  // scanned there as they were, and a Buffer from Node's pool, which cannot move, is copied and stays the caller's.
+  it('moves the bytes the app hands over to the thread, and copies those that cannot move; each is scanned as it was', async () => {
+    const service = await startLocalServiceInThread(options({ engine: { kind: 'builtin' } }));
+    try {
+      const eicar = Buffer.allocUnsafeSlow(EICAR.length + 1).fill(0);
+      eicar.write(EICAR);
+      const moved = eicar.subarray(0, EICAR.length);
+      const pooled = Buffer.from('nothing to see here\n');
+      expect(pooled.buffer.byteLength).toBeGreaterThan(pooled.length);
+      const [threat, clean] = await Promise.all([
+        service.scanFile({ ...request('ref-moved'), size: moved.length, content: moved }, new AbortController().signal),
+        service.scanFile({ ...request('ref-pooled'), content: pooled }, new AbortController().signal),
+      ]);
+      expect(threat).toMatchObject({ ok: true, result: { safe: false, findings: [expect.objectContaining({ name: expect.stringContaining('EICAR') })] }, fileType: 'text/plain' });
+      expect(clean).toMatchObject({ ok: true, result: { safe: true }, fileType: 'text/plain' });
+      // Moved: the app's buffer is detached. Copied: still the caller's, unchanged.
+      expect(eicar.buffer.byteLength).toBe(0);
+      expect(pooled.toString()).toBe('nothing to see here\n');
+      // Bytes already given up are refused, never scanned as an empty file.
+      await expect(service.scanFile({ ...request('ref-again'), size: EICAR.length, content: moved }, new AbortController().signal)).rejects.toThrow(/handed over already/);
+      // Two views on one buffer in the same turn: it moves with the first, the second is copied; both scanned as they were.
+      const shared = Buffer.allocUnsafeSlow(EICAR.length + 8).fill(0x20);
+      shared.write(EICAR);
+      const [first, second] = await Promise.all([
+        service.scanFile({ ...request('ref-first'), size: EICAR.length, content: shared.subarray(0, EICAR.length) }, new AbortController().signal),
+        service.scanFile({ ...request('ref-second'), size: 8, content: shared.subarray(EICAR.length, EICAR.length + 8) }, new AbortController().signal),
+      ]);
+      expect(first).toMatchObject({ ok: true, result: { safe: false } });
+      expect(second).toMatchObject({ ok: true, result: { safe: true } });
+    } finally {
+      await service.close();
+    }
   });
 
   it('fails the calls a thread held when it dies; its restarted thread answers the next', async (context) => {
