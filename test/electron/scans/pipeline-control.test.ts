@@ -90,6 +90,25 @@ const files = async (count: number) => {
   await mkdir(path, { recursive: true });
   return writeFiles(path, count);
 };
+
+/**
+ * `count` files handed in while the service is unavailable (`whileHeld` runs then), then let go at once:
+ * the submit's answer and the most records ever at work together.
+ */
+async function burstAfterPause(count: number, whileHeld?: (submitted: Awaited<ReturnType<ScanPipeline['submit']>>, paths: string[]) => Promise<void>) {
+  const paths = await files(count);
+  const seenActive: number[] = [];
+  const off = events.subscribe(() => seenActive.push(pipeline.state().active));
+  available = false;
+  const submitted = await pipeline.submit(paths, { origin: 'drop' });
+  await until(() => pipeline.state().paused !== null, 'the queue to hold');
+  await whileHeld?.(submitted, paths);
+  available = true;
+  pipeline.resume();
+  await pipeline.idle();
+  off();
+  return { submitted, peak: Math.max(...seenActive) };
+}
 const rows = (ids: string[]) => ids.map((id) => history.get(id)!);
 
 describe('pipeline control', () => {
@@ -153,21 +172,13 @@ describe('pipeline control', () => {
 
   it('queues a burst of files without starting more than the concurrency at once', async () => {
     await setUp({ scanDelayMs: 20 });
-    const paths = await files(60);
-    const seenActive: number[] = [];
-    const off = events.subscribe(() => seenActive.push(pipeline.state().active));
-    available = false;
-    const submitted = await pipeline.submit(paths, { origin: 'drop' });
+    const { submitted, peak } = await burstAfterPause(60, async (held, paths) => {
+      // Handing the same files in again while they still wait adds no rows.
+      const again = await pipeline.submit(paths.slice(-10), { origin: 'drop' });
+      expect(again.ids).toEqual(held.ids.slice(-10));
+    });
     expect(submitted.queued).toBe(60);
-    await until(() => pipeline.state().paused !== null, 'the queue to hold');
-    // Handing the same files in again while they still wait adds no rows.
-    const again = await pipeline.submit(paths.slice(-10), { origin: 'drop' });
-    expect(again.ids).toEqual(submitted.ids.slice(-10));
-    available = true;
-    pipeline.resume();
-    await pipeline.idle();
-    off();
-    expect(Math.max(...seenActive)).toBeLessThanOrEqual(DEFAULT_CONCURRENCY);
+    expect(peak).toBeLessThanOrEqual(DEFAULT_CONCURRENCY);
     expect(rows(submitted.ids).every((record) => record.status === 'completed')).toBe(true);
     expect(service.scanCount()).toBe(60);
     expect(history.query({ limit: 1 }).total).toBe(60);
@@ -181,17 +192,9 @@ describe('pipeline control', () => {
     { takes: 12, concurrency: 3, peak: 3 },
   ])('works on as many files at once as the service says it takes ($takes), within the limits (pipeline: $concurrency)', async ({ takes, concurrency, peak }) => {
     await setUp({ scanDelayMs: 20 }, 'auto', { takes, ...(concurrency === undefined ? {} : { concurrency }) });
-    const paths = await files(60);
-    const seenActive: number[] = [];
-    const off = events.subscribe(() => seenActive.push(pipeline.state().active));
-    available = false;
-    const submitted = await pipeline.submit(paths, { origin: 'drop' });
-    await until(() => pipeline.state().paused !== null, 'the queue to hold');
-    available = true;
-    pipeline.resume();
-    await pipeline.idle();
-    off();
-    expect(Math.max(...seenActive)).toBe(peak);
+    const burst = await burstAfterPause(60);
+    const submitted = burst.submitted;
+    expect(burst.peak).toBe(peak);
     expect(rows(submitted.ids).every((record) => record.status === 'completed')).toBe(true);
     expect(service.scanCount()).toBe(60);
   });
