@@ -60,6 +60,7 @@ export function createLocalEnginePort(input: LocalEnginePortInput): ServicePort 
         throw new ServiceError('network', `The built-in engine did not answer: ${(error as Error).message}`, { code: 'ENGINE_THREAD_GONE' });
       }
       if (signal.aborted) throw new ServiceError('aborted', 'The scan was cancelled.');
+      if (outcome.unchangedSinceHashed === true) options.onUnchangedSinceHashed?.();
       if (!outcome.ok && outcome.error.code === 'file_unreadable' && !file.content) throw unreadable(outcome.error.detail);
       // Grown or shrunk since it was hashed: as when an upload notices it, the file is read and sent again.
       if (outcome.sizeNow !== undefined && outcome.sizeNow !== file.size) {

@@ -79,7 +79,10 @@ export interface History {
 
   /** Stores a new record; throws on an invalid record or a duplicate id / external reference. */
   insert(record: ScanRecord): ScanRecord;
-  /** Stores many records in one transaction (a burst of dropped files): all or none; `jobId`: the scan job they belong to. */
+  /**
+   * Stores many records in one transaction (a burst of dropped files): all or none; `jobId`: the scan job they belong
+   * to, whose rows are committed with the next grouped commit (its walk finds them again after a crash).
+   */
   insertMany(records: readonly ScanRecord[], jobId?: number): void;
   /** Scan jobs (history-jobs.ts). */
   readonly jobs: HistoryJobs;
@@ -222,7 +225,9 @@ function createHistory(db: DatabaseSync, file: string, warning: string | null, o
     file,
     warning,
     insert: (record) => insertRecords(h, [record])[0] as ScanRecord,
-    insertMany: (records, jobId) => void insertRecords(h, records, jobId ?? null),
+    // A job's rows join the open grouped commit: a crash before it commits leaves their files to the job's walk,
+    // which finds them again at the restart (walk-job.ts). Files handed in on their own are committed at once.
+    insertMany: (records, jobId) => void (jobId === undefined ? write : group.soon)(() => insertRecords(h, records, jobId ?? null)),
     jobs: historyJobs(h),
     unchanged: {
       find: (dev, ino) => findUnchanged(h, dev, ino),

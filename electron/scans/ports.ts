@@ -60,6 +60,11 @@ export interface ServicePort {
       onProgress: (sent: number, total: number) => void;
       /** The user chose "scan with basic checks only" for this file (it need not wait for ClamAV). */
       basicChecksOnly?: boolean;
+      /**
+       * Told when the engine scanned, by its descriptor, the very file `hashed` describes, unchanged until its verdict
+       * (the local engine path): the pipeline then knows the file's identity at the verdict without a stat.
+       */
+      onUnchangedSinceHashed?: () => void;
     },
   ): Promise<Scan>;
   /** The scan with this reference, or null when the service has none (404). */

@@ -79,10 +79,11 @@ async function scanWith(engine: ScanEngine, request: EngineScanRequest, signal: 
       return { ok: false as const, error: storedErrorOf(error) };
     },
   );
-  if (content) return { ...answer, fileType: await mediaTypeOf(content), fileHash: null, durationMs: elapsed(started) };
+  const unchanged = sameAsHashed ? { unchangedSinceHashed: true as const } : {};
+  if (content) return { ...answer, fileType: await mediaTypeOf(content), fileHash: null, durationMs: elapsed(started), ...unchanged };
   // The engine scanned, by its open descriptor, the very file the app hashed, unchanged until clamd answered: the
   // app's digests stand (no second read); only its first bytes are read, for its type.
-  if (sameAsHashed) return { ...answer, fileType: await sampleTypeOf(request.path, request.size), fileHash: null, durationMs: elapsed(started) };
+  if (sameAsHashed) return { ...answer, fileType: await sampleTypeOf(request.path, request.size), fileHash: null, durationMs: elapsed(started), ...unchanged };
   // Read by its path: what it holds now is hashed, so a file changed since the app hashed it gets no verdict
   // (finish.ts compares the digests), as with an upload the service hashes.
   const read = signal.aborted ? null : await digestOf(request.path, signal);

@@ -65,7 +65,14 @@ export interface EngineScanRequest {
 export type EngineScanOutcome = (
   | { ok: true; result: ScanResult; engine: EngineIdentity | null }
   | { ok: false; error: StoredScanError }
-) & { fileType: string | null; fileHash: FileHash | null; sizeNow?: number; durationMs: number };
+) & {
+  fileType: string | null;
+  fileHash: FileHash | null;
+  sizeNow?: number;
+  durationMs: number;
+  /** clamd scanned, by its descriptor, the very file the app hashed, and it stayed unchanged until the verdict. */
+  unchangedSinceHashed?: true;
+};
 
 export type FromThread =
   | { type: 'ready'; url: string; port: number; engine: EngineDescription; report: EngineReport }

@@ -57,7 +57,8 @@ export function finishWithScan(p: Pipeline, id: string, scan: Scan, service: Ser
   }
   const tracked = p.memory.records.get(id);
   tellJudged(final, tracked?.judged);
-  rememberUnchanged(p, tracked?.unchangedBefore, final);
+  const before = tracked?.unchangedBefore;
+  rememberUnchanged(p, before, final, tracked?.judgedUntilVerdict === true && tracked.judged !== undefined && tracked.judged === before?.file);
   forget(p.memory, id);
   releaseLeader(p, record.sha256, id, final);
   if (final && final.status !== 'processing') acknowledgeWhenCommitted(p, service, scan.id);

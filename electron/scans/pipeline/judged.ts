@@ -18,7 +18,10 @@ export function judgedIdentity(record: ScanRecord): FileIdentity | undefined {
 export function noteOpened(p: Pipeline, id: string, opened: FileDigests['opened']): void {
   const tracked = p.memory.records.get(id);
   const file = tracked?.unchangedBefore?.file;
-  if (!tracked || !file) return;
+  if (!tracked) return;
+  // Learnt again on each read (a retry): the engine tells it once it has scanned this read's descriptor.
+  delete tracked.judgedUntilVerdict;
+  if (!file) return;
   if (sameAsOpened(file, opened)) tracked.judged = file;
   else delete tracked.judged;
 }

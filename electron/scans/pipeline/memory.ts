@@ -51,6 +51,8 @@ export interface TrackedRecord {
   unchangedBefore?: IdentityBeforeScan;
   /** That identity, once the opened file's fstat agreed with it: the file its verdict judges (judged.ts). */
   judged?: FileIdentity;
+  /** The engine scanned that very file (its descriptor), unchanged until its verdict: rememberUnchanged need not stat it. */
+  judgedUntilVerdict?: true;
 }
 
 export interface PipelineMemory {

@@ -46,7 +46,7 @@ export async function reuseUnchanged(p: Pipeline, record: ScanRecord, engineNow:
   }
   // The intake's fstat of this very file when it took one (the same facts, dated no later); else a stat now.
   const atIntake = tracked?.unchangedBefore?.atIntake ? tracked.unchangedBefore : null;
-  const { file, atMs } = atIntake ?? (await identityNow(p, record.path));
+  const { file, atMs } = atIntake ?? (await identityBeforeRead(p, record.path));
   if (file === null) {
     if (tracked) delete tracked.unchangedBefore;
     return false;
@@ -63,8 +63,18 @@ export async function reuseUnchanged(p: Pipeline, record: ScanRecord, engineNow:
   return false;
 }
 
+/** Synchronous: the verdict's row waits in the open grouped commit, and the entry must join it. */
+function identityNow(path: string): FileIdentity | null {
+  try {
+    const info = statSync(fsPath(path), { bigint: true, throwIfNoEntry: false });
+    return info ? identityOf(info) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The file's identity by a stat of its path now (null: not a regular file, or it cannot be looked at: reading it tells why). */
-async function identityNow(p: Pipeline, path: string): Promise<{ file: FileIdentity | null; atMs: number }> {
+async function identityBeforeRead(p: Pipeline, path: string): Promise<{ file: FileIdentity | null; atMs: number }> {
   const atMs = p.now();
   try {
     const info = await stat(fsPath(path), { bigint: true });
@@ -78,23 +88,21 @@ async function identityNow(p: Pipeline, path: string): Promise<{ file: FileIdent
  * After a clean verdict for a file that was read (scanned, or its content's verdict reused): its
  * entry, written in the grouped commit its verdict's row is in. None when the file changed during
  * the scan, was changed within RACY_WINDOW_MS of it, or the verdict names no engine to match later.
+ * `unchangedUntilVerdict`: the engine scanned the very file `before` names by its descriptor and saw it
+ * unchanged until its verdict (TrackedRecord.judgedUntilVerdict), so no stat is needed to know it.
  */
-export function rememberUnchanged(p: Pipeline, before: IdentityBeforeScan | null | undefined, final: ScanRecord | null): void {
+export function rememberUnchanged(p: Pipeline, before: IdentityBeforeScan | null | undefined, final: ScanRecord | null, unchangedUntilVerdict = false): void {
   const store = p.history.unchanged;
   // Only an identity reuseUnchanged looked at counts (an intake's it never saw: a forced scan's file).
   if (!store || !before || before.atIntake || !final || final.status !== 'completed' || final.safe !== true) return;
   const key = signatureKey(final.engine);
   if (key === null) return;
-  let after: BigIntStats | undefined;
-  try {
-    // Synchronous: its verdict's row waits in the open grouped commit, and the entry must join it.
-    after = statSync(fsPath(final.path), { bigint: true, throwIfNoEntry: false });
-  } catch {
-    return;
-  }
-  if (!after || !sameIdentity(before.file, identityOf(after))) return;
+  // The engine's check compares milliseconds: a write since `before` that kept them would have to fall in the
+  // millisecond of the file's times, which the racy-timestamp rule below refuses anyway (times this old are not racy).
+  const after = unchangedUntilVerdict ? before.file : identityNow(final.path);
+  if (!after || !sameIdentity(before.file, after)) return;
   const racyFrom = BigInt(Math.floor(before.atMs - RACY_WINDOW_MS)) * 1_000_000n;
-  if (after.mtimeNs >= racyFrom || after.ctimeNs >= racyFrom) return;
+  if (BigInt(after.mtimeNs) >= racyFrom || BigInt(after.ctimeNs) >= racyFrom) return;
   const { sha256, md5, sha1, detailed, fileType } = final;
   store.remember({
     file: before.file,

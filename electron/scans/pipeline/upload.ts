@@ -109,6 +109,10 @@ async function send(p: Pipeline, { record, tracked, prepared, digests, service, 
       mode,
       externalReferenceId: current.externalReferenceId,
       ...(tracked?.basicOnly ? { basicChecksOnly: true } : {}),
+      // Only for the file whose pre-read identity the fingerprint's fstat confirmed (judged.ts).
+      onUnchangedSinceHashed: () => {
+        if (tracked?.judged) tracked.judgedUntilVerdict = true;
+      },
       signal,
       onProgress: (sent, total) => {
         if (signal.aborted) return;

@@ -63,6 +63,8 @@ describe.each(['auto', 'off'] as const)('clamd running as clamav, fd passing %s'
     expect(outcomes[1]).toMatchObject(clean);
     // The app's digests stand: the engine vouched for the file it hashed (fileHash absent: nothing read again).
     expect(outcomes.map((outcome) => outcome.fileHash)).toEqual([null, null]);
+    // And the app is told so: its pre-read identity stands for the file at the verdict (no stat for its unchanged-file entry).
+    expect(outcomes.map((outcome) => outcome.unchangedSinceHashed)).toEqual([true, true]);
     expect(outcomes.map((outcome) => outcome.fileType)).toEqual(['application/octet-stream', 'application/octet-stream']);
     // Several commands in flight on the one session: the engine's turns follow it (clamd's defaults: 8).
     expect(engine.concurrency).toBe(8);
@@ -81,10 +83,23 @@ describe.each(['auto', 'off'] as const)('clamd running as clamav, fd passing %s'
     expect(unchanged).toMatchObject(foundInBytes);
     // By descriptor (vouched for) only where descriptors go; streamed bytes need no vouching.
     expect(unchanged.sameAsHashed === true).toBe(via === 'fildes');
+    // Handed over as the app does (bytes with the file they came from): the outcome tells the app the same.
+    const handed = await createEngineRequests(Promise.resolve({ engine, concurrency: 2 }), { warn() {} }).scan(
+      { path: small.path, content: Buffer.from(bytes), size: bytes.length, reference: small.path, basicOnly: false, hashed },
+      new AbortController().signal,
+    );
+    expect(handed).toMatchObject(found);
+    expect(handed.unchangedSinceHashed === true).toBe(via === 'fildes');
     renameSync((await folder.file(`small-replacement-${fdPassing}`, false)).path, small.path);
     const replaced = await engine.scanBytes(bytes, undefined, { hashed });
     expect(replaced).toMatchObject(foundInBytes);
     expect(replaced.sameAsHashed).toBeUndefined();
+    const handedReplaced = await createEngineRequests(Promise.resolve({ engine, concurrency: 2 }), { warn() {} }).scan(
+      { path: small.path, content: Buffer.from(bytes), size: bytes.length, reference: small.path, basicOnly: false, hashed },
+      new AbortController().signal,
+    );
+    expect(handedReplaced).toMatchObject(found);
+    expect(handedReplaced.unchangedSinceHashed).toBeUndefined();
   });
 
   test('a file replaced (renamed over), truncated or rewritten with its mtime set back after it was hashed never gets the other content\'s verdict', async ({ skip }) => {
@@ -100,6 +115,7 @@ describe.each(['auto', 'off'] as const)('clamd running as clamav, fd passing %s'
     expect(afterRename).toMatchObject(clean);
     expect(afterRename.fileHash?.sha256).toBeDefined();
     expect(afterRename.fileHash?.sha256).not.toBe(before.sha256);
+    expect(afterRename.unchangedSinceHashed).toBeUndefined();
 
     // Truncated: a smaller file now (the app reads it again, local-engine-port.ts).
     const truncated = await folder.file(`truncated-${fdPassing}`, true, LARGE);
@@ -108,6 +124,7 @@ describe.each(['auto', 'off'] as const)('clamd running as clamav, fd passing %s'
     const afterTruncate = await scanAtEngine(engine, truncated.path, hashedTruncated.hashed);
     expect(afterTruncate.sizeNow).toBe(100);
     expect(afterTruncate.fileHash?.sha256).not.toBe(hashedTruncated.sha256);
+    expect(afterTruncate.unchangedSinceHashed).toBeUndefined();
 
     // Rewritten in place, same size, mtime set back by hand: ctime still shows it.
     const forged = await folder.file(`forged-${fdPassing}`, true, LARGE);
@@ -118,6 +135,7 @@ describe.each(['auto', 'off'] as const)('clamd running as clamav, fd passing %s'
     expect(statSync(forged.path)).toMatchObject({ size: hashedForged.hashed.size, mtimeMs: hashedForged.hashed.mtimeMs });
     const afterForge = await scanAtEngine(engine, forged.path, hashedForged.hashed);
     expect(afterForge).toMatchObject(clean);
+    expect(afterForge.unchangedSinceHashed).toBeUndefined();
     expect(afterForge.fileHash?.sha256).not.toBe(hashedForged.sha256);
   });
 });

@@ -68,4 +68,18 @@ describe('judged identity', () => {
     noteOpened(p, 'r1', openedOf(other));
     expect(tracked.judged).toBeUndefined();
   });
+
+  it("the engine's word that it scanned the file unchanged holds for one read: a retry's read must earn it again", () => {
+    const target = path.join(dir, 'retried.bin');
+    writeFileSync(target, 'content');
+    const file = identityOf(statSync(target, { bigint: true }));
+    const { p, tracked } = holding(file);
+    const told = tracked as typeof tracked & { judgedUntilVerdict?: true };
+    noteOpened(p, 'r1', openedOf(target));
+    told.judgedUntilVerdict = true;
+    // Read again (a retry): judged again, but the engine has not scanned this read's descriptor yet.
+    noteOpened(p, 'r1', openedOf(target));
+    expect(tracked.judged).toEqual(file);
+    expect(told.judgedUntilVerdict).toBeUndefined();
+  });
 });

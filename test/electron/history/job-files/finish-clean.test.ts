@@ -93,6 +93,9 @@ describe("a job's clean verdict, written", () => {
     const jobId = seedJob(history, 0, 'running').id;
     const { queued, verdict } = queuedAndVerdict(cleanFile(1), jobId);
     history.insertMany([queued], jobId);
+    // A job's rows wait for the grouped commit too (its walk finds them again after a crash).
+    expect(committedStatus(historyFile(), queued.id)).toBeUndefined();
+    history.flush();
     const moved = history.apply(queued, verdict, 'soon')!;
     expect(committedStatus(historyFile(), queued.id)).toBe('queued');
     expect(committedStatus(historyFile(), moved.id)).toBeUndefined();
@@ -140,6 +143,7 @@ describe("a job's clean verdict, written", () => {
     const jobId = seedJob(history, 0, 'running').id;
     const { queued, verdict } = queuedAndVerdict(cleanFile(3), jobId);
     history.insertMany([queued], jobId);
+    history.flush();
     const other = new DatabaseSync(historyFile());
     other.prepare("UPDATE scans SET rescan_requested_at = '2026-11-29T10:00:00.000Z' WHERE id = ?").run(queued.id);
     other.close();
