@@ -81,7 +81,8 @@ export interface History {
   insert(record: ScanRecord): ScanRecord;
   /**
    * Stores many records in one transaction (a burst of dropped files): all or none; `jobId`: the scan job they belong
-   * to, whose rows are committed with the next grouped commit (its walk finds them again after a crash).
+   * to, whose rows are committed with the next grouped commit (its walk finds them again after a crash). For the
+   * pipeline's own records, typed as built: not validated again (`insert` validates).
    */
   insertMany(records: readonly ScanRecord[], jobId?: number): void;
   /** Scan jobs (history-jobs.ts). */
@@ -227,7 +228,7 @@ function createHistory(db: DatabaseSync, file: string, warning: string | null, o
     insert: (record) => insertRecords(h, [record])[0] as ScanRecord,
     // A job's rows join the open grouped commit: a crash before it commits leaves their files to the job's walk,
     // which finds them again at the restart (walk-job.ts). Files handed in on their own are committed at once.
-    insertMany: (records, jobId) => void (jobId === undefined ? write : group.soon)(() => insertRecords(h, records, jobId ?? null)),
+    insertMany: (records, jobId) => void (jobId === undefined ? write : group.soon)(() => insertRecords(h, records, jobId ?? null, false)),
     jobs: historyJobs(h),
     unchanged: {
       find: (dev, ino) => findUnchanged(h, dev, ino),

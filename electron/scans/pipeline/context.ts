@@ -40,6 +40,7 @@ export const isoNow = (p: Pipeline): string => new Date(p.now()).toISOString();
 
 /** Writes a record's patch and tells subscribers. */
 export function save(p: Pipeline, id: string, patch: ScanRecordPatch): ScanRecord | null {
+  dropFresh(p, id);
   const record = p.history.update(id, patch);
   if (record) p.events.record(record);
   p.events.countsChanged();
@@ -54,6 +55,7 @@ export function save(p: Pipeline, id: string, patch: ScanRecordPatch): ScanRecor
  * shown (nor a threat told) before it is on disk.
  */
 export function saveHeld(p: Pipeline, record: ScanRecord, patch: ScanRecordPatch, durability: 'now' | 'soon'): ScanRecord | null {
+  dropFresh(p, record.id);
   const saved = p.history.apply(record, patch, durability);
   const tell = () => {
     if (saved) p.events.record(saved, saved.id === record.id ? undefined : record.id);
@@ -62,6 +64,20 @@ export function saveHeld(p: Pipeline, record: ScanRecord, patch: ScanRecordPatch
   if (durability === 'now') tell();
   else p.history.afterCommit(tell);
   return saved;
+}
+
+/** The record as the intake wrote it (TrackedRecord.fresh), taken once: its first turn reads no row. */
+export function takeFresh(p: Pipeline, id: string): ScanRecord | undefined {
+  const tracked = p.memory.records.get(id);
+  const fresh = tracked?.fresh;
+  // Set to undefined, not deleted: a deleted property turns the object into a dictionary, an allocation per file.
+  if (fresh) tracked.fresh = undefined;
+  return fresh;
+}
+
+function dropFresh(p: Pipeline, id: string): void {
+  const tracked = p.memory.records.get(id);
+  if (tracked?.fresh) tracked.fresh = undefined;
 }
 
 /** A state shown to subscribers but not written (it is not needed to recover). */

@@ -133,8 +133,12 @@ function insertBatch(p: Pipeline, taken: { force: boolean; consentedTo: string |
       if (record.status !== 'queued') continue;
       const route = { path: record.path, origin: record.origin };
       trackRecord(p.memory, { id: record.id, route, forced: taken.force, basicOnly: taken.basicOnly, lookupFirst: false, consentedTo: taken.consentedTo, waitsForItsPath: !taken.force });
+      const tracked = p.memory.records.get(record.id)!;
+      // A job's file: its first turn takes the record from here instead of reading back the row just written. Only a
+      // job's: its walk waits for room (run-job.ts), so few are held; a drop of 100,000 files would hold them all.
+      if (taken.jobId !== undefined) tracked.fresh = record;
       const before = identities.get(record.id);
-      if (before) p.memory.records.get(record.id)!.unchangedBefore = before;
+      if (before) tracked.unchangedBefore = before;
       enqueue(p.memory, record.id);
     }
     p.events.countsChanged();

@@ -20,7 +20,7 @@ export function noteOpened(p: Pipeline, id: string, opened: FileDigests['opened'
   const file = tracked?.unchangedBefore?.file;
   if (!tracked) return;
   // Learnt again on each read (a retry): the engine tells it once it has scanned this read's descriptor.
-  delete tracked.judgedUntilVerdict;
+  tracked.judgedUntilVerdict = undefined;
   if (!file) return;
   if (sameAsOpened(file, opened)) tracked.judged = file;
   else delete tracked.judged;

@@ -5,6 +5,7 @@
 // and leaves it in forget() only, so nothing about a finished record stays behind.
 import { IdQueue } from '../id-queue.ts';
 import type { RecordRoute } from './options.ts';
+import type { ScanRecord } from '../../../shared/scans/record.ts';
 import type { FileIdentity } from '../../history/history.ts';
 import type { IdentityBeforeScan } from './unchanged.ts';
 
@@ -52,7 +53,12 @@ export interface TrackedRecord {
   /** That identity, once the opened file's fstat agreed with it: the file its verdict judges (judged.ts). */
   judged?: FileIdentity;
   /** The engine scanned that very file (its descriptor), unchanged until its verdict: rememberUnchanged need not stat it. */
-  judgedUntilVerdict?: true;
+  judgedUntilVerdict?: true | undefined;
+  /**
+   * The record as the intake wrote it, until its first turn takes it instead of reading it back. Only the pipeline
+   * writes a row before its verdict, and each of its writes drops this (context.ts), so it is never stale.
+   */
+  fresh?: ScanRecord | undefined;
 }
 
 export interface PipelineMemory {

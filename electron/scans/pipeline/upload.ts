@@ -7,7 +7,7 @@ import type { ScanRecordPatch } from '../../history/history.ts';
 import { decideMode, modeForUpload } from '../mode.ts';
 import type { ServicePort } from '../ports.ts';
 import { holdForConsent } from './consent.ts';
-import { announce, isoNow, save, saveHeld, type Pipeline } from './context.ts';
+import { announce, isoNow, save, saveHeld, takeFresh, type Pipeline } from './context.ts';
 import { engineWaitFor } from './engine-wait.ts';
 import { adopt, startFollowing } from './follow.ts';
 import { holdInLane, laneFor, succeeded } from './lanes.ts';
@@ -20,7 +20,7 @@ import { engineForReuse, leadContent, reuseOrWait } from './reuse.ts';
 import { reuseUnchanged } from './unchanged.ts';
 
 export async function processRecord(p: Pipeline, id: string, signal: AbortSignal): Promise<void> {
-  let record = p.history.get(id);
+  let record = takeFresh(p, id) ?? p.history.get(id);
   if (!record || TERMINAL_STATUSES.includes(record.status)) return;
   const route = { path: record.path, origin: record.origin };
   const availability = p.options.service(route);

@@ -18,6 +18,7 @@ import { createScanPipeline, DEFAULT_CONCURRENCY, type ScanPipeline } from '../.
 import { MAX_SERVICE_CONCURRENCY } from '../../../electron/scans/pipeline/options.ts';
 import type { ServiceAvailability } from '../../../electron/scans/ports.ts';
 import { FAST, startTestService, tempDir, until, writeFiles, type TestService } from './harness.ts';
+import { seedJob } from '../history/job-files/fixtures.ts';
 
 const INSTALL_ID = 'aaaabbbbccccddddeeeeffff';
 const VALID = 'the service key';
@@ -217,6 +218,28 @@ describe('pipeline control', () => {
     expect(done.every((record) => record.status === 'completed' && record.safe === true)).toBe(true);
     expect(service.scanCount()).toBe(1);
     // Reused verdicts are finished like any other: a long-running app that keeps seeing known content holds no memory for it.
+    expect(pipeline.trackedCount()).toBe(0);
+  });
+
+  it("sends a job's file as its intake wrote it, without reading its row back; a drop's row is read at its turn", async () => {
+    await setUp();
+    const reads: string[] = [];
+    const read = history.get.bind(history);
+    history.get = (id) => (reads.push(id), read(id));
+    const jobId = seedJob(history, 0, 'running').id;
+    const jobFolder = join(dir.path, 'job');
+    await mkdir(jobFolder, { recursive: true });
+    await pipeline.submit(await writeFiles(jobFolder, 12, 'job'), { origin: 'cli', jobId });
+    await pipeline.idle();
+    // The seeded job holds a few finished rows of its own: these are the files handed in.
+    const jobRecords = history.query({ job: jobId, limit: 100 }).items.filter((record) => record.path.startsWith(jobFolder));
+    expect(jobRecords.map((record) => record.status)).toEqual(Array(12).fill('completed'));
+    expect(reads.filter((id) => jobRecords.some((record) => record.id === id))).toEqual([]);
+    // A drop's queued row is read at its turn (one per file): only a job's walk waits for room, so only its records are held.
+    const dropped = await pipeline.submit(await files(3), { origin: 'drop' });
+    await pipeline.idle();
+    expect(dropped.ids.every((id) => reads.includes(id))).toBe(true);
+    expect(service.scanCount()).toBe(15);
     expect(pipeline.trackedCount()).toBe(0);
   });
 
