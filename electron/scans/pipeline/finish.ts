@@ -8,7 +8,7 @@ import type { ServicePort } from '../ports.ts';
 import { scanFailure } from '../failure-text.ts';
 import { changedDuringUploadFailure } from '../failures.ts';
 import { isoNow, save, saveHeld, type Pipeline } from './context.ts';
-import { tellJudged } from './judged.ts';
+import { tellJudged, unchangedUntilVerdict } from './judged.ts';
 import { forget } from './memory.ts';
 import { releaseLeader } from './reuse.ts';
 import { rememberUnchanged } from './unchanged.ts';
@@ -57,8 +57,7 @@ export function finishWithScan(p: Pipeline, id: string, scan: Scan, service: Ser
   }
   const tracked = p.memory.records.get(id);
   tellJudged(final, tracked?.judged);
-  const before = tracked?.unchangedBefore;
-  rememberUnchanged(p, before, final, tracked?.judgedUntilVerdict === true && tracked.judged !== undefined && tracked.judged === before?.file);
+  rememberUnchanged(p, tracked?.unchangedBefore, final, unchangedUntilVerdict(tracked));
   forget(p.memory, id);
   releaseLeader(p, record.sha256, id, final);
   if (final && final.status !== 'processing') acknowledgeWhenCommitted(p, service, scan.id);

@@ -6,6 +6,7 @@ import type { ScanRecord } from '../../../shared/scans/record.ts';
 import type { FileIdentity } from '../../history/history.ts';
 import type { FileDigests } from '../ports.ts';
 import type { Pipeline } from './context.ts';
+import type { TrackedRecord } from './memory.ts';
 
 const judged = new WeakMap<ScanRecord, FileIdentity>();
 
@@ -24,6 +25,14 @@ export function noteOpened(p: Pipeline, id: string, opened: FileDigests['opened'
   if (!file) return;
   if (sameAsOpened(file, opened)) tracked.judged = file;
   else delete tracked.judged;
+}
+
+/**
+ * The engine scanned the very file the record's identity before the read names (the fingerprint's fstat agreed with
+ * it, and the engine said it scanned that descriptor unchanged until its verdict): no stat is needed to know it.
+ */
+export function unchangedUntilVerdict(tracked: TrackedRecord | undefined): boolean {
+  return tracked?.judgedUntilVerdict === true && tracked.judged !== undefined && tracked.judged === tracked.unchangedBefore?.file;
 }
 
 /** The record holding a verdict: its file's identity goes with it (call before the record is told to subscribers). */

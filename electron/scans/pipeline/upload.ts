@@ -109,9 +109,9 @@ async function send(p: Pipeline, { record, tracked, prepared, digests, service, 
       mode,
       externalReferenceId: current.externalReferenceId,
       ...(tracked?.basicOnly ? { basicChecksOnly: true } : {}),
-      // Only for the file whose pre-read identity the fingerprint's fstat confirmed (judged.ts).
+      // Counts only for the file whose pre-read identity the fingerprint's fstat confirmed (judged.ts).
       onUnchangedSinceHashed: () => {
-        if (tracked?.judged) tracked.judgedUntilVerdict = true;
+        if (tracked) tracked.judgedUntilVerdict = true;
       },
       signal,
       onProgress: (sent, total) => {
