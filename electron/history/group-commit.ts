@@ -37,6 +37,8 @@ export interface GroupCommitOptions {
   onLateError: (error: unknown) => void;
   /** A commit that failed, however it was asked for, while writes waited to be told (afterCommit): they never will be. */
   onLostWrites?: (error: unknown) => void;
+  /** After any rollback (a write's, or the group's): what it wrote, and any id it took, is gone. */
+  onRollback?: () => void;
 }
 
 export function createGroupCommit(db: DatabaseSync, options: GroupCommitOptions): GroupCommit {
@@ -84,6 +86,7 @@ export function createGroupCommit(db: DatabaseSync, options: GroupCommitOptions)
       } catch (error) {
         db.exec('ROLLBACK TO grouped');
         release.run();
+        options.onRollback?.();
         throw error;
       }
     });
@@ -101,6 +104,7 @@ export function createGroupCommit(db: DatabaseSync, options: GroupCommitOptions)
       db.exec('COMMIT');
     } catch (error) {
       if (db.isTransaction) db.exec('ROLLBACK');
+      options.onRollback?.();
       settle(error);
       // Whoever waited to be told of these writes never will be: say so, whoever asked for this commit.
       if (told.length > 0 && options.onLostWrites) {
@@ -137,6 +141,7 @@ export function createGroupCommit(db: DatabaseSync, options: GroupCommitOptions)
         return result;
       } catch (error) {
         if (db.isTransaction) db.exec('ROLLBACK');
+        options.onRollback?.();
         throw error;
       }
     },

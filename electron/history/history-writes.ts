@@ -4,8 +4,9 @@ import type { SQLInputValue } from 'node:sqlite';
 import type { ScanRecord } from '../../shared/scans/record.ts';
 import { parseOrExplain, SELECT_COLUMNS, type HistoryDb } from './history-db.ts';
 import { recordById } from './history-reads.ts';
-import { fieldsToColumns, insertSchema, patchSchema, RECORD_COLUMNS, recordToRow, rowToRecord, type RecordColumn, type ScanRecordPatch } from './row-mapping.ts';
+import { fieldsToColumns, insertSchema, patchSchema, RECORD_COLUMNS, recordValues, rowToRecord, type RecordColumn, type ScanRecordPatch } from './row-mapping.ts';
 
+const FILE_NAME_AT = RECORD_COLUMNS.indexOf('file_name');
 const INSERT_SQL = `INSERT INTO scans (${RECORD_COLUMNS.join(', ')}, job_id) VALUES (${RECORD_COLUMNS.map(() => '?').join(', ')}, ?)`;
 
 /** Rows retention may delete: finished, and not the record of a file in quarantine. */
@@ -37,9 +38,10 @@ export function insertRecords(h: HistoryDb, records: readonly ScanRecord[], jobI
   return h.transaction(() =>
     records.map((record) => {
       const valid = validate ? parseOrExplain(insertSchema, record, 'scan record') : record;
-      const row = recordToRow(valid);
-      const { lastInsertRowid } = h.prepare(INSERT_SQL).run(...RECORD_COLUMNS.map((column) => row[column] ?? null), valid.jobId ?? jobId);
-      h.nameIndex.add(lastInsertRowid, row.file_name);
+      const values = recordValues(valid);
+      values.push(valid.jobId ?? jobId);
+      const { lastInsertRowid } = h.prepare(INSERT_SQL).run(...values);
+      h.nameIndex.add(lastInsertRowid, values[FILE_NAME_AT]!);
       return valid;
     }),
   );

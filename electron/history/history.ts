@@ -17,6 +17,7 @@ import { counts, findReusable, listPending, queryPage, recordById, recordByRefer
 import type { HistoryDb } from './history-db.ts';
 import { applyPatch, clearFinished, deleteOlderThan, insertRecords, keepLast, updateRecord } from './history-writes.ts';
 import { migrate } from './migrations.ts';
+import { forgetJobFileIds } from './job-files/add-unchanged.ts';
 import { openCompactNames } from './job-files/compact-names.ts';
 import { applyOrFinishClean } from './job-files/finish-clean.ts';
 import { openNameIndex } from './name-index.ts';
@@ -206,7 +207,7 @@ export function openHistory(dataDir: string, options: HistoryOptions = {}): Hist
 function createHistory(db: DatabaseSync, file: string, warning: string | null, options: HistoryOptions): History {
   const lost = options.onLateCommitError ?? (() => {});
   // Either way the waiting files never hear of their verdict now (told once).
-  const group = createGroupCommit(db, { windowMs: options.commitWindowMs ?? 50, onLateError: lost, onLostWrites: lost });
+  const group = createGroupCommit(db, { windowMs: options.commitWindowMs ?? 50, onLateError: lost, onLostWrites: lost, onRollback: () => forgetJobFileIds(h) });
   const write = group.now;
   const wantNames = options.nameIndex ?? true;
   const applyHeld = options.compactOnVerdict === true ? applyOrFinishClean : applyPatch;

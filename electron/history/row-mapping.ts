@@ -139,6 +139,29 @@ export function recordToRow(record: ScanRecord): ScanRow {
   return fieldsToColumns(record) as ScanRow;
 }
 
+/**
+ * A whole record's values in RECORD_COLUMNS' order, mapped as fieldsToColumns maps each field (a property
+ * test holds the two alike), for an INSERT. One array, not an object built column by column: that object
+ * was a twelfth of what the core's thread allocated in a 20,000-file first scan.
+ */
+export function recordValues(r: ScanRecord): SQLInputValue[] {
+  const engine = r.engine;
+  const error = r.error;
+  return [
+    r.id ?? null, r.path === undefined ? null : toStoredText(r.path), r.fileName === undefined ? null : toStoredText(r.fileName),
+    r.size ?? null, r.md5 ?? null, r.sha1 ?? null, r.sha256 ?? null, r.mode ?? null, r.origin ?? null, r.backend ?? null,
+    r.externalReferenceId ?? null, r.serviceScanId ?? null, r.status ?? null, r.pendingReason ?? null,
+    r.safe === null || r.safe === undefined ? null : r.safe ? 1 : 0, r.detailed ?? null,
+    r.findings === undefined ? null : JSON.stringify(r.findings ?? []), r.fileType ?? null,
+    r.queuedAt ?? null, r.submittedAt ?? null, r.completedAt ?? null, r.durationMs ?? null,
+    error?.code ?? null, toStoredOrNull(error?.message), r.reusedFromId ?? null, r.disposition ?? null, r.quarantineId ?? null,
+    error?.params ? JSON.stringify(error.params) : null,
+    engine?.name ?? null, engine?.version ?? null, engine?.signatures?.version ?? null, engine?.signatures?.date ?? null,
+    engine?.signatureBasis ?? null, engine?.databases ?? null, r.reuseKind ?? null, r.allowedBy ?? null,
+    engine?.detection ?? null, engine?.selfTest ?? null,
+  ];
+}
+
 const findingsSchema = z.array(findingSchema);
 
 export function rowToRecord(row: Record<string, unknown>): ScanRecord {

@@ -78,10 +78,23 @@ export function addUnchangedFiles(h: HistoryDb, records: readonly ScanRecord[]):
   });
 }
 
-/** The ids of folders and kinds, each asked (or added) once in a batch: a batch's files share a few. */
+/**
+ * The ids of folders and kinds, each asked (or added) once: a job's files share a few, and a clean
+ * verdict moved here on its own (finish-clean.ts) would otherwise look both up again. Kept per
+ * history (one connection: the data folder's lock) until a write is rolled back or unused ones are
+ * deleted (forgetJobFileIds), either of which may take an id away.
+ */
+const knownIds = new WeakMap<HistoryDb, { folders: Map<string, number>; kinds: Map<string, number> }>();
+
+/** Drops the ids idsOnce keeps: after a rollback (an id it added may be gone) or dropUnusedFolders. */
+export function forgetJobFileIds(h: HistoryDb): void {
+  knownIds.delete(h);
+}
+
 function idsOnce(h: HistoryDb) {
-  const folders = new Map<string, number>();
-  const kinds = new Map<string, number>();
+  let known = knownIds.get(h);
+  if (!known) knownIds.set(h, (known = { folders: new Map(), kinds: new Map() }));
+  const { folders, kinds } = known;
   return {
     folder(path: string): number {
       let id = folders.get(path);
@@ -89,6 +102,8 @@ function idsOnce(h: HistoryDb) {
         // Looked up first: a job's folder is mostly there already (one statement, not two).
         const found = h.prepare(SQL.folder).get(path) as { id: number } | undefined;
         id = Number(found ? found.id : h.prepare(SQL.addFolder).run(path).lastInsertRowid);
+        // A long job's earlier folders are not asked again.
+        if (folders.size >= MAX_KNOWN) folders.clear();
         folders.set(path, id);
       }
       return id;
@@ -99,12 +114,15 @@ function idsOnce(h: HistoryDb) {
       if (id === undefined) {
         const found = (h.prepare(SQL.kind).get(...values) as { id: number | null }).id;
         id = Number(found ?? h.prepare(SQL.addKind).run(...values).lastInsertRowid);
+        if (kinds.size >= MAX_KNOWN) kinds.clear();
         kinds.set(key, id);
       }
       return id;
     },
   };
 }
+
+const MAX_KNOWN = 1_000;
 
 /** The record's values of KIND_COLUMNS, in their order, through the one record ↔ row mapping (row-mapping.ts). */
 function kindOf({ origin, backend, mode, detailed, fileType, engine, reuseKind }: ScanRecord): SQLInputValue[] {

@@ -2,6 +2,7 @@
 // clean file is never a threat nor in quarantine), and folders and kinds no file names any
 // more go too (folders are shared by the jobs that scanned them).
 import type { HistoryDb } from '../history-db.ts';
+import { forgetJobFileIds } from './add-unchanged.ts';
 
 /** Deletes a job's compact files (and their names from the trigram index); returns how many. */
 export function deleteCompactFiles(h: HistoryDb, jobId: number): number {
@@ -16,5 +17,6 @@ export function dropUnusedFolders(h: HistoryDb): void {
   h.transaction(() => {
     h.prepare('DELETE FROM job_folders WHERE id NOT IN (SELECT folder_id FROM job_clean_files)').run();
     h.prepare('DELETE FROM job_file_kinds WHERE id NOT IN (SELECT kind_id FROM job_clean_files)').run();
+    forgetJobFileIds(h);
   });
 }

@@ -79,3 +79,26 @@ it('stores each file as the compaction stores it, and reads it back as given', (
     { numRuns: 40 },
   );
 });
+
+it('asks again for a folder whose id a rollback or the drop of unused folders may have taken away', () => {
+  const inFolder = (job: number, folderPath: string, i: number) => cleanFile(i, { path: `${folderPath}/f-${i}.txt`, fileName: `f-${i}.txt`, jobId: job });
+  const pathOf = (record: ScanRecord | undefined) => history.get(record!.id)?.path;
+  const running = seedJob(history, 0, 'running').id;
+
+  // Rolled back: /a and its id are gone, and /b takes that id.
+  expect(() =>
+    history.transaction(() => {
+      history.jobs.addUnchanged([inFolder(running, '/a', 1)]);
+      throw new Error('rolled back');
+    }),
+  ).toThrow('rolled back');
+  expect(pathOf(history.jobs.addUnchanged([inFolder(running, '/b', 2)])[0])).toBe('/b/f-2.txt');
+  expect(pathOf(history.jobs.addUnchanged([inFolder(running, '/a', 3)])[0])).toBe('/a/f-3.txt');
+
+  // A finished job's files expire: /c, which only they were in, goes, and /d takes its id.
+  const finished = seedJob(history, 0).id;
+  expect(pathOf(history.jobs.addUnchanged([inFolder(finished, '/c', 4)])[0])).toBe('/c/f-4.txt');
+  expect(history.jobs.expireBeyond(0)).toEqual([finished]);
+  expect(pathOf(history.jobs.addUnchanged([inFolder(running, '/d', 5)])[0])).toBe('/d/f-5.txt');
+  expect(pathOf(history.jobs.addUnchanged([inFolder(running, '/c', 6)])[0])).toBe('/c/f-6.txt');
+});
