@@ -8,24 +8,24 @@ import { compactPage, compactRecordById, findReusableCompact, hasCompacted } fro
 import { BROAD_SEARCH_ROWS, buildFilter, nameMatchQuery, parseHistoryQuery, searchCountCap, usesNameIndex, type ParsedHistoryQuery, type SqlFilter } from './query-filter.ts';
 
 
-export const recordById = (h: HistoryDb, id: string): ScanRecord | null =>
-  one(h, `SELECT ${SELECT_COLUMNS} FROM scans WHERE id = ?`, id) ?? compactRecordById(h, id);
-
-export const recordByReference = (h: HistoryDb, ref: string): ScanRecord | null =>
-  one(h, `SELECT ${SELECT_COLUMNS} FROM scans WHERE external_reference_id = ?`, ref);
-
-export function findReusable(h: HistoryDb, sha256: string, sinceIso: string, options: { backend?: string }): ScanRecord | null {
-  const backend = options.backend === undefined ? '' : 'AND backend = ?';
-  const params: SQLInputValue[] = [sha256.toLowerCase(), sinceIso];
-  if (options.backend !== undefined) params.push(options.backend);
-  const wide = one(
-    h,
-    `SELECT ${SELECT_COLUMNS} FROM scans
+// Built once: the statement cache finds a statement by its text, and a text built at each call is hashed
+// again (a kilobyte or two, twice per file on the pipeline's hot path).
+const BY_ID = `SELECT ${SELECT_COLUMNS} FROM scans WHERE id = ?`;
+const BY_REFERENCE = `SELECT ${SELECT_COLUMNS} FROM scans WHERE external_reference_id = ?`;
+const reusableSql = (backend: string) => `SELECT ${SELECT_COLUMNS} FROM scans
      WHERE sha256 = ? AND completed_at >= ? AND status = 'completed' AND safe IS NOT NULL
        AND reused_from_id IS NULL ${backend}
-     ORDER BY completed_at DESC, seq DESC LIMIT 1`,
-    ...params,
-  );
+     ORDER BY completed_at DESC, seq DESC LIMIT 1`;
+const REUSABLE = { any: reusableSql(''), byBackend: reusableSql('AND backend = ?') };
+
+export const recordById = (h: HistoryDb, id: string): ScanRecord | null => one(h, BY_ID, id) ?? compactRecordById(h, id);
+
+export const recordByReference = (h: HistoryDb, ref: string): ScanRecord | null => one(h, BY_REFERENCE, ref);
+
+export function findReusable(h: HistoryDb, sha256: string, sinceIso: string, options: { backend?: string }): ScanRecord | null {
+  const params: SQLInputValue[] = [sha256.toLowerCase(), sinceIso];
+  if (options.backend !== undefined) params.push(options.backend);
+  const wide = one(h, options.backend === undefined ? REUSABLE.any : REUSABLE.byBackend, ...params);
   // A finished job's clean files are in the compact store: the later of the two (the wide row on a tie).
   const compact = findReusableCompact(h, sha256, sinceIso, options.backend);
   if (!compact) return wide;

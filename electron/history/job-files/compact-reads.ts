@@ -8,25 +8,25 @@ import { rowToRecord } from '../row-mapping.ts';
 import { compactFilter } from './compact-filter.ts';
 import { COMPACT_FROM, COMPACT_ID_PREFIX, RECORD_OF_COMPACT, msOf } from './compact-sql.ts';
 
+// Built once (as history-reads.ts's): a text built at each call is hashed again to find its statement.
+const BY_ID = `SELECT ${RECORD_OF_COMPACT} FROM ${COMPACT_FROM} WHERE c.id = ?`;
+const reusableSql = (byBackend: string) => `SELECT ${RECORD_OF_COMPACT} FROM ${COMPACT_FROM}
+       WHERE c.sha256 = unhex(?) AND c.reused_from_id IS NULL AND c.queued_ms + c.completed_ms >= ${msOf('?')} ${byBackend}
+       ORDER BY c.queued_ms + c.completed_ms DESC, c.id DESC LIMIT 1`;
+const REUSABLE = { any: reusableSql(''), byBackend: reusableSql('AND k.backend = ?') };
+
 export function compactRecordById(h: HistoryDb, id: string): ScanRecord | null {
   if (!id.startsWith(COMPACT_ID_PREFIX)) return null;
   const rowid = Number(id.slice(COMPACT_ID_PREFIX.length));
   if (!Number.isSafeInteger(rowid) || `${COMPACT_ID_PREFIX}${rowid}` !== id) return null;
-  const row = h.prepare(`SELECT ${RECORD_OF_COMPACT} FROM ${COMPACT_FROM} WHERE c.id = ?`).get(rowid);
+  const row = h.prepare(BY_ID).get(rowid);
   return row ? rowToRecord(row) : null;
 }
 
 /** The latest compact file with this content completed at or after `sinceIso` that did not itself reuse a verdict. */
 export function findReusableCompact(h: HistoryDb, sha256: string, sinceIso: string, backend: string | undefined): ScanRecord | null {
   if (!/^[0-9a-f]{64}$/i.test(sha256)) return null;
-  const byBackend = backend === undefined ? '' : 'AND k.backend = ?';
-  const row = h
-    .prepare(
-      `SELECT ${RECORD_OF_COMPACT} FROM ${COMPACT_FROM}
-       WHERE c.sha256 = unhex(?) AND c.reused_from_id IS NULL AND c.queued_ms + c.completed_ms >= ${msOf('?')} ${byBackend}
-       ORDER BY c.queued_ms + c.completed_ms DESC, c.id DESC LIMIT 1`,
-    )
-    .get(sha256.toLowerCase(), sinceIso, ...(backend === undefined ? [] : [backend]));
+  const row = backend === undefined ? h.prepare(REUSABLE.any).get(sha256.toLowerCase(), sinceIso) : h.prepare(REUSABLE.byBackend).get(sha256.toLowerCase(), sinceIso, backend);
   return row ? rowToRecord(row) : null;
 }
 
