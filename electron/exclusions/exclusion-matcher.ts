@@ -5,6 +5,7 @@
 // an excluded folder is not walked or watched, and is listed once for everything in it.
 import os from 'node:os';
 import path from 'node:path';
+import { resolvedPath } from '../file-names/resolved-path.ts';
 import type { ExclusionParams, ExclusionReason } from '../../shared/scans/exclusion.ts';
 import type { RecordError } from '../../shared/scans/record.ts';
 import type { ExclusionRules } from '../../shared/settings/protection.ts';
@@ -95,7 +96,8 @@ export function createExclusionMatcher(config: ExclusionConfig, env: ExclusionEn
   const invalid: InvalidRule[] = [];
   const fold = (value: string) => (foldCase ? value.toLowerCase() : value);
   /** Absolute, resolved, without a trailing separator (but a root stays a root), case-folded where paths ignore case. */
-  const normalize = (value: string) => fold(pathApi.resolve(value));
+  // This platform's paths: resolved as path.resolve does, without a new string when there is nothing to resolve.
+  const normalize = (value: string) => fold(windows || platform !== process.platform ? pathApi.resolve(value) : resolvedPath(value));
 
   const compile = (rules: ExclusionRules | undefined, scope: 'global' | 'folder', folder: FolderExclusions | null): CompiledRules => {
     const root = folder ? normalize(folder.path) : null;

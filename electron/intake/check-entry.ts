@@ -4,9 +4,9 @@
 // it may be read (access). By the name's exact bytes (file-names/fs-path.ts).
 import { access, constants, lstat, type BigIntStats, type PathLike } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import path from 'node:path';
 import type { FileKind, IntakeErrorCode, ScanFailureParams } from '../../shared/scans/failure.ts';
 import { exactReadlink, exactRealpath, fsPath } from '../file-names/fs-path.ts';
+import { resolvedPath } from '../file-names/resolved-path.ts';
 import { scanFailure } from '../scans/failure-text.ts';
 import type { IntakeItem, IntakeRejected } from './intake-item.ts';
 import { isWithin, linkOutside } from './link-outside.ts';
@@ -37,7 +37,7 @@ async function inspect(input: string, maxFileSize: number, within: string | unde
   if (typeof input !== 'string' || input.trim() === '' || input.includes('\0')) {
     return reject(String(input), { cause: 'empty_path' });
   }
-  const entryPath = path.resolve(input);
+  const entryPath = resolvedPath(input);
   // Taken before any look: the unchanged-file skip's racy-timestamp rule measures from no later than the stat.
   const atMs = Date.now();
 

@@ -136,9 +136,14 @@ async function folderOf(item: IntakeAccepted): Promise<{ dev: number; ino: numbe
   return stat(fsPath(path.dirname(item.realPath))).catch(() => null);
 }
 
-/** Full paths of a folder's entries; the iterator closes the folder when the loop ends, throws or is abandoned. */
+/**
+ * Full paths of a folder's entries; the iterator closes the folder when the loop ends, throws or is abandoned.
+ * Joined as path.join joins them, without normalizing each again: a folder's path is resolved (checkEntry),
+ * and a listed name is never empty, "." or "..", and holds no separator.
+ */
 async function* entryPaths(names: AsyncIterable<string>, dirPath: string): AsyncGenerator<string> {
-  for await (const name of names) yield path.join(dirPath, name);
+  const base = dirPath.endsWith(path.sep) ? dirPath : `${dirPath}${path.sep}`;
+  for await (const name of names) yield `${base}${name}`;
 }
 
 /**
