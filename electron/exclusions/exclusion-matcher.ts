@@ -95,9 +95,11 @@ export function createExclusionMatcher(config: ExclusionConfig, env: ExclusionEn
   const pathApi = windows ? path.win32 : path.posix;
   const invalid: InvalidRule[] = [];
   const fold = (value: string) => (foldCase ? value.toLowerCase() : value);
-  /** Absolute, resolved, without a trailing separator (but a root stays a root), case-folded where paths ignore case. */
-  // This platform's paths: resolved as path.resolve does, without a new string when there is nothing to resolve.
-  const normalize = (value: string) => fold(windows || platform !== process.platform ? pathApi.resolve(value) : resolvedPath(value));
+  /**
+   * Absolute, resolved, without a trailing separator (but a root stays a root), case-folded where paths ignore case.
+   * This machine's paths by resolvedPath (no new string when there is nothing to resolve); another platform's by its path API.
+   */
+  const normalize = (value: string) => fold(platform === process.platform ? resolvedPath(value) : pathApi.resolve(value));
 
   const compile = (rules: ExclusionRules | undefined, scope: 'global' | 'folder', folder: FolderExclusions | null): CompiledRules => {
     const root = folder ? normalize(folder.path) : null;
