@@ -75,6 +75,11 @@ export interface PipelineMemory {
   /** Identical content in flight, by sha256: the first upload leads, the rest wait for its verdict. */
   readonly leaders: Map<string, string>;
   readonly followers: Map<string, string[]>;
+  /**
+   * Why earlier verdicts were not reused, each with the engine it was told for: logged once per reason and engine
+   * (a 20,000-file rescan after a signature update would write one line per file).
+   */
+  readonly reuseRefusalsLogged: Set<string>;
   readonly running: Set<Promise<void>>;
   readonly idleWaiters: Array<() => void>;
   /** Tracked records that are somewhere (`where` is set), and those active and following. */
@@ -94,6 +99,7 @@ export function createMemory(): PipelineMemory {
     waitingByPath: new Map(),
     leaders: new Map(),
     followers: new Map(),
+    reuseRefusalsLogged: new Set(),
     running: new Set(),
     idleWaiters: [],
     placed: 0,

@@ -1,6 +1,7 @@
 // Reuse: a file whose content already has a recent verdict (same service) is
 // finished with it and sends nothing; identical content already being uploaded
 // waits for that upload's verdict (the first upload leads, the rest follow).
+import type { EngineIdentity } from '../../../shared/engine/engine-identity.ts';
 import { mayReuseVerdict } from '../../../shared/engine/verdict-reuse.ts';
 import type { ScanRecord } from '../../../shared/scans/record.ts';
 import type { ScanRecordPatch } from '../../history/history.ts';
@@ -61,8 +62,16 @@ function madeByTheEngineNow(p: Pipeline, id: string, earlier: ScanRecord, engine
   if (!engineNow.ours) return true;
   if (engineNow.engine === null) return earlier.safe === false;
   const answer = mayReuseVerdict({ safe: earlier.safe !== false, engine: earlier.engine ?? null }, engineNow.engine);
-  if (!answer.reuse) p.options.log?.info('earlier verdict not reused', { id, earlierId: earlier.id, why: answer.why });
+  if (!answer.reuse) logRefusal(p, id, earlier.id, answer.why, engineNow.engine);
   return answer.reuse;
+}
+
+/** The first refusal for each reason and engine is logged; the rest are alike (each row shows its own verdict). */
+function logRefusal(p: Pipeline, id: string, earlierId: string, why: string, engine: EngineIdentity): void {
+  const key = `${why}\0${engine.name}\0${engine.version ?? ''}\0${engine.databases ?? engine.signatures?.version ?? ''}\0${engine.detection ?? ''}`;
+  if (p.memory.reuseRefusalsLogged.has(key)) return;
+  p.memory.reuseRefusalsLogged.add(key);
+  p.options.log?.info('earlier verdict not reused (logged once for this reason and engine)', { id, earlierId, why });
 }
 
 /** `held`: the record as the pipeline last read or wrote it: the verdict waits for the grouped commit (a crash leaves the file to be read again). */
