@@ -18,9 +18,9 @@ process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), 'verdict-test-compile-cache');
 // One project per layer, mirroring the source tree (STYLE.md, practice 8).
 export default defineConfig({
   test: {
-    // vitest's default is one worker on 2 cores; many files wait on clamd, child processes or a
-    // 90 s sync window rather than compute, so two run side by side (CI: 1,234 s → about 1,000 s under load).
-    maxWorkers: 2,
+    // Many files wait on clamd, child processes, a 90 s sync window or a minute's outage rather than compute, so
+    // three run side by side on 2 cores. CI, 2026-11-29 (with the compile cache): 1,313 s with two, 1,191 s with three.
+    maxWorkers: 3,
     projects: [
       { test: { name: 'shared', include: ['test/shared/**/*.test.ts'], environment: 'node', execArgv } },
       { test: { name: 'electron', include: ['test/electron/**/*.test.ts'], environment: 'node', testTimeout: 60_000, hookTimeout: 60_000, execArgv } },
