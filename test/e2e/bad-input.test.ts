@@ -18,6 +18,7 @@ import { MAX_SYNC_FILE_SIZE } from '../../shared/service-contract/limits.ts';
 import { en } from '../../renderer/i18n/en.ts';
 import { keyringTestsCanRun } from '../support/keyring.ts';
 import { dropPaths, expectNoProblems, recordFor, rowFor, useE2eApp } from './support/e2e-app.ts';
+import type { AppHarness } from './support/app-harness.ts';
 import type { RealCore } from './support/real-core.ts';
 
 const canUseKeyring = keyringTestsCanRun();
@@ -27,6 +28,13 @@ const { start, work, closeAfterTest } = useE2eApp({ prefix: 'verdict-e2e-bad-inp
 /** A new folder of this file's scratch space. */
 const folder = (prefix: string) => mkdtemp(path.join(work(), prefix));
 const queueCounts = async (page: Page) => (await page.getByTestId('queue-counts').locator('dd').allTextContents()).join(',');
+
+/** Points the core at a remote service with no key, which holds the queue before any file is read (nothing is ever sent). */
+async function holdQueueForKey(real: RealCore, app: AppHarness, page: Page): Promise<void> {
+  expect((await real.core.settings.update({ backend: { kind: 'remote', baseUrl: 'http://127.0.0.1:9' }, confirmRemoteUploads: false })).ok).toBe(true);
+  await page.reload();
+  await app.bridge.subscribed(2);
+}
 
 describe('file names', () => {
   it('scans odd names and shows each honestly: a bidi override is escaped and the real extension ends the name; RTL text, emoji, quotes, a newline, 255 bytes, 40 levels deep', async () => {
@@ -243,10 +251,7 @@ describe('folders, links and files that go away', () => {
 
   it('a file deleted after it was queued (the queue held for a key) fails as gone; the other file of the drop is scanned', async () => {
     const { real, app, page } = await start();
-    // A remote service without a key holds the queue before anything is read (nothing is ever sent to it).
-    expect((await real.core.settings.update({ backend: { kind: 'remote', baseUrl: 'http://127.0.0.1:9' }, confirmRemoteUploads: false })).ok).toBe(true);
-    await page.reload();
-    await app.bridge.subscribed(2);
+    await holdQueueForKey(real, app, page);
     const dir = await folder('vanish-');
     const stays = path.join(dir, 'stays.txt');
     const goes = path.join(dir, 'goes.txt');
@@ -277,11 +282,8 @@ describe('folders, links and files that go away', () => {
 describe('many files at once', () => {
   it('10,000 files dropped at once: the queue counts show the work, Settings still opens while it waits, and every file reaches a verdict', async () => {
     const { real, app, page } = await start();
-    // A remote service without a key holds the queue, so the work is still there when Settings opens, however fast
-    // the engine is (the files are never sent: the local engine takes them over below).
-    expect((await real.core.settings.update({ backend: { kind: 'remote', baseUrl: 'http://127.0.0.1:9' }, confirmRemoteUploads: false })).ok).toBe(true);
-    await page.reload();
-    await app.bridge.subscribed(2);
+    // Held, so the work is still there when Settings opens however fast the engine is (the local engine takes it over below).
+    await holdQueueForKey(real, app, page);
     const dir = await folder('many-');
     const files = Array.from({ length: 10_000 }, (_, i) => path.join(dir, `file-${String(i).padStart(5, '0')}.txt`));
     for (let i = 0; i < files.length; i += 500) await Promise.all(files.slice(i, i + 500).map((file, j) => writeFile(file, `file number ${i + j}\n`)));

@@ -2,7 +2,7 @@
 // finished with it and sends nothing; identical content already being uploaded
 // waits for that upload's verdict (the first upload leads, the rest follow).
 import type { EngineIdentity } from '../../../shared/engine/engine-identity.ts';
-import { mayReuseVerdict } from '../../../shared/engine/verdict-reuse.ts';
+import { mayReuseVerdict, signatureKey } from '../../../shared/engine/verdict-reuse.ts';
 import type { ScanRecord } from '../../../shared/scans/record.ts';
 import type { ScanRecordPatch } from '../../history/history.ts';
 import { isoNow, save, saveHeld, type Pipeline } from './context.ts';
@@ -68,7 +68,7 @@ function madeByTheEngineNow(p: Pipeline, id: string, earlier: ScanRecord, engine
 
 /** The first refusal for each reason and engine is logged; the rest are alike (each row shows its own verdict). */
 function logRefusal(p: Pipeline, id: string, earlierId: string, why: string, engine: EngineIdentity): void {
-  const key = `${why}\0${engine.name}\0${engine.version ?? ''}\0${engine.databases ?? engine.signatures?.version ?? ''}\0${engine.detection ?? ''}`;
+  const key = `${why} ${signatureKey(engine) ?? engine.name}`;
   if (p.memory.reuseRefusalsLogged.has(key)) return;
   p.memory.reuseRefusalsLogged.add(key);
   p.options.log?.info('earlier verdict not reused (logged once for this reason and engine)', { id, earlierId, why });
